@@ -1,0 +1,112 @@
+# wbtop - a top-like monitor for Linux writeback.
+#
+#   make            build ./wbtop (installs missing build dependencies as root)
+#   make check      build with ASan+UBSan, run unit, end-to-end and fuzz tests
+#   make bench      print the cost figures (callgrind instructions, CPU, RSS)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BUILD  ?= build
+CC     ?= cc
+
+# Dependencies first: the pkg-config flags below need them installed.
+ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
+ifneq ($(filter check bench fuzz,$(MAKECMDGOALS)),)
+DEPS_STATUS := $(shell tools/deps.sh test >&2 && echo ok)
+else
+DEPS_STATUS := $(shell tools/deps.sh >&2 && echo ok)
+endif
+ifneq ($(DEPS_STATUS),ok)
+$(error missing build dependencies, see the message above)
+endif
+endif
+
+PKGS       := ncursesw libproc2 blkid sqlite3
+PC_CFLAGS  := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PC_LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wpointer-arith -Wcast-align -Wwrite-strings -Wvla -Wundef \
+	-Wold-style-definition -Wno-format-nonliteral
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PC_CFLAGS) $(CFLAGS) -MMD -MP
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SRC      := $(sort $(wildcard src/*.c))
+LIB_SRC  := $(filter-out src/main.c,$(SRC))
+OBJ      := $(SRC:src/%.c=$(BUILD)/obj/%.o)
+SAN_OBJ  := $(SRC:src/%.c=$(BUILD)/san/%.o)
+SAN_LIB  := $(LIB_SRC:src/%.c=$(BUILD)/san/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
+
+.PHONY: all check unit e2e fuzz-check fuzz bench install uninstall clean distclean
+all: wbtop
+
+wbtop: $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PC_LIBS)
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The sanitized build that every test runs against.
+$(BUILD)/san/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(BUILD)/san/wbtop: $(SAN_OBJ)
+	$(CC) $(SANFLAGS) -o $@ $(SAN_OBJ) $(PC_LIBS)
+
+# One Check runner for every suite: each tests/unit/test_*.c defines one or
+# more "Suite *NAME_suite(void)"; the list is generated from the sources.
+$(BUILD)/san/unit/suites.h: $(UNIT_SRC)
+	@mkdir -p $(@D)
+	@sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/\1/p' $(UNIT_SRC) | sort -u > $@.names
+	@{ while read s; do echo "Suite *$$s(void);"; done < $@.names; \
+	   echo "#define UNIT_SUITES \\"; \
+	   while read s; do echo "	$$s, \\"; done < $@.names; echo; } > $@
+	@rm -f $@.names
+
+$(BUILD)/san/unit/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(SANFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(BUILD)/san/unit/runner.o: tests/unit/runner.c $(BUILD)/san/unit/suites.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(SANFLAGS) -I$(BUILD)/san/unit -c -o $@ $<
+
+$(BUILD)/san/unit-tests: $(BUILD)/san/unit/runner.o $(UNIT_OBJ) $(SAN_LIB)
+	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(PC_LIBS)
+
+unit: $(BUILD)/san/unit-tests
+	$(BUILD)/san/unit-tests
+
+e2e: $(BUILD)/san/wbtop wbtop
+	WBTOP=$(CURDIR)/$(BUILD)/san/wbtop WBTOP_PLAIN=$(CURDIR)/wbtop sh tests/e2e/run.sh
+
+check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests
+	@sh tests/check.sh "$(BUILD)"
+
+bench: wbtop
+	@sh bench/bench.sh
+
+install: wbtop
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 wbtop $(DESTDIR)$(BINDIR)/wbtop
+	install -m 644 wbtop.1 $(DESTDIR)$(MANDIR)/man1/wbtop.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/wbtop $(DESTDIR)$(MANDIR)/man1/wbtop.1
+
+clean:
+	rm -rf $(BUILD) wbtop
+
+distclean: clean
+
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

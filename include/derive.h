@@ -1,0 +1,64 @@
+/*
+ * derive.h - rates from two snapshots, computed the way vmstat and iostat -x
+ * compute them.
+ *
+ * Pure functions: no files, no clock, no output.  Counters are unsigned and
+ * cumulative; a counter that went backwards means the device was reset or
+ * replaced, and gives a "reset" status, never a huge rate.
+ */
+#ifndef WBTOP_DERIVE_H
+#define WBTOP_DERIVE_H
+
+#include "snapshot.h"
+
+/* The state of a derived rate (htop's DiskIOMeter distinguishes the same). */
+enum rate_status {
+	RATE_OK,	/* derived from two good samples */
+	RATE_FIRST,	/* the device is new: no previous sample yet */
+	RATE_RESET,	/* counters went backwards or the device was replaced */
+	RATE_NODATA	/* no time passed between the samples */
+};
+
+/* vmstat's columns plus the writeback figures, for one interval. */
+struct sys_rates {
+	enum rate_status status;
+	double dt_s;				/* seconds between the two snapshots */
+	uint64_t r, b;				/* procs running, blocked (gauges) */
+	uint64_t swpd_kb, free_kb, buff_kb, cache_kb;
+	double si_kbps, so_kbps;		/* swap in/out, KiB/s */
+	double bi_kbps, bo_kbps;		/* block in/out, KiB/s (vmstat bi/bo) */
+	double in_ps, cs_ps;			/* interrupts, context switches per second */
+	double us, sy, id, wa, st;		/* CPU percent as vmstat: us = user+nice, sy = system+irq+softirq */
+	uint64_t dirty_kb, writeback_kb;	/* meminfo */
+	uint64_t dirty_thresh_kb, bg_thresh_kb;	/* the kernel's current limits */
+	double dirtied_kbps, written_kbps;	/* nr_dirtied, nr_written rates */
+};
+
+/* iostat -x columns for one device, for one interval. */
+struct dev_rates {
+	enum rate_status status;
+	double r_s, w_s, rkb_s, wkb_s, rrqm_s, wrqm_s;
+	double r_await_ms, w_await_ms, aqu_sz, util_pct;
+	double d_s, dkb_s, d_await_ms;		/* discards: valid when has_discard */
+	double f_s, f_await_ms;			/* flushes: valid when has_flush */
+	bool has_discard, has_flush;
+	bool active;				/* any I/O completed or in flight in the interval */
+};
+
+/* System rates from prev to cur.  Returns out->status. */
+enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,
+			    struct sys_rates *out);
+
+/* Rates of every device of cur (out has cur->ndev entries, same order),
+ * matched to prev by major:minor and name.  Both snapshots sorted. */
+void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
+		 struct dev_rates *out);
+
+/* Rates of one device between two samples of it (prev may be NULL). */
+void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
+		double dt_s, struct dev_rates *out);
+
+/* Seconds between two snapshots (0 if time did not move forward). */
+double derive_dt_s(const struct snapshot *prev, const struct snapshot *cur);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * ident.h - who a block device is: readable and stable names.
+ *
+ * The kernel name and major:minor of a device say little ("dm-3", 253:3) and
+ * minors are reused after a reboot.  This module looks up, once when a device
+ * appears, what a person recognises (device-mapper name, md name, mount
+ * points, filesystem type and label) and what stays the same across reboots
+ * (dm UUID, filesystem UUID, WWID, serial), and reads its BDI limits.
+ *
+ * It is part of the live source: it reads /sys, /proc/self/mountinfo and
+ * probes devices with libblkid.  It is not called per sample for known
+ * devices: identity lookups cost far more than reading counters.
+ */
+#ifndef WBTOP_IDENT_H
+#define WBTOP_IDENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "knob.h"
+
+struct dev_ident {
+	uint32_t major, minor;
+	char *kname;		/* kernel name, "dm-0" */
+	char *key;		/* stable key for recordings: "dm:vg-home", "fs:<uuid>", "wwid:..", "name:sda" */
+	char *label_short;	/* what a table shows: dm/md name or kernel name */
+	char *dm_name, *dm_uuid;	/* NULL unless device-mapper */
+	char *md_name;		/* NULL unless md with a /dev/md/NAME link */
+	char *mounts;		/* mount points, space separated; NULL if none */
+	char *fstype, *fs_label, *fs_uuid;	/* from libblkid; NULL if unknown */
+	char *wwid, *serial;	/* NULL if the device does not say */
+	char *write_cache;	/* queue/write_cache: "write back" / "write through"; NULL if unknown */
+	int rotational;		/* 1, 0, or -1 unknown */
+	bool partition;
+	bool has_bdi;		/* /sys/class/bdi/MAJ:MIN exists */
+	int64_t bdi[KNOB_BDI_COUNT];	/* BDI limits at lookup time; -1 = not present */
+};
+
+/* A set of identities, owned by a source.  Pointers stay valid until
+ * ident_table_free(), or until ident_table_sweep() drops a released device. */
+struct ident_table;
+
+struct ident_table *ident_table_new(void);
+void ident_table_free(struct ident_table *t);	/* NULL is a no-op */
+
+/* The identity of major:minor named kname, looked up now if new (or if the
+ * name changed: the minor was reused).  NULL only on allocation failure. */
+const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
+					uint32_t minor, const char *kname);
+/* Re-read mount points (and filesystem identity of devices whose mounts
+ * changed) when /proc/self/mountinfo has changed since the last call. */
+void ident_table_refresh_mounts(struct ident_table *t);
+/* Re-read the BDI limits of one device (after a knob write). */
+void ident_table_refresh_bdi(struct ident_table *t, uint32_t major, uint32_t minor);
+/* The device major:minor is gone from the current sample.  Its identity
+ * stays valid for one more sample (the caller's previous snapshot may point
+ * at it), then ident_table_sweep() frees it unless it came back. */
+void ident_table_release(struct ident_table *t, uint32_t major, uint32_t minor);
+/* Start a new sample: free identities released two samples ago. */
+void ident_table_sweep(struct ident_table *t);
+
+/* Build an identity from already-known fields (replay of a recording).
+ * Takes copies of the strings; NULL on allocation failure. */
+const struct dev_ident *ident_table_add(struct ident_table *t, const struct dev_ident *proto);
+
+#endif

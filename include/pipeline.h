@@ -1,0 +1,44 @@
+/*
+ * pipeline.h - source -> snapshot -> derive -> detect, one step per interval.
+ *
+ * The one place where the stages are chained, so the screen, batch mode and
+ * the recorder all see the same rates and the same dip marks for the same
+ * data, live or replayed.  The pipeline owns two snapshots (current and
+ * previous) and swaps them; it allocates only when the device set grows.
+ */
+#ifndef WBTOP_PIPELINE_H
+#define WBTOP_PIPELINE_H
+
+#include <stdbool.h>
+
+#include "derive.h"
+#include "detect.h"
+#include "snapshot.h"
+#include "source.h"
+
+/* What one step produced.  Valid until the next pipeline_step(). */
+struct frame {
+	const struct snapshot *cur;
+	const struct snapshot *prev;	/* NULL on the first sample */
+	struct sys_rates sys;
+	const struct dev_rates *dev;	/* cur->ndev entries, same order as cur->dev */
+	const bool *dev_dip;		/* cur->ndev entries */
+	bool sys_dip;			/* the system-wide write rate (bo) dipped */
+	bool interval_dip;		/* some device dipped (iostat-trace style) */
+};
+
+struct pipeline;
+
+/* A pipeline reading src (not owned).  NULL on allocation failure. */
+struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip);
+void pipeline_free(struct pipeline *p);	/* NULL is a no-op */
+
+/* Take the next sample and derive it.  Returns 0 with *out set, 1 at the
+ * end of the data, or a negative errno (the source's errmsg says why). */
+int pipeline_step(struct pipeline *p, const struct frame **out);
+
+/* Forget the previous sample and the detectors' history (after a jump in a
+ * replay: rates across the jump would be meaningless). */
+void pipeline_restart(struct pipeline *p);
+
+#endif

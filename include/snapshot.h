@@ -1,0 +1,92 @@
+/*
+ * snapshot.h - one sample of everything wbtop watches, as raw counters.
+ *
+ * A snapshot is what every source (live /proc, a replayed recording, an
+ * imported text log) hands to the rest of the program.  It holds cumulative
+ * kernel counters and instantaneous gauges exactly as read, plus the time they
+ * were read.  It never holds rates: rates are derived from two snapshots
+ * (derive.h), so a recording can always be re-derived later.
+ *
+ * Units are in the field names: _kb (KiB), _pages, _sect (512-byte sectors),
+ * _ms, _cs (centiseconds), _ns, _jif (USER_HZ ticks).
+ */
+#ifndef WBTOP_SNAPSHOT_H
+#define WBTOP_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Columns of the "cpu" line of /proc/stat, in kernel order. */
+enum cpu_field {
+	CPU_USER, CPU_NICE, CPU_SYSTEM, CPU_IDLE, CPU_IOWAIT,
+	CPU_IRQ, CPU_SOFTIRQ, CPU_STEAL, CPU_GUEST, CPU_GUEST_NICE,
+	CPU_NFIELDS
+};
+
+/* System-wide figures from /proc/vmstat, /proc/meminfo and /proc/stat. */
+struct sys_counters {
+	/* gauges (instantaneous) */
+	uint64_t procs_running, procs_blocked;
+	uint64_t mem_total_kb, mem_avail_kb;
+	uint64_t swpd_kb, free_kb, buff_kb, cache_kb;	/* as vmstat: cache = Cached + SReclaimable */
+	uint64_t dirty_kb, writeback_kb;		/* meminfo Dirty, Writeback */
+	uint64_t nr_dirty_pages, nr_writeback_pages;	/* /proc/vmstat */
+	uint64_t dirty_thresh_pages, bg_thresh_pages;	/* nr_dirty_threshold, nr_dirty_background_threshold */
+	/* cumulative counters */
+	uint64_t pgpgin_kb, pgpgout_kb;			/* vmstat's bi/bo source, KiB despite the name */
+	uint64_t pswpin_pages, pswpout_pages;
+	uint64_t nr_dirtied_pages, nr_written_pages;
+	uint64_t intr, ctxt;
+	uint64_t cpu_jif[CPU_NFIELDS];
+};
+
+/* The stat fields of one /proc/diskstats line, in kernel order. */
+enum disk_field {
+	DS_RD_IOS, DS_RD_MERGES, DS_RD_SECT, DS_RD_MS,
+	DS_WR_IOS, DS_WR_MERGES, DS_WR_SECT, DS_WR_MS,
+	DS_IN_FLIGHT, DS_IO_MS, DS_QUEUE_MS,
+	DS_DC_IOS, DS_DC_MERGES, DS_DC_SECT, DS_DC_MS,	/* kernel 4.18+ */
+	DS_FL_IOS, DS_FL_MS,				/* kernel 5.5+ */
+	DS_NFIELDS
+};
+
+struct dev_ident;	/* ident.h: names a device; owned by the source */
+
+/* One block device in one sample. */
+struct dev_counters {
+	uint32_t major, minor;
+	char name[32];			/* kernel name (DISK_NAME_LEN is 32) */
+	uint8_t nfields;		/* stat fields the kernel gave: 4, 11, 15 or 17 */
+	uint64_t f[DS_NFIELDS];		/* fields the kernel did not give are 0 */
+	const struct dev_ident *ident;	/* may be NULL; valid while its source lives */
+};
+
+/* Writeback sysctls, indexed by enum knob_vm (knob.h); -1 = could not be read. */
+#define SNAP_NKNOBS 7
+
+struct snapshot {
+	uint64_t mono_ns;		/* CLOCK_MONOTONIC at sampling: rates use this */
+	int64_t wall_ns;		/* CLOCK_REALTIME at sampling: for display and recordings */
+	uint64_t page_size;		/* bytes; the _pages fields are in these */
+	struct sys_counters sys;
+	int64_t knob[SNAP_NKNOBS];
+	size_t ndev;			/* devices, sorted by (major, minor) */
+	size_t cap_dev;
+	struct dev_counters *dev;
+};
+
+/* Empty snapshot; no allocation until devices arrive. */
+void snapshot_init(struct snapshot *s);
+/* Release the device array; s can be reused after snapshot_init. */
+void snapshot_free(struct snapshot *s);
+/* Make room for n devices; 0 or -ENOMEM.  Existing devices are kept. */
+int snapshot_reserve(struct snapshot *s, size_t n);
+/* Deep copy src into dst (dst must be initialised); 0 or -ENOMEM. */
+int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
+/* Sort devices by (major, minor) unless already sorted (the usual case: O(n)). */
+void snapshot_sort_devs(struct snapshot *s);
+/* Find a device by major:minor in a sorted snapshot; NULL if absent. */
+const struct dev_counters *snapshot_find_dev(const struct snapshot *s, uint32_t major, uint32_t minor);
+
+#endif

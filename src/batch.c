@@ -1,0 +1,212 @@
+/*
+ * batch.c - batch text output.
+ *
+ * Per interval: a header and a vmstat-like system line (vmstat's columns,
+ * then Dirty, Writeback and the two dirty thresholds in KiB), then an
+ * iostat -x like device table.  The device columns are a table (STYLE.md:
+ * tables of data, not chains of ifs); discard and flush columns appear only
+ * when the kernel gives those counters.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "batch.h"
+#include "ident.h"
+
+#define DIP_MARK " <<<<<"
+
+struct batch {
+	FILE *out;
+	bool all;
+	bool have_regex;
+	regex_t regex;
+};
+
+enum col_need { NEED_NONE, NEED_DISCARD, NEED_FLUSH };
+
+struct dev_col {
+	const char *title;
+	int width, prec;
+	enum col_need need;
+	size_t offset;		/* of a double in struct dev_rates */
+};
+
+#define DCOL(t, w, p, n, field) { t, w, p, n, offsetof(struct dev_rates, field) }
+static const struct dev_col batch_dev_cols[] = {
+	DCOL("r/s", 8, 2, NEED_NONE, r_s),
+	DCOL("w/s", 8, 2, NEED_NONE, w_s),
+	DCOL("rkB/s", 10, 1, NEED_NONE, rkb_s),
+	DCOL("wkB/s", 10, 1, NEED_NONE, wkb_s),
+	DCOL("rrqm/s", 7, 2, NEED_NONE, rrqm_s),
+	DCOL("wrqm/s", 7, 2, NEED_NONE, wrqm_s),
+	DCOL("r_await", 7, 2, NEED_NONE, r_await_ms),
+	DCOL("w_await", 7, 2, NEED_NONE, w_await_ms),
+	DCOL("aqu-sz", 6, 2, NEED_NONE, aqu_sz),
+	DCOL("%util", 6, 1, NEED_NONE, util_pct),
+	DCOL("d/s", 7, 2, NEED_DISCARD, d_s),
+	DCOL("dkB/s", 9, 1, NEED_DISCARD, dkb_s),
+	DCOL("d_await", 7, 2, NEED_DISCARD, d_await_ms),
+	DCOL("f/s", 7, 2, NEED_FLUSH, f_s),
+	DCOL("f_await", 7, 2, NEED_FLUSH, f_await_ms),
+};
+#define NCOLS (sizeof batch_dev_cols / sizeof batch_dev_cols[0])
+
+struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen)
+{
+	struct batch *b = calloc(1, sizeof *b);
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->out = out;
+	b->all = all;
+	if (devices_regex) {
+		int rc = regcomp(&b->regex, devices_regex, REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			char msg[128];
+			regerror(rc, &b->regex, msg, sizeof msg);
+			snprintf(err, errlen, "--devices '%s': %s", devices_regex, msg);
+			free(b);
+			return NULL;
+		}
+		b->have_regex = true;
+	}
+	return b;
+}
+
+void batch_free(struct batch *b)
+{
+	if (!b)
+		return;
+	if (b->have_regex)
+		regfree(&b->regex);
+	free(b);
+}
+
+static bool batch_match(const struct batch *b, const char *s)
+{
+	return s && regexec(&b->regex, s, 0, NULL, 0) == 0;
+}
+
+bool batch_dev_selected(const struct batch *b, const struct dev_counters *d)
+{
+	if (!b->have_regex)
+		return true;
+	const struct dev_ident *id = d->ident;
+	return batch_match(b, d->name) ||
+	       (id && (batch_match(b, id->dm_name) || batch_match(b, id->md_name) ||
+		       batch_match(b, id->mounts) || batch_match(b, id->key)));
+}
+
+static bool batch_dev_shown(const struct batch *b, const struct dev_counters *d,
+			    const struct dev_rates *r)
+{
+	if (!batch_dev_selected(b, d))
+		return false;
+	return b->all || (r->status == RATE_OK && r->active);
+}
+
+static void batch_time(int64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+static void batch_sys_line(FILE *out, const struct snapshot *cur, const struct sys_rates *s, bool dip)
+{
+	char when[16];
+	batch_time(cur->wall_ns, when, sizeof when);
+	fprintf(out, "%-8s %3s %3s %8s %9s %8s %9s %5s %5s %8s %8s %6s %6s %3s %3s %3s %3s %3s %9s %9s %9s %9s\n",
+		"time", "r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo",
+		"in", "cs", "us", "sy", "id", "wa", "st", "dirty", "wback", "bg_thr", "thr");
+	fprintf(out, "%-8s %3" PRIu64 " %3" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8" PRIu64 " %9" PRIu64
+		" %5.0f %5.0f %8.0f %8.0f %6.0f %6.0f %3.0f %3.0f %3.0f %3.0f %3.0f"
+		" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "%s\n",
+		when, s->r, s->b, s->swpd_kb, s->free_kb, s->buff_kb, s->cache_kb,
+		s->si_kbps, s->so_kbps, s->bi_kbps, s->bo_kbps, s->in_ps, s->cs_ps,
+		s->us, s->sy, s->id, s->wa, s->st,
+		s->dirty_kb, s->writeback_kb, s->bg_thresh_kb, s->dirty_thresh_kb,
+		dip ? DIP_MARK : "");
+}
+
+static bool batch_col_wanted(const struct dev_col *c, bool discard, bool flush)
+{
+	return c->need == NEED_NONE || (c->need == NEED_DISCARD && discard) ||
+	       (c->need == NEED_FLUSH && flush);
+}
+
+/* "vg-home /home xfs": the readable name after the numbers. */
+static void batch_dev_name(FILE *out, const struct dev_counters *d)
+{
+	const struct dev_ident *id = d->ident;
+	if (!id)
+		return;
+	if (id->dm_name || id->md_name)
+		fprintf(out, " %s", id->label_short);
+	if (id->mounts)
+		fprintf(out, " %s", id->mounts);
+	if (id->fstype)
+		fprintf(out, " (%s%s%s)", id->fstype, id->fs_label ? " " : "", id->fs_label ? id->fs_label : "");
+}
+
+int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
+		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
+{
+	FILE *out = b->out;
+	batch_sys_line(out, cur, sys, sys_dip);
+	bool discard = false, flush = false;
+	for (size_t i = 0; i < cur->ndev; i++) {
+		discard |= dev[i].has_discard;
+		flush |= dev[i].has_flush;
+	}
+	fprintf(out, "%-12s", "device");
+	for (size_t c = 0; c < NCOLS; c++)
+		if (batch_col_wanted(&batch_dev_cols[c], discard, flush))
+			fprintf(out, " %*s", batch_dev_cols[c].width, batch_dev_cols[c].title);
+	fputs("  name\n", out);
+	for (size_t i = 0; i < cur->ndev; i++) {
+		const struct dev_counters *d = &cur->dev[i];
+		if (!batch_dev_shown(b, d, &dev[i]))
+			continue;
+		fprintf(out, "%-12s", d->name);
+		for (size_t c = 0; c < NCOLS; c++) {
+			const struct dev_col *col = &batch_dev_cols[c];
+			if (!batch_col_wanted(col, discard, flush))
+				continue;
+			bool have = col->need == NEED_NONE || (col->need == NEED_DISCARD ? dev[i].has_discard : dev[i].has_flush);
+			if (dev[i].status != RATE_OK || !have)
+				fprintf(out, " %*s", col->width, "-");
+			else
+				fprintf(out, " %*.*f", col->width, col->prec,
+					*(const double *)((const char *)&dev[i] + col->offset));
+		}
+		batch_dev_name(out, d);
+		if (dev[i].status == RATE_FIRST)
+			fputs(" [new]", out);
+		else if (dev[i].status == RATE_RESET)
+			fputs(" [reset]", out);
+		fputs(dev_dip && dev_dip[i] ? DIP_MARK "\n" : "\n", out);
+	}
+	fputc('\n', out);
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int batch_print_event(struct batch *b, const struct wb_event *e)
+{
+	char when[16];
+	batch_time(e->wall_ns, when, sizeof when);
+	fprintf(b->out, "# %s knob %s %" PRId64 " -> %" PRId64 ": %s%s%s\n", when, e->knob,
+		e->old_value, e->new_value, e->result ? strerror(-e->result) : "ok",
+		e->note[0] ? ", " : "", e->note);
+	if (fflush(b->out) == EOF)
+		return errno ? -errno : -EIO;
+	return 0;
+}

@@ -1,0 +1,206 @@
+/*
+ * derive.c - rates from two snapshots, as vmstat and iostat -x print them.
+ *
+ * Pure arithmetic on counters; no I/O.  The formulas follow procps vmstat
+ * (CPU shares rounded from tick deltas; bi/bo straight from pgpgin/pgpgout,
+ * which the kernel keeps in KiB) and sysstat iostat -x (per-second rates,
+ * await = ticks / completed I/Os, aqu-sz = queue time / elapsed time,
+ * %util = busy time / elapsed time).  The one difference: we divide by the
+ * measured monotonic time between the samples, not the nominal interval,
+ * so a late wake-up does not inflate a rate.
+ */
+#include <string.h>
+
+#include "derive.h"
+
+#define NS_PER_S 1000000000.0
+
+double derive_dt_s(const struct snapshot *prev, const struct snapshot *cur)
+{
+	if (!prev || cur->mono_ns <= prev->mono_ns)
+		return 0.0;
+	return (double)(cur->mono_ns - prev->mono_ns) / NS_PER_S;
+}
+
+/* Delta of a cumulative counter; false if it went backwards (a reset). */
+static bool derive_delta(uint64_t prev, uint64_t cur, uint64_t *delta)
+{
+	if (cur < prev) {
+		*delta = 0;
+		return false;
+	}
+	*delta = cur - prev;
+	return true;
+}
+
+static double derive_rate(uint64_t prev, uint64_t cur, double dt_s, bool *reset)
+{
+	uint64_t d;
+	if (!derive_delta(prev, cur, &d))
+		*reset = true;
+	return (double)d / dt_s;
+}
+
+static void derive_sys_gauges(const struct sys_counters *c, uint64_t page_size, struct sys_rates *out)
+{
+	uint64_t page_kb = page_size ? page_size / 1024 : 4;
+	out->r = c->procs_running;
+	out->b = c->procs_blocked;
+	out->swpd_kb = c->swpd_kb;
+	out->free_kb = c->free_kb;
+	out->buff_kb = c->buff_kb;
+	out->cache_kb = c->cache_kb;
+	out->dirty_kb = c->dirty_kb;
+	out->writeback_kb = c->writeback_kb;
+	out->dirty_thresh_kb = c->dirty_thresh_pages * page_kb;
+	out->bg_thresh_kb = c->bg_thresh_pages * page_kb;
+}
+
+/* CPU shares as vmstat computes them: user includes nice, system includes
+ * irq and softirq; guest time is already inside user in /proc/stat. */
+static void derive_cpu(const uint64_t *p, const uint64_t *c, struct sys_rates *out, bool *reset)
+{
+	uint64_t d[CPU_NFIELDS];
+	for (int i = 0; i < CPU_NFIELDS; i++)
+		if (!derive_delta(p[i], c[i], &d[i]))
+			*reset = true;
+	double use = (double)(d[CPU_USER] + d[CPU_NICE]);
+	double sys = (double)(d[CPU_SYSTEM] + d[CPU_IRQ] + d[CPU_SOFTIRQ]);
+	double idl = (double)d[CPU_IDLE], iow = (double)d[CPU_IOWAIT], stl = (double)d[CPU_STEAL];
+	double total = use + sys + idl + iow + stl;
+	if (total <= 0) {	/* no tick passed: vmstat shows 100% idle */
+		total = 1;
+		idl = 1;
+	}
+	out->us = 100.0 * use / total;
+	out->sy = 100.0 * sys / total;
+	out->id = 100.0 * idl / total;
+	out->wa = 100.0 * iow / total;
+	out->st = 100.0 * stl / total;
+}
+
+enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,
+			    struct sys_rates *out)
+{
+	memset(out, 0, sizeof *out);
+	derive_sys_gauges(&cur->sys, cur->page_size, out);
+	if (!prev) {
+		out->status = RATE_FIRST;
+		return out->status;
+	}
+	double dt = derive_dt_s(prev, cur);
+	out->dt_s = dt;
+	if (dt <= 0) {
+		out->status = RATE_NODATA;
+		return out->status;
+	}
+	const struct sys_counters *p = &prev->sys, *c = &cur->sys;
+	double page_kb = cur->page_size ? (double)cur->page_size / 1024.0 : 4.0;
+	bool reset = false;
+	out->si_kbps = derive_rate(p->pswpin_pages, c->pswpin_pages, dt, &reset) * page_kb;
+	out->so_kbps = derive_rate(p->pswpout_pages, c->pswpout_pages, dt, &reset) * page_kb;
+	out->bi_kbps = derive_rate(p->pgpgin_kb, c->pgpgin_kb, dt, &reset);
+	out->bo_kbps = derive_rate(p->pgpgout_kb, c->pgpgout_kb, dt, &reset);
+	out->in_ps = derive_rate(p->intr, c->intr, dt, &reset);
+	out->cs_ps = derive_rate(p->ctxt, c->ctxt, dt, &reset);
+	out->dirtied_kbps = derive_rate(p->nr_dirtied_pages, c->nr_dirtied_pages, dt, &reset) * page_kb;
+	out->written_kbps = derive_rate(p->nr_written_pages, c->nr_written_pages, dt, &reset) * page_kb;
+	derive_cpu(p->cpu_jif, c->cpu_jif, out, &reset);
+	out->status = reset ? RATE_RESET : RATE_OK;
+	return out->status;
+}
+
+/* The kernel prints the time fields of diskstats as unsigned int
+ * milliseconds (block/genhd.c), so they wrap at 2^32 even on 64-bit
+ * kernels, about every 49.7 days of busy time: a wrap, not a reset. */
+static bool derive_is_ms_field(int f)
+{
+	return f == DS_RD_MS || f == DS_WR_MS || f == DS_IO_MS || f == DS_QUEUE_MS ||
+	       f == DS_DC_MS || f == DS_FL_MS;
+}
+
+static bool derive_dev_delta(int f, uint64_t prev, uint64_t cur, uint64_t *delta)
+{
+	if (cur >= prev) {
+		*delta = cur - prev;
+		return true;
+	}
+	if (derive_is_ms_field(f) && prev <= UINT32_MAX) {
+		*delta = cur + ((uint64_t)UINT32_MAX + 1 - prev);
+		return true;
+	}
+	*delta = 0;
+	return false;
+}
+
+static double derive_await(uint64_t ticks_ms, uint64_t ios)
+{
+	return ios ? (double)ticks_ms / (double)ios : 0.0;
+}
+
+void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
+		double dt_s, struct dev_rates *out)
+{
+	memset(out, 0, sizeof *out);
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
+	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
+	    strcmp(prev->name, cur->name) != 0) {
+		out->status = RATE_FIRST;
+		return;
+	}
+	if (dt_s <= 0) {
+		out->status = RATE_NODATA;
+		return;
+	}
+	uint64_t d[DS_NFIELDS];
+	for (int f = 0; f < DS_NFIELDS; f++) {
+		if (f == DS_IN_FLIGHT) {	/* a gauge, not a counter */
+			d[f] = cur->f[f];
+			continue;
+		}
+		if (!derive_dev_delta(f, prev->f[f], cur->f[f], &d[f])) {
+			out->status = RATE_RESET;
+			return;
+		}
+	}
+	out->status = RATE_OK;
+	out->r_s = (double)d[DS_RD_IOS] / dt_s;
+	out->w_s = (double)d[DS_WR_IOS] / dt_s;
+	out->rkb_s = (double)d[DS_RD_SECT] / 2.0 / dt_s;	/* 512-byte sectors to KiB */
+	out->wkb_s = (double)d[DS_WR_SECT] / 2.0 / dt_s;
+	out->rrqm_s = (double)d[DS_RD_MERGES] / dt_s;
+	out->wrqm_s = (double)d[DS_WR_MERGES] / dt_s;
+	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->aqu_sz = (double)d[DS_QUEUE_MS] / 1000.0 / dt_s;
+	out->util_pct = (double)d[DS_IO_MS] / 10.0 / dt_s;
+	if (out->util_pct > 100.0)	/* iostat caps it the same way */
+		out->util_pct = 100.0;
+	out->d_s = (double)d[DS_DC_IOS] / dt_s;
+	out->dkb_s = (double)d[DS_DC_SECT] / 2.0 / dt_s;
+	out->d_await_ms = derive_await(d[DS_DC_MS], d[DS_DC_IOS]);
+	out->f_s = (double)d[DS_FL_IOS] / dt_s;
+	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
+		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+}
+
+void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
+		 struct dev_rates *out)
+{
+	double dt = derive_dt_s(prev, cur);
+	size_t j = 0;
+	/* Both device arrays are sorted by major:minor: one merge pass. */
+	for (size_t i = 0; i < cur->ndev; i++) {
+		const struct dev_counters *c = &cur->dev[i], *p = NULL;
+		if (prev) {
+			while (j < prev->ndev && (prev->dev[j].major < c->major ||
+			       (prev->dev[j].major == c->major && prev->dev[j].minor < c->minor)))
+				j++;
+			if (j < prev->ndev && prev->dev[j].major == c->major && prev->dev[j].minor == c->minor)
+				p = &prev->dev[j];
+		}
+		derive_dev(p, c, dt, &out[i]);
+	}
+}

@@ -1,0 +1,218 @@
+/*
+ * opts.c - command-line parsing and validation.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+
+enum long_only {
+	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
+	OPT_COMPARE, OPT_DIP, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
+	OPT_REVERT_AFTER, OPT_EXPORT
+};
+
+static const struct option opts_long[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "processes", no_argument, NULL, 'P' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "read", required_argument, NULL, 'r' },
+	{ "devices", required_argument, NULL, OPT_DEVICES },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "begin", required_argument, NULL, OPT_BEGIN },
+	{ "end", required_argument, NULL, OPT_END },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "dip", required_argument, NULL, OPT_DIP },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "sysctl-conf", no_argument, NULL, OPT_SYSCTL_CONF },
+	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
+	{ "restore-on-exit", no_argument, NULL, OPT_RESTORE },
+	{ "revert-after", required_argument, NULL, OPT_REVERT_AFTER },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void opts_usage(FILE *out)
+{
+	fputs("Usage: wbtop [options]\n"
+	      "A top-like monitor for Linux writeback: dirty data, per-device write\n"
+	      "throughput and its dips, and the knobs that steer them.\n"
+	      "\n"
+	      "  -d, --delay SECONDS      sampling interval (default 1; fractions allowed)\n"
+	      "  -n, --count COUNT        stop after COUNT intervals\n"
+	      "  -b, --batch              print text instead of the screen\n"
+	      "  -a, --all                show idle devices too\n"
+	      "      --devices REGEX      only devices whose name, dm/md name or mount matches\n"
+	      "      --dip PERCENT        dip sensitivity (see wbtop(1), DIPS)\n"
+	      "      --format FMT         batch output: text (default), json, openmetrics\n"
+	      "  -o, --output FILE        write batch output to FILE\n"
+	      "  -q, --quiet              print nothing (with -w: record only)\n"
+	      "  -P, --processes          show the processes writing (batch)\n"
+	      "      --no-color           no colours on the screen (also NO_COLOR)\n"
+	      "  -w, --write FILE         record the session to FILE (SQLite)\n"
+	      "  -r, --read FILE          replay a recording\n"
+	      "      --begin TIME         replay from TIME\n"
+	      "      --end TIME           replay up to TIME\n"
+	      "      --export FMT         with -r: export as csv or json\n"
+	      "      --compare A B        compare two recordings\n"
+	      "      --annotate FILE      mark dips in a vmstat/iostat text log ('-' = stdin)\n"
+	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing)\n"
+	      "      --sysctl-conf        print the writeback knobs as a sysctl.d snippet\n"
+	      "      --read-only          never write a knob\n"
+	      "      --restore-on-exit    put changed knobs back when wbtop exits\n"
+	      "      --revert-after SECS  revert a knob change not confirmed within SECS\n"
+	      "  -h, --help               this help\n"
+	      "  -V, --version            version\n", out);
+}
+
+static int opts_bad(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "wbtop: %s '%s': %s\n", opt, value, why);
+	return 2;
+}
+
+/* A positive number of seconds, fractions allowed, at most a day. */
+static int opts_seconds(const char *opt, const char *text, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(v))
+		return opts_bad(opt, text, "not a number of seconds");
+	if (v < 0.01 || v > 86400)
+		return opts_bad(opt, text, "must be between 0.01 and 86400 seconds");
+	*out = v;
+	return 0;
+}
+
+static int opts_count(const char *text, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end || errno || v <= 0)
+		return opts_bad("-n", text, "not a positive whole number");
+	*out = v;
+	return 0;
+}
+
+static int opts_format(const char *opt, const char *text, enum out_format *out)
+{
+	static const struct { const char *name; enum out_format fmt; } names[] = {
+		{ "text", FMT_TEXT }, { "json", FMT_JSON }, { "openmetrics", FMT_OPENMETRICS },
+		{ "csv", FMT_CSV },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(text, names[i].name) == 0) {
+			*out = names[i].fmt;
+			return 0;
+		}
+	return opts_bad(opt, text, "unknown format");
+}
+
+static int opts_add_set(struct opts *o, const char *text)
+{
+	if (!strchr(text, '='))
+		return opts_bad("--set", text, "expected KNOB=VALUE");
+	const char **s = realloc(o->sets, (o->nsets + 1) * sizeof *s);
+	if (!s)
+		return opts_bad("--set", text, "out of memory");
+	o->sets = s;
+	o->sets[o->nsets++] = text;
+	return 0;
+}
+
+static int opts_one(struct opts *o, int c, int argc, char **argv)
+{
+	switch (c) {
+	case 'b': o->mode = o->mode == MODE_SCREEN ? MODE_BATCH : o->mode; return 0;
+	case 'd': o->delay_given = true; return opts_seconds("-d", optarg, &o->delay_s);
+	case 'n': return opts_count(optarg, &o->count);
+	case 'a': o->all_devices = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'P': o->procs = true; return 0;
+	case 'o': o->output_path = optarg; return 0;
+	case 'w': o->record_path = optarg; return 0;
+	case 'r': o->replay_path = optarg; return 0;
+	case OPT_DEVICES: o->devices_regex = optarg; return 0;
+	case OPT_NO_COLOR: o->no_color = true; return 0;
+	case OPT_FORMAT: return opts_format("--format", optarg, &o->format);
+	case OPT_BEGIN: o->begin = optarg; return 0;
+	case OPT_END: o->end = optarg; return 0;
+	case OPT_ANNOTATE: o->mode = MODE_ANNOTATE; o->annotate_path = optarg; return 0;
+	case OPT_COMPARE:
+		if (optind >= argc)
+			return opts_bad("--compare", optarg, "needs two recordings: --compare A B");
+		o->mode = MODE_COMPARE;
+		o->compare_a = optarg;
+		o->compare_b = argv[optind++];
+		return 0;
+	case OPT_DIP:
+		if (dip_params_parse(&o->dip, optarg) < 0)
+			return opts_bad("--dip", optarg, "not a percentage between 1 and 99");
+		return 0;
+	case OPT_SET: o->mode = MODE_SET; return opts_add_set(o, optarg);
+	case OPT_SYSCTL_CONF: o->mode = MODE_SYSCTL_CONF; return 0;
+	case OPT_READ_ONLY: o->read_only = true; return 0;
+	case OPT_RESTORE: o->restore_on_exit = true; return 0;
+	case OPT_REVERT_AFTER: return opts_seconds("--revert-after", optarg, &o->revert_after_s);
+	case OPT_EXPORT: o->mode = MODE_EXPORT; return opts_format("--export", optarg, &o->format);
+	case 'h': o->mode = MODE_HELP; return 0;
+	case 'V': o->mode = MODE_VERSION; return 0;
+	default: return 2;	/* getopt printed the message */
+	}
+}
+
+int opts_parse(struct opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->delay_s = 1.0;
+	o->format = FMT_TEXT;
+	dip_params_default(&o->dip);
+	const char *nc = getenv("NO_COLOR");
+	o->no_color = nc && *nc;
+	opterr = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
+		int rc = opts_one(o, c, argc, argv);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", argv[optind]);
+		return 2;
+	}
+	if (o->mode == MODE_EXPORT && !o->replay_path) {
+		fprintf(stderr, "wbtop: --export needs a recording: -r FILE --export csv|json\n");
+		return 2;
+	}
+	if (o->mode == MODE_EXPORT && o->format != FMT_CSV && o->format != FMT_JSON) {
+		fprintf(stderr, "wbtop: --export: only csv and json are supported\n");
+		return 2;
+	}
+	if (o->replay_path && o->record_path) {
+		fprintf(stderr, "wbtop: -r and -w together: replay and record one at a time\n");
+		return 2;
+	}
+	return 0;
+}
+
+void opts_free(struct opts *o)
+{
+	free(o->sets);
+	o->sets = NULL;
+	o->nsets = 0;
+}

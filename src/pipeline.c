@@ -1,0 +1,150 @@
+/*
+ * pipeline.c - chaining source, derive and detect.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ident.h"
+#include "pipeline.h"
+
+struct pipeline {
+	struct source *src;
+	struct dip_params dip;
+	struct snapshot snap[2];
+	int cur;		/* index of the current snapshot in snap[] */
+	bool have_prev;
+	struct dip_series *sys_det;
+	struct dip_group *dev_det;
+	/* per-device work arrays, grown with the device set */
+	size_t cap;
+	struct dev_rates *rates;
+	bool *dips;
+	const char **keys;
+	double *values;
+	bool *marks;
+	size_t *index;
+	struct frame frame;
+};
+
+struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip)
+{
+	struct pipeline *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->src = src;
+	p->dip = *dip;
+	snapshot_init(&p->snap[0]);
+	snapshot_init(&p->snap[1]);
+	p->sys_det = dip_series_new(dip);
+	p->dev_det = dip_group_new(dip);
+	if (!p->sys_det || !p->dev_det) {
+		pipeline_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void pipeline_free(struct pipeline *p)
+{
+	if (!p)
+		return;
+	snapshot_free(&p->snap[0]);
+	snapshot_free(&p->snap[1]);
+	dip_series_free(p->sys_det);
+	dip_group_free(p->dev_det);
+	free(p->rates);
+	free(p->dips);
+	free(p->keys);
+	free(p->values);
+	free(p->marks);
+	free(p->index);
+	free(p);
+}
+
+void pipeline_restart(struct pipeline *p)
+{
+	p->have_prev = false;
+	dip_series_free(p->sys_det);
+	dip_group_free(p->dev_det);
+	p->sys_det = dip_series_new(&p->dip);
+	p->dev_det = dip_group_new(&p->dip);
+}
+
+static int pipeline_grow(struct pipeline *p, size_t n)
+{
+	if (n <= p->cap)
+		return 0;
+	size_t cap = p->cap ? p->cap : 64;
+	while (cap < n)
+		cap *= 2;
+#define GROW(field) do { \
+		void *q = realloc(p->field, cap * sizeof *p->field); \
+		if (!q) \
+			return -ENOMEM; \
+		p->field = q; \
+	} while (0)
+	GROW(rates);
+	GROW(dips);
+	GROW(keys);
+	GROW(values);
+	GROW(marks);
+	GROW(index);
+#undef GROW
+	p->cap = cap;
+	return 0;
+}
+
+/* Feed the detectors: bo for the system, each device's write rate for the
+ * group.  Devices without a rate this interval (new, reset) are left out:
+ * the detector sees them come and go. */
+static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool have_rates)
+{
+	struct frame *f = &p->frame;
+	memset(p->dips, 0, cur->ndev * sizeof *p->dips);
+	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
+	f->interval_dip = false;
+	if (!have_rates)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < cur->ndev; i++) {
+		if (p->rates[i].status != RATE_OK)
+			continue;
+		const struct dev_counters *d = &cur->dev[i];
+		p->keys[n] = d->ident && d->ident->key ? d->ident->key : d->name;
+		p->values[n] = p->rates[i].wkb_s;
+		p->index[n] = i;
+		n++;
+	}
+	f->interval_dip = dip_group_feed(p->dev_det, p->keys, p->values, n, p->marks);
+	for (size_t k = 0; k < n; k++)
+		p->dips[p->index[k]] = p->marks[k];
+}
+
+int pipeline_step(struct pipeline *p, const struct frame **out)
+{
+	int next = p->have_prev ? 1 - p->cur : p->cur;
+	struct snapshot *cur = &p->snap[next];
+	int rc = source_next(p->src, cur);
+	if (rc != 0)
+		return rc;
+	if (pipeline_grow(p, cur->ndev) < 0)
+		return -ENOMEM;
+	const struct snapshot *prev = p->have_prev ? &p->snap[p->cur] : NULL;
+	struct frame *f = &p->frame;
+	f->cur = cur;
+	f->prev = prev;
+	derive_sys(prev, cur, &f->sys);
+	if (prev)
+		derive_devs(prev, cur, p->rates);
+	else
+		for (size_t i = 0; i < cur->ndev; i++)
+			derive_dev(NULL, &cur->dev[i], 0, &p->rates[i]);
+	f->dev = p->rates;
+	f->dev_dip = p->dips;
+	pipeline_detect(p, cur, prev != NULL);
+	p->cur = next;
+	p->have_prev = true;
+	*out = f;
+	return 0;
+}

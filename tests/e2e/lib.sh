@@ -1,0 +1,25 @@
+# Shared helpers for end-to-end tests; source with: . "$E2E_LIB"
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root ($1)"; }
+TMP=$(mktemp -d /tmp/wbtop-t.XXXXXX)
+CLEANUPS=""
+# Register a command to run at exit, last registered first.
+on_exit() { CLEANUPS="$*; $CLEANUPS"; }
+trap 'eval "$CLEANUPS"; rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+# A loop device of SIZE MiB with an ext4 filesystem mounted at DIR; sets
+# LOOPDEV to the device.  Call it directly, NOT as $(make_loop_fs ...): in a
+# subshell its cleanups would be lost and the device left behind.
+make_loop_fs() {
+	size=$1 dir=$2 img="$TMP/$(basename "$dir").img"
+	truncate -s "${size}M" "$img" || return 1
+	dev=$(losetup -f --show "$img") || return 1
+	on_exit "losetup -d $dev 2>/dev/null"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 || return 1
+	mkdir -p "$dir"
+	mount "$dev" "$dir" || return 1
+	on_exit "umount -l $dir 2>/dev/null"
+	LOOPDEV=$dev
+}

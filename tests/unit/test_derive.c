@@ -1,0 +1,241 @@
+/*
+ * test_derive.c - rates from counters: vmstat and iostat -x formulas,
+ * counter resets, 32-bit millisecond wraps, devices coming and going, dt = 0.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "derive.h"
+
+#define S_NS 1000000000ull
+
+static struct dev_counters dev(uint32_t major, uint32_t minor, const char *name)
+{
+	struct dev_counters d;
+	memset(&d, 0, sizeof d);
+	d.major = major;
+	d.minor = minor;
+	snprintf(d.name, sizeof d.name, "%s", name);
+	d.nfields = 17;
+	return d;
+}
+
+START_TEST(test_dev_iostat_formulas)
+{
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	b.f[DS_RD_IOS] = 100;	b.f[DS_RD_SECT] = 2000;	b.f[DS_RD_MS] = 300;	b.f[DS_RD_MERGES] = 10;
+	b.f[DS_WR_IOS] = 400;	b.f[DS_WR_SECT] = 8192;	b.f[DS_WR_MS] = 800;	b.f[DS_WR_MERGES] = 40;
+	b.f[DS_IO_MS] = 500;	b.f[DS_QUEUE_MS] = 1500;
+	b.f[DS_DC_IOS] = 4;	b.f[DS_DC_SECT] = 64;	b.f[DS_DC_MS] = 8;
+	b.f[DS_FL_IOS] = 20;	b.f[DS_FL_MS] = 10;
+	struct dev_rates r;
+	derive_dev(&a, &b, 2.0, &r);
+	ck_assert_int_eq(r.status, RATE_OK);
+	ck_assert_double_eq_tol(r.r_s, 50.0, 1e-9);
+	ck_assert_double_eq_tol(r.w_s, 200.0, 1e-9);
+	ck_assert_double_eq_tol(r.rkb_s, 500.0, 1e-9);	/* 2000 sectors = 1000 KiB over 2 s */
+	ck_assert_double_eq_tol(r.wkb_s, 2048.0, 1e-9);
+	ck_assert_double_eq_tol(r.rrqm_s, 5.0, 1e-9);
+	ck_assert_double_eq_tol(r.wrqm_s, 20.0, 1e-9);
+	ck_assert_double_eq_tol(r.r_await_ms, 3.0, 1e-9);
+	ck_assert_double_eq_tol(r.w_await_ms, 2.0, 1e-9);
+	ck_assert_double_eq_tol(r.aqu_sz, 0.75, 1e-9);	/* 1500 ms queued in 2000 ms */
+	ck_assert_double_eq_tol(r.util_pct, 25.0, 1e-9);	/* 500 ms busy in 2000 ms */
+	ck_assert_double_eq_tol(r.d_s, 2.0, 1e-9);
+	ck_assert_double_eq_tol(r.dkb_s, 16.0, 1e-9);
+	ck_assert_double_eq_tol(r.d_await_ms, 2.0, 1e-9);
+	ck_assert_double_eq_tol(r.f_s, 10.0, 1e-9);
+	ck_assert_double_eq_tol(r.f_await_ms, 0.5, 1e-9);
+	ck_assert(r.has_discard && r.has_flush && r.active);
+}
+END_TEST
+
+START_TEST(test_dev_util_capped)
+{
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	b.f[DS_IO_MS] = 1500;	/* more busy time than elapsed: iostat caps at 100 */
+	struct dev_rates r;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_double_eq_tol(r.util_pct, 100.0, 1e-9);
+}
+END_TEST
+
+START_TEST(test_dev_reset_is_not_a_huge_rate)
+{
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	a.f[DS_WR_SECT] = 1000000;
+	b.f[DS_WR_SECT] = 10;
+	struct dev_rates r;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_RESET);
+	ck_assert_double_eq(r.wkb_s, 0.0);
+	ck_assert(!r.active);
+}
+END_TEST
+
+START_TEST(test_dev_ms_field_wraps_at_32_bits)
+{
+	/* The kernel prints the time fields as unsigned int milliseconds. */
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	a.f[DS_IO_MS] = 4294967000ull;
+	b.f[DS_IO_MS] = 204;	/* 296 + 204 = 500 ms later */
+	b.f[DS_WR_IOS] = 1;
+	struct dev_rates r;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_OK);
+	ck_assert_double_eq_tol(r.util_pct, 50.0, 1e-9);
+}
+END_TEST
+
+START_TEST(test_dev_replaced_device_is_first)
+{
+	struct dev_counters a = dev(7, 0, "loop0"), b = dev(7, 0, "other");
+	struct dev_rates r;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_FIRST);
+	derive_dev(NULL, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_FIRST);
+}
+END_TEST
+
+START_TEST(test_dev_zero_dt)
+{
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	b.f[DS_WR_IOS] = 5;
+	struct dev_rates r;
+	derive_dev(&a, &b, 0.0, &r);
+	ck_assert_int_eq(r.status, RATE_NODATA);
+	ck_assert_double_eq(r.w_s, 0.0);
+}
+END_TEST
+
+START_TEST(test_dev_old_kernel_fields)
+{
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	a.nfields = b.nfields = 11;
+	b.f[DS_WR_IOS] = 5;
+	struct dev_rates r;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert(!r.has_discard && !r.has_flush);
+	a.nfields = b.nfields = 15;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert(r.has_discard && !r.has_flush);
+}
+END_TEST
+
+static void snap_with(struct snapshot *s, uint64_t t_ns, struct dev_counters *devs, size_t n)
+{
+	snapshot_init(s);
+	s->mono_ns = t_ns;
+	s->page_size = 4096;
+	snapshot_reserve(s, n);
+	memcpy(s->dev, devs, n * sizeof *devs);
+	s->ndev = n;
+}
+
+START_TEST(test_devs_come_and_go)
+{
+	struct dev_counters p[3] = { dev(7, 0, "loop0"), dev(8, 0, "sda"), dev(8, 16, "sdb") };
+	struct dev_counters c[3] = { dev(8, 0, "sda"), dev(8, 32, "sdc"), dev(253, 0, "dm-0") };
+	p[1].f[DS_WR_SECT] = 100;
+	c[0].f[DS_WR_SECT] = 300;
+	struct snapshot prev, cur;
+	snap_with(&prev, 10 * S_NS, p, 3);
+	snap_with(&cur, 11 * S_NS, c, 3);
+	struct dev_rates r[3];
+	derive_devs(&prev, &cur, r);
+	ck_assert_int_eq(r[0].status, RATE_OK);
+	ck_assert_double_eq_tol(r[0].wkb_s, 100.0, 1e-9);
+	ck_assert_int_eq(r[1].status, RATE_FIRST);	/* sdc is new */
+	ck_assert_int_eq(r[2].status, RATE_FIRST);	/* dm-0 is new */
+	snapshot_free(&prev);
+	snapshot_free(&cur);
+}
+END_TEST
+
+START_TEST(test_sys_vmstat_formulas)
+{
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	a.page_size = b.page_size = 4096;
+	a.mono_ns = 100 * S_NS;
+	b.mono_ns = 105 * S_NS;	/* vmstat 5 */
+	b.sys.pgpgout_kb = 3752260;	/* 750452 KiB/s, the trace's second line */
+	b.sys.pgpgin_kb = 30;
+	b.sys.pswpin_pages = 10;	/* 40 KiB over 5 s */
+	b.sys.intr = 10300;
+	b.sys.ctxt = 35765;
+	b.sys.cpu_jif[CPU_USER] = 4;	b.sys.cpu_jif[CPU_NICE] = 1;
+	b.sys.cpu_jif[CPU_SYSTEM] = 50;	b.sys.cpu_jif[CPU_IRQ] = 2;	b.sys.cpu_jif[CPU_SOFTIRQ] = 1;
+	b.sys.cpu_jif[CPU_IDLE] = 13;	b.sys.cpu_jif[CPU_IOWAIT] = 29;	b.sys.cpu_jif[CPU_STEAL] = 0;
+	b.sys.free_kb = 91300;
+	b.sys.dirty_thresh_pages = 1000;
+	b.sys.nr_dirtied_pages = 500;
+	struct sys_rates r;
+	ck_assert_int_eq(derive_sys(&a, &b, &r), RATE_OK);
+	ck_assert_double_eq_tol(r.dt_s, 5.0, 1e-9);
+	ck_assert_double_eq_tol(r.bo_kbps, 750452.0, 1e-6);
+	ck_assert_double_eq_tol(r.bi_kbps, 6.0, 1e-9);
+	ck_assert_double_eq_tol(r.si_kbps, 8.0, 1e-9);
+	ck_assert_double_eq_tol(r.in_ps, 2060.0, 1e-9);
+	ck_assert_double_eq_tol(r.cs_ps, 7153.0, 1e-9);
+	ck_assert_double_eq_tol(r.us, 5.0, 1e-9);	/* (4+1)/100 */
+	ck_assert_double_eq_tol(r.sy, 53.0, 1e-9);	/* (50+2+1)/100 */
+	ck_assert_double_eq_tol(r.id, 13.0, 1e-9);
+	ck_assert_double_eq_tol(r.wa, 29.0, 1e-9);
+	ck_assert_uint_eq(r.free_kb, 91300);
+	ck_assert_uint_eq(r.dirty_thresh_kb, 4000);
+	ck_assert_double_eq_tol(r.dirtied_kbps, 400.0, 1e-9);
+}
+END_TEST
+
+START_TEST(test_sys_first_and_nodata)
+{
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	a.mono_ns = b.mono_ns = 5 * S_NS;
+	struct sys_rates r;
+	ck_assert_int_eq(derive_sys(NULL, &b, &r), RATE_FIRST);
+	ck_assert_int_eq(derive_sys(&a, &b, &r), RATE_NODATA);
+	b.mono_ns = 6 * S_NS;
+	a.sys.ctxt = 100;	/* counter went backwards */
+	ck_assert_int_eq(derive_sys(&a, &b, &r), RATE_RESET);
+	ck_assert_double_eq(r.cs_ps, 0.0);
+}
+END_TEST
+
+START_TEST(test_sys_no_ticks_is_idle)
+{
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	a.mono_ns = 1;
+	b.mono_ns = 2;
+	struct sys_rates r;
+	derive_sys(&a, &b, &r);
+	ck_assert_double_eq_tol(r.id, 100.0, 1e-9);
+	ck_assert_double_eq_tol(r.us, 0.0, 1e-9);
+}
+END_TEST
+
+Suite *derive_suite(void)
+{
+	Suite *s = suite_create("derive");
+	TCase *tc = tcase_create("rates");
+	tcase_add_test(tc, test_dev_iostat_formulas);
+	tcase_add_test(tc, test_dev_util_capped);
+	tcase_add_test(tc, test_dev_reset_is_not_a_huge_rate);
+	tcase_add_test(tc, test_dev_ms_field_wraps_at_32_bits);
+	tcase_add_test(tc, test_dev_replaced_device_is_first);
+	tcase_add_test(tc, test_dev_zero_dt);
+	tcase_add_test(tc, test_dev_old_kernel_fields);
+	tcase_add_test(tc, test_devs_come_and_go);
+	tcase_add_test(tc, test_sys_vmstat_formulas);
+	tcase_add_test(tc, test_sys_first_and_nodata);
+	tcase_add_test(tc, test_sys_no_ticks_is_idle);
+	suite_add_tcase(s, tc);
+	return s;
+}
