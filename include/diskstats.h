@@ -14,7 +14,8 @@
 
 #include "snapshot.h"
 
-/* Parse len bytes of diskstats text into s->dev (replacing what is there,
+/* Parse len bytes of diskstats text, which must be followed by a NUL
+ * (text[len] == '\0': the parser uses it as a sentinel), into s->dev (replacing what is there,
  * growing the array when needed; ident pointers are cleared).  Lines that
  * are not well formed are skipped and counted in *bad (may be NULL).
  * Returns 0 or -ENOMEM.  Devices end up sorted by major:minor. */

@@ -62,6 +62,20 @@ struct dev_counters {
 	const struct dev_ident *ident;	/* may be NULL; valid while its source lives */
 };
 
+/* One process, when process sampling is on (the process pane, -P).
+ * Counters from /proc/PID/io and /proc/PID/stat; see procs.h. */
+struct proc_counters {
+	int32_t pid;
+	char comm[32];			/* kernel threads: "kworker/u8:2+flush-7:0" */
+	char state;			/* R, S, D, ... */
+	bool kthread;
+	bool io_hidden;			/* /proc/PID/io unreadable (not root): write figures unknown */
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes;	/* /proc/PID/io */
+	uint64_t utime_jif, stime_jif;
+	char wchan[40];			/* where a D-state task sleeps; "" if unknown */
+	uint32_t flush_major, flush_minor;	/* device a flush worker serves; 0:0 if none */
+};
+
 /* Writeback sysctls, indexed by enum knob_vm (knob.h); -1 = could not be read. */
 #define SNAP_NKNOBS 7
 
@@ -74,6 +88,9 @@ struct snapshot {
 	size_t ndev;			/* devices, sorted by (major, minor) */
 	size_t cap_dev;
 	struct dev_counters *dev;
+	size_t nproc;			/* processes, sorted by pid; 0 unless sampled */
+	size_t cap_proc;
+	struct proc_counters *proc;
 };
 
 /* Empty snapshot; no allocation until devices arrive. */
@@ -82,6 +99,8 @@ void snapshot_init(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
 /* Make room for n devices; 0 or -ENOMEM.  Existing devices are kept. */
 int snapshot_reserve(struct snapshot *s, size_t n);
+/* Make room for n processes; 0 or -ENOMEM. */
+int snapshot_reserve_procs(struct snapshot *s, size_t n);
 /* Deep copy src into dst (dst must be initialised); 0 or -ENOMEM. */
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 /* Sort devices by (major, minor) unless already sorted (the usual case: O(n)). */

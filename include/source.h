@@ -40,5 +40,8 @@ void source_close(struct source *src);
 struct ident_table;
 /* The identity table of a live source (NULL for other kinds). */
 struct ident_table *source_live_idents(struct source *src);
+/* Sample processes too (snapshot->proc) from the next sample on, or stop.
+ * 0, -ENOTSUP for a source that is not live, or -ENOMEM. */
+int source_live_sample_procs(struct source *src, bool on);
 
 #endif

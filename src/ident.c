@@ -29,12 +29,23 @@ struct ident_slot {
 	unsigned gone_gen;	/* generation in which the device vanished; 0 = present */
 };
 
+/* One line of /proc/self/mountinfo, the parts we use. */
+struct ident_mount {
+	uint32_t major, minor;
+	bool whole;		/* root "/": the whole filesystem, not a bind of a subtree */
+	char *point, *fstype;
+};
+
 struct ident_table {
 	struct ident_slot **slot;
 	size_t n, cap;
 	unsigned generation;
 	int mountinfo_fd;	/* polled for POLLPRI: the kernel signals mount changes */
-	bool mounts_loaded;
+	/* mountinfo parsed once, re-read only when the kernel says it changed:
+	 * thousands of new devices must not mean thousands of reads of it. */
+	struct ident_mount *mnt;
+	size_t nmnt;
+	bool mnt_loaded;
 };
 
 /* One line of a small sysfs file, trailing newline removed; NULL if absent. */
@@ -162,12 +173,6 @@ static void ident_probe_fs(struct dev_ident *id)
 	blkid_free_probe(pr);
 }
 
-/* mountinfo field 3 is MAJ:MIN, field 4 the root of the mount within the
- * filesystem, field 5 the mount point (octal escapes kept: findmnt prints
- * them too); the filesystem type follows " - ".  Mounts of the whole
- * filesystem (root "/") are listed; bind mounts of a subtree or a single
- * file only when there is no whole mount (btrfs subvolumes, say).
- * *fstype (if fstype is non-NULL) gets the type of the first mount. */
 static void ident_append_word(char **out, size_t *len, const char *word)
 {
 	size_t add = strlen(word);
@@ -182,47 +187,95 @@ static void ident_append_word(char **out, size_t *len, const char *word)
 	grown[*len] = '\0';
 }
 
-static char *ident_mounts_of(uint32_t major, uint32_t minor, char **fstype)
+static void ident_mounts_clear(struct ident_table *t)
 {
+	for (size_t i = 0; i < t->nmnt; i++) {
+		free(t->mnt[i].point);
+		free(t->mnt[i].fstype);
+	}
+	free(t->mnt);
+	t->mnt = NULL;
+	t->nmnt = 0;
+	t->mnt_loaded = false;
+}
+
+/* mountinfo: field 3 is MAJ:MIN, field 4 the root of the mount within the
+ * filesystem, field 5 the mount point (octal escapes kept: findmnt prints
+ * them too); the filesystem type is the first field after " - ". */
+static bool ident_parse_mount(char *line, struct ident_mount *m)
+{
+	char *save = NULL, *tok = strtok_r(line, " ", &save);
+	char *majmin = NULL, *root = NULL, *point = NULL;
+	for (int field = 1; tok && field <= 5; field++, tok = strtok_r(NULL, " ", &save)) {
+		if (field == 3)
+			majmin = tok;
+		else if (field == 4)
+			root = tok;
+		else if (field == 5)
+			point = tok;
+	}
+	if (!majmin || !root || !point || sscanf(majmin, "%" SCNu32 ":%" SCNu32, &m->major, &m->minor) != 2)
+		return false;
+	/* strtok_r has consumed field 6 and the space after it */
+	char *rest = NULL;
+	if (save && strncmp(save, "- ", 2) == 0)
+		rest = save + 2;
+	else if (save && (rest = strstr(save, " - ")))
+		rest += 3;
+	if (rest)
+		rest[strcspn(rest, " ")] = '\0';
+	m->whole = strcmp(root, "/") == 0;
+	m->point = strdup(point);
+	m->fstype = rest ? strdup(rest) : NULL;
+	return m->point != NULL;
+}
+
+static void ident_mounts_load(struct ident_table *t)
+{
+	ident_mounts_clear(t);
+	t->mnt_loaded = true;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
-		return NULL;
-	char *line = NULL, *whole = NULL, *partial = NULL;
-	size_t cap = 0, whole_len = 0, partial_len = 0;
-	char want[32];
-	snprintf(want, sizeof want, "%" PRIu32 ":%" PRIu32, major, minor);
+		return;
+	char *line = NULL;
+	size_t cap = 0, mcap = 0;
 	while (getline(&line, &cap, f) > 0) {
-		char *save = NULL, *tok = strtok_r(line, " ", &save);
-		char *majmin = NULL, *root = NULL, *mnt = NULL;
-		for (int field = 1; tok && field <= 5; field++, tok = strtok_r(NULL, " ", &save)) {
-			if (field == 3)
-				majmin = tok;
-			else if (field == 4)
-				root = tok;
-			else if (field == 5)
-				mnt = tok;
+		if (t->nmnt == mcap) {
+			size_t ncap = mcap ? mcap * 2 : 64;
+			struct ident_mount *m = realloc(t->mnt, ncap * sizeof *m);
+			if (!m)
+				break;
+			t->mnt = m;
+			mcap = ncap;
 		}
-		if (!majmin || !root || !mnt || strcmp(majmin, want) != 0)
-			continue;
-		if (fstype && !*fstype) {
-			/* strtok_r has consumed field 6 and the space after it */
-			char *rest = NULL;
-			if (save && strncmp(save, "- ", 2) == 0)
-				rest = save + 2;
-			else if (save && (rest = strstr(save, " - ")))
-				rest += 3;
-			if (rest) {
-				rest[strcspn(rest, " ")] = '\0';
-				*fstype = strdup(rest);
-			}
-		}
-		if (strcmp(root, "/") == 0)
-			ident_append_word(&whole, &whole_len, mnt);
-		else
-			ident_append_word(&partial, &partial_len, mnt);
+		if (ident_parse_mount(line, &t->mnt[t->nmnt]))
+			t->nmnt++;
 	}
 	free(line);
 	fclose(f);
+}
+
+/* Mount points of major:minor, space separated.  Mounts of the whole
+ * filesystem are listed; bind mounts of a subtree or a single file only
+ * when there is no whole mount (btrfs subvolumes, say).  *fstype gets the
+ * type of the first mount. */
+static char *ident_mounts_of(struct ident_table *t, uint32_t major, uint32_t minor, char **fstype)
+{
+	if (!t->mnt_loaded)
+		ident_mounts_load(t);
+	char *whole = NULL, *partial = NULL;
+	size_t whole_len = 0, partial_len = 0;
+	for (size_t i = 0; i < t->nmnt; i++) {
+		const struct ident_mount *m = &t->mnt[i];
+		if (m->major != major || m->minor != minor)
+			continue;
+		if (!*fstype && m->fstype)
+			*fstype = strdup(m->fstype);
+		if (m->whole)
+			ident_append_word(&whole, &whole_len, m->point);
+		else
+			ident_append_word(&partial, &partial_len, m->point);
+	}
 	if (whole) {
 		free(partial);
 		return whole;
@@ -273,7 +326,7 @@ static void ident_make_key(struct dev_ident *id)
 	free(loop);
 }
 
-static void ident_lookup(struct dev_ident *id)
+static void ident_lookup(struct ident_table *t, struct dev_ident *id)
 {
 	id->partition = ident_exists(id->kname, "partition");
 	id->dm_name = ident_read_attr(id->kname, "dm/name");
@@ -294,7 +347,7 @@ static void ident_lookup(struct dev_ident *id)
 		id->wwid = ident_read_attr(id->kname, id->partition ? "../device/wwid" : "device/wwid");
 	id->serial = ident_read_attr(id->kname, id->partition ? "../device/serial" : "device/serial");
 	char *mnt_type = NULL;
-	id->mounts = ident_mounts_of(id->major, id->minor, &mnt_type);
+	id->mounts = ident_mounts_of(t, id->major, id->minor, &mnt_type);
 	ident_probe_fs(id);
 	/* blkid cannot always probe (no /dev node, no permission): the
 	 * mount table still knows the type. */
@@ -343,6 +396,7 @@ void ident_table_free(struct ident_table *t)
 		free(t->slot[i]);
 	}
 	free(t->slot);
+	ident_mounts_clear(t);
 	if (t->mountinfo_fd >= 0)
 		close(t->mountinfo_fd);
 	free(t);
@@ -400,7 +454,7 @@ const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 	slot->id.kname = strdup(kname);
 	if (!slot->id.kname)
 		return NULL;
-	ident_lookup(&slot->id);
+	ident_lookup(t, &slot->id);
 	slot->gone_gen = 0;
 	return &slot->id;
 }
@@ -433,14 +487,11 @@ void ident_table_refresh_mounts(struct ident_table *t)
 	 * mount table; reading it to the end re-arms that. */
 	if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLPRI | POLLERR)))
 		return;
-	char buf[4096];
-	lseek(t->mountinfo_fd, 0, SEEK_SET);
-	while (read(t->mountinfo_fd, buf, sizeof buf) > 0)
-		;
+	ident_mounts_load(t);
 	for (size_t i = 0; i < t->n; i++) {
 		struct dev_ident *id = &t->slot[i]->id;
 		char *mnt_type = NULL;
-		char *m = ident_mounts_of(id->major, id->minor, &mnt_type);
+		char *m = ident_mounts_of(t, id->major, id->minor, &mnt_type);
 		bool same = (!m && !id->mounts) || (m && id->mounts && strcmp(m, id->mounts) == 0);
 		if (same) {
 			free(m);

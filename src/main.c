@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "annotate.h"
+#include "knob_cli.h"
 #include "opts.h"
 #include "run.h"
 
@@ -30,6 +31,17 @@ int main(int argc, char **argv)
 		break;
 	case MODE_BATCH:
 		status = run_batch(&o);
+		break;
+	case MODE_SET:
+		if (o.read_only) {
+			fprintf(stderr, "wbtop: --set and --read-only contradict each other\n");
+			status = 2;
+			break;
+		}
+		status = knob_cli_set(o.sets, o.nsets, stdout);
+		break;
+	case MODE_SYSCTL_CONF:
+		status = knob_cli_sysctl_conf(stdout);
 		break;
 	default:
 		fprintf(stderr, "wbtop: this mode is not built yet\n");

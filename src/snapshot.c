@@ -17,8 +17,26 @@ void snapshot_init(struct snapshot *s)
 void snapshot_free(struct snapshot *s)
 {
 	free(s->dev);
+	free(s->proc);
 	s->dev = NULL;
+	s->proc = NULL;
 	s->ndev = s->cap_dev = 0;
+	s->nproc = s->cap_proc = 0;
+}
+
+int snapshot_reserve_procs(struct snapshot *s, size_t n)
+{
+	if (n <= s->cap_proc)
+		return 0;
+	size_t cap = s->cap_proc ? s->cap_proc : 64;
+	while (cap < n)
+		cap *= 2;
+	struct proc_counters *p = realloc(s->proc, cap * sizeof *p);
+	if (!p)
+		return -ENOMEM;
+	s->proc = p;
+	s->cap_proc = cap;
+	return 0;
 }
 
 int snapshot_reserve(struct snapshot *s, size_t n)
@@ -40,15 +58,20 @@ int snapshot_reserve(struct snapshot *s, size_t n)
 
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 {
-	if (snapshot_reserve(dst, src->ndev) < 0)
+	if (snapshot_reserve(dst, src->ndev) < 0 || snapshot_reserve_procs(dst, src->nproc) < 0)
 		return -ENOMEM;
 	struct dev_counters *keep = dst->dev;
-	size_t keep_cap = dst->cap_dev;
+	struct proc_counters *keep_proc = dst->proc;
+	size_t keep_cap = dst->cap_dev, keep_cap_proc = dst->cap_proc;
 	*dst = *src;
 	dst->dev = keep;
 	dst->cap_dev = keep_cap;
+	dst->proc = keep_proc;
+	dst->cap_proc = keep_cap_proc;
 	if (src->ndev)
 		memcpy(dst->dev, src->dev, src->ndev * sizeof *src->dev);
+	if (src->nproc)
+		memcpy(dst->proc, src->proc, src->nproc * sizeof *src->proc);
 	return 0;
 }
 

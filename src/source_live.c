@@ -23,6 +23,7 @@
 #include "diskstats.h"
 #include "ident.h"
 #include "knob.h"
+#include "procs.h"
 #include "source.h"
 
 #define PROC_DISKSTATS "/proc/diskstats"
@@ -45,6 +46,7 @@ struct live {
 	struct live_known *known;
 	size_t nknown, known_cap;
 	uint64_t page_size;
+	struct procs_reader *procs;	/* non-NULL while processes are sampled */
 };
 
 static enum vmstat_item live_vm_items[] = {
@@ -124,7 +126,7 @@ static int live_slurp(struct live *l, const char *path, size_t *len)
 		return -errno;
 	size_t n = 0;
 	for (;;) {
-		if (l->text_cap - n < 4096) {
+		if (l->text_cap - n < 4096 + 1) {	/* + 1: the parser's NUL */
 			size_t cap = l->text_cap ? l->text_cap * 2 : 65536;
 			char *t = realloc(l->text, cap);
 			if (!t) {
@@ -134,7 +136,7 @@ static int live_slurp(struct live *l, const char *path, size_t *len)
 			l->text = t;
 			l->text_cap = cap;
 		}
-		ssize_t r = read(fd, l->text + n, l->text_cap - n);
+		ssize_t r = read(fd, l->text + n, l->text_cap - n - 1);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -147,6 +149,7 @@ static int live_slurp(struct live *l, const char *path, size_t *len)
 		n += (size_t)r;
 	}
 	close(fd);
+	l->text[n] = '\0';
 	*len = n;
 	return 0;
 }
@@ -251,9 +254,16 @@ static int live_next(struct source *src, struct snapshot *out)
 	for (int k = 0; k < KNOB_VM_COUNT; k++)
 		out->knob[k] = live_read_knob(knob_vm_table[k].file);
 	rc = live_attach_idents(l, out);
-	if (rc < 0)
+	if (rc < 0) {
 		snprintf(src->errmsg, sizeof src->errmsg, "device identities: %s", strerror(-rc));
-	return rc;
+		return rc;
+	}
+	out->nproc = 0;
+	if (l->procs && (rc = procs_sample(l->procs, out)) < 0) {
+		snprintf(src->errmsg, sizeof src->errmsg, "processes: %s", strerror(-rc));
+		return rc;
+	}
+	return 0;
 }
 
 static void live_close(struct source *src)
@@ -267,6 +277,7 @@ static void live_close(struct source *src)
 		if (l->stat)
 			procps_stat_unref(&l->stat);
 		ident_table_free(l->idents);
+		procs_reader_free(l->procs);
 		free(l->text);
 		free(l->known);
 		free(l);
@@ -318,4 +329,19 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 struct ident_table *source_live_idents(struct source *src)
 {
 	return src && src->ops == &live_ops ? ((struct live *)src->impl)->idents : NULL;
+}
+
+int source_live_sample_procs(struct source *src, bool on)
+{
+	if (!src || src->ops != &live_ops)
+		return -ENOTSUP;
+	struct live *l = src->impl;
+	if (!on) {
+		procs_reader_free(l->procs);
+		l->procs = NULL;
+		return 0;
+	}
+	if (!l->procs && !(l->procs = procs_reader_new()))
+		return -ENOMEM;
+	return 0;
 }

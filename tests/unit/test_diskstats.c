@@ -69,6 +69,19 @@ START_TEST(test_garbage_lines_skipped)
 }
 END_TEST
 
+START_TEST(test_twenty_digits)
+{
+	struct snapshot s;
+	snapshot_init(&s);
+	ck_assert_uint_eq(parse(&s, "8 0 sda 18446744073709551615 2 3 4 5 6 7 8 9 10 11\n"
+				    "8 1 sda1 18446744073709551616 2 3 4 5 6 7 8 9 10 11\n"
+				    "8 2 sda2 118446744073709551615 2 3 4 5 6 7 8 9 10 11\n"), 2);
+	ck_assert_uint_eq(s.ndev, 1);
+	ck_assert_uint_eq(s.dev[0].f[DS_RD_IOS], UINT64_MAX);
+	snapshot_free(&s);
+}
+END_TEST
+
 START_TEST(test_many_devices_and_reuse)
 {
 	struct snapshot s;
@@ -121,6 +134,7 @@ Suite *diskstats_suite(void)
 	TCase *tc = tcase_create("parse");
 	tcase_add_test(tc, test_formats);
 	tcase_add_test(tc, test_garbage_lines_skipped);
+	tcase_add_test(tc, test_twenty_digits);
 	tcase_add_test(tc, test_many_devices_and_reuse);
 	tcase_add_test(tc, test_copy);
 	suite_add_tcase(s, tc);

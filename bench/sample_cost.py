@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Cost of one sample: wbtop next to iostat -dx and vmstat -d.
+
+For each tool and each /proc (the real one, and a fixture /proc/diskstats of
+2000 busy devices bind-mounted in a private mount namespace), runs the tool
+for a short and a long count under callgrind; the difference divided by the
+extra samples is the steady-state instruction count per sample (start-up
+cancels out).  CPU time per sample comes the same way from native runs
+(getrusage of the children), and wbtop's peak RSS from the long batch run.
+
+usage: sample_cost.py WBTOP [--fixture-only|--real-only]
+"""
+import os, re, resource, subprocess, sys, tempfile, threading, time
+
+WBTOP = os.path.abspath(sys.argv[1])
+NDEV = 2000
+
+def callgrind_ir(cmd):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    return int(line.split()[1])
+    raise RuntimeError("no callgrind summary for %s" % cmd)
+
+def rusage_run(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, after.ru_maxrss)
+
+TOOLS = {
+    # name: (command for n samples, short n, long n) -- the delay is the
+    # shortest each tool takes; iostat and vmstat only take whole seconds.
+    "wbtop -b": (lambda n: [WBTOP, "-b", "-d", "0.05", "-n", str(n)], 5, 45),
+    "wbtop -b -a": (lambda n: [WBTOP, "-b", "-a", "-d", "0.05", "-n", str(n)], 5, 45),
+    "iostat -dx": (lambda n: ["iostat", "-dx", "1", str(n)], 2, 4),
+    "vmstat -d": (lambda n: ["vmstat", "-d", "1", str(n)], 2, 4),
+}
+
+def measure(label):
+    rows = []
+    for name, (cmd, n1, n2) in TOOLS.items():
+        if not name.startswith("wbtop") and subprocess.run(["which", cmd(1)[0]], stdout=subprocess.DEVNULL).returncode:
+            continue
+        ir = (callgrind_ir(cmd(n2)) - callgrind_ir(cmd(n1))) / (n2 - n1)
+        u1, s1, _ = rusage_run(cmd(n1))
+        u2, s2, rss = rusage_run(cmd(n2))
+        us_user = max(0.0, (u2 - u1) / (n2 - n1) * 1e6)
+        us_sys = max(0.0, (s2 - s1) / (n2 - n1) * 1e6)
+        rows.append((name, ir, us_user, us_sys, rss))
+    print("%s:" % label)
+    print("  %-14s %16s %12s %12s %12s" % ("tool", "instr/sample", "user us", "sys us", "peak RSS KiB"))
+    for name, ir, uu, su, rss in rows:
+        print("  %-14s %16.0f %12.0f %12.0f %12s" % (name, ir, uu, su, rss if name.startswith("wbtop") else "-"))
+    sys.stdout.flush()
+
+# Digits of each diskstats field on a busy machine (ios ~ millions, sectors
+# ~ billions, in_flight one digit): the parser's cost depends on them.
+FIELD_DIGITS = [7, 5, 10, 8, 7, 5, 10, 8, 1, 8, 9, 5, 3, 8, 5, 6, 6]
+
+def fixture_text(k):
+    # Every field starts at 10^(digits-1) and grows by far less than that, so
+    # rewriting in place never changes the length and a reader always sees
+    # whole lines; every device reads and writes each step.
+    lines = []
+    for i in range(NDEV):
+        w = k * (100 + i % 7)
+        step = [k * 3, k, k * 24, k * 2, w, k, w * 8, w * 2, 0, k * 40, w * 3, 0, 0, 0, 0, k, k]
+        vals = [10 ** (d - 1) + s if d > 1 else 0 for d, s in zip(FIELD_DIGITS, step)]
+        lines.append("%4d %7d %s %s" % (253, i, "dm-%d" % i, " ".join(map(str, vals))))
+    return "\n".join(lines) + "\n"
+
+def fixture_run():
+    d = tempfile.mkdtemp(prefix="wbtop-bench.")
+    path = os.path.join(d, "diskstats")
+    with open(path, "w") as f:
+        f.write(fixture_text(1))
+    subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
+    stop = threading.Event()
+    def writer():
+        fd = os.open(path, os.O_WRONLY)
+        k = 1
+        while not stop.is_set():
+            k += 1
+            os.pwrite(fd, fixture_text(k).encode(), 0)
+            time.sleep(0.02)
+        os.close(fd)
+    t = threading.Thread(target=writer, daemon=True)
+    t.start()
+    try:
+        measure("fixture /proc/diskstats with %d busy devices" % NDEV)
+    finally:
+        stop.set()
+        t.join()
+        subprocess.call(["umount", "/proc/diskstats"])
+
+def main():
+    mode = sys.argv[2] if len(sys.argv) > 2 else ""
+    if mode != "--fixture-only":
+        measure("this machine's /proc (%d devices)" % sum(1 for _ in open("/proc/diskstats")))
+    if mode != "--real-only":
+        if os.geteuid() != 0:
+            print("SKIP fixture run: needs root for a private mount namespace")
+        elif mode == "--fixture-only":
+            fixture_run()
+        else:
+            sys.stdout.flush()
+            subprocess.check_call(["unshare", "-m", "--propagation", "private", sys.executable,
+                                   os.path.abspath(__file__), WBTOP, "--fixture-only"])
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+/*
+ * control.h - changing writeback knobs: validate, write, read back, undo.
+ *
+ * Every knob write in wbtop goes through here, from the screen's edit panel
+ * and from --set alike.  A value is validated before anything is written
+ * (control_validate, pure, with the kernel's rules), explained before it is
+ * confirmed (control_explain, pure), then written, and every knob of the
+ * same scope (all vm knobs, or all BDI knobs of the device) is read back so
+ * what the kernel now holds is reported, mismatches included.  Each write is
+ * a struct wb_event.  Changes stack up for undo; the values found at start
+ * are kept for revert-all and --restore-on-exit; an optional dead-man timer
+ * reverts changes that were not confirmed in time.
+ *
+ * This module is not a view: it never prints and never exits.  It reads and
+ * writes only the knob files (under CONTROL_VM_DIR and CONTROL_BDI_DIR); the
+ * figures it needs from the rest of the system (dirty thresholds, memory)
+ * come from a snapshot the caller passes in.
+ *
+ * The ratio/bytes pairs are one setting each in the kernel: writing
+ * dirty_bytes makes dirty_ratio read 0 and the other way round (likewise the
+ * background pair).  A BDI's min_ratio, min_ratio_fine and min_bytes are
+ * three views of one value (max_* likewise).  Undo and revert therefore
+ * write the member that was in force, with its value, never blindly the knob
+ * that was edited.
+ */
+#ifndef WBTOP_CONTROL_H
+#define WBTOP_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "knob.h"
+
+/* Where the knobs live.  control_config can point elsewhere (unit tests). */
+#define CONTROL_VM_DIR	"/proc/sys/vm"
+#define CONTROL_BDI_DIR	"/sys/class/bdi"		/* BDI knobs: CONTROL_BDI_DIR/MAJ:MIN/FILE */
+#define CONTROL_DEV_DIR	"/sys/dev/block"	/* MAJ:MIN -> device, for names in events */
+
+/* Enough room for the knobs of one scope (vm or one BDI). */
+#define CONTROL_SCOPE_MAX ((int)KNOB_VM_COUNT > (int)KNOB_BDI_COUNT ? (int)KNOB_VM_COUNT : (int)KNOB_BDI_COUNT)
+
+/* Names one knob: a vm sysctl, or a BDI knob of device major:minor. */
+struct control_ref {
+	bool bdi;
+	int index;			/* enum knob_vm, or enum knob_bdi when bdi */
+	uint32_t major, minor;		/* bdi only */
+};
+
+struct control_config {
+	const char *vm_dir, *bdi_dir, *dev_dir;	/* NULL: the CONTROL_*_DIR above */
+	bool read_only;			/* --read-only: no writes at all */
+	double revert_after_s;		/* --revert-after; 0 = no dead-man timer */
+	bool log_syslog;		/* also log each write to syslog (LOG_NOTICE) */
+};
+
+/* One editable knob as the edit panel lists it. */
+struct control_item {
+	struct control_ref ref;
+	const struct knob_def *def;
+	char name[96];			/* as in events: "vm.dirty_ratio", "bdi:sda:max_ratio" */
+	int64_t value;			/* as read now; -1 if unreadable */
+	int64_t start;			/* as found when control first saw it */
+	bool in_force;			/* false: reads 0 because its ratio/bytes partner rules */
+};
+
+/* What validation and explanation look at: the scope's current values and
+ * the system figures that turn ratios into bytes.  Pure data. */
+struct control_ctx {
+	int64_t vm[KNOB_VM_COUNT];	/* current vm knobs; -1 unknown */
+	int64_t bdi[KNOB_BDI_COUNT];	/* current BDI knobs of the device; -1 absent */
+	uint64_t page_size;		/* bytes; 0 unknown (4096 assumed) */
+	uint64_t dirty_thresh_bytes;	/* the kernel's hard limit now (nr_dirty_threshold); 0 unknown */
+	uint64_t bg_thresh_bytes;	/* the background threshold now; 0 unknown */
+	uint64_t dirtyable_bytes;	/* the memory ratios are taken of; 0 unknown */
+	uint64_t mem_total_bytes;	/* 0 unknown */
+};
+
+struct snapshot;
+struct control;
+
+/* ---- the pure part: no files, no clock ---- */
+
+/* The knob table row of ref; NULL if ref's index is out of range. */
+const struct knob_def *control_def(const struct control_ref *ref);
+
+/* Fill the system figures of ctx from a snapshot (knob values untouched).
+ * The memory ratios apply to is worked back from nr_dirty_threshold and the
+ * ratio in force when it can be, else estimated as free + cache. */
+void control_ctx_from_snapshot(struct control_ctx *ctx, const struct snapshot *s);
+
+/* Check value for ref against the kernel's rules and ctx.  0: fine;
+ * 1: fine but worth a warning (msg says why); -EINVAL or -ERANGE: refused,
+ * msg says why.  msg is always a complete sentence fragment, "" when 0. */
+int control_validate(const struct control_ref *ref, int64_t value,
+		     const struct control_ctx *ctx, char *msg, size_t len);
+
+/* The scope's values after writing value to ref, as the kernel would leave
+ * them (partners zeroed, BDI views recomputed): after = ctx with changes. */
+void control_predict(const struct control_ref *ref, int64_t value,
+		     const struct control_ctx *ctx, struct control_ctx *after);
+
+/* One line saying what writing value to ref will do, e.g.
+ * "vm.dirty_ratio 40% -> 10%: hard limit ~6.2G -> ~1.6G; dirty_bytes (now 0) stays 0".
+ * name is how to call the knob.  Returns buf. */
+const char *control_explain(const struct control_ref *ref, const char *name, int64_t value,
+			    const struct control_ctx *ctx, char *buf, size_t len);
+
+/* The knob to write, and its value, that puts ref's setting back as it was
+ * in before[] (values of ref's scope): the member of a ratio/bytes pair that
+ * was in force; for a BDI limit its finest view the kernel has. */
+struct control_ref control_restore_member(const struct control_ref *ref,
+					  const int64_t before[CONTROL_SCOPE_MAX],
+					  int64_t *value);
+
+/* One line for an event, as batch output and --set print it:
+ * "vm.dirty_ratio 20 -> 10: ok, reads 10" or "...: failed: Permission denied". */
+const char *control_format_event(const struct wb_event *e, char *buf, size_t len);
+
+/* ---- the stateful part: owns the knob files ---- */
+
+/* Read the vm knobs now and remember them as the start values.  cfg may be
+ * NULL (defaults).  NULL only on allocation failure. */
+struct control *control_new(const struct control_config *cfg);
+/* Free; does not revert (call control_revert_all first for
+ * --restore-on-exit).  NULL is a no-op. */
+void control_free(struct control *c);
+
+/* Whether knobs may be written.  When not, *reason (if reason is non-NULL)
+ * says why in a few words ("not root", "--read-only", "/proc/sys is
+ * read-only"); valid while c lives.  Show knobs read-only then. */
+bool control_can_write(const struct control *c, const char **reason);
+
+/* The vm knobs, read now, in enum knob_vm order; returns KNOB_VM_COUNT. */
+size_t control_list_vm(struct control *c, struct control_item out[KNOB_VM_COUNT]);
+/* The BDI limits of device major:minor this kernel has (min_ratio,
+ * max_ratio, min_bytes, max_bytes, strict_limit), read now, into out;
+ * *n set to how many.  0, or -ENOENT if the device has no BDI. */
+int control_list_bdi(struct control *c, uint32_t major, uint32_t minor,
+		     struct control_item out[KNOB_BDI_COUNT], size_t *n);
+/* Current values of ref's scope into ctx (knobs) and snapshot figures (s may
+ * be NULL).  0, or -ENOENT if the knob does not exist on this kernel. */
+int control_ctx(struct control *c, const struct control_ref *ref,
+		const struct snapshot *s, struct control_ctx *ctx);
+/* The name events use for ref ("vm.dirty_ratio", "bdi:sda:max_ratio"). */
+const char *control_name(struct control *c, const struct control_ref *ref, char *buf, size_t len);
+
+/* Parse text as a value of ref, validate it against the current values and
+ * explain it into buf.  *value gets the parsed value.  Same returns as
+ * control_validate; on a parse error buf says what was expected. */
+int control_preview(struct control *c, const struct control_ref *ref, const char *text,
+		    const struct snapshot *s, int64_t *value, char *buf, size_t len);
+
+/* Validate, write, read back.  0: the kernel holds value; -EPERM, -EACCES
+ * or -EROFS before trying (control_can_write is false: nothing attempted,
+ * no event); -EINVAL/-ERANGE (refused by validation: nothing written, no
+ * event); -ENOENT (no such knob here); another -errno (the write failed);
+ * -EIO (written, but the kernel holds something else).  Every attempted
+ * write adds an event.  A write that went through can be undone, and starts
+ * or restarts the dead-man timer. */
+int control_apply(struct control *c, const struct control_ref *ref, int64_t value,
+		  const struct snapshot *s);
+/* Put back the setting the last change altered.  0, -ENOENT if there is
+ * nothing to undo, or a write error (the change stays on the stack). */
+int control_undo(struct control *c);
+/* Put every knob changed since start back to its start value (the member
+ * of each pair that was in force then).  0 or the first error; tries all. */
+int control_revert_all(struct control *c);
+/* Changes applied and not undone. */
+size_t control_nchanges(const struct control *c);
+
+/* Dead-man timer: confirm every change so far (stops the countdown). */
+void control_confirm(struct control *c);
+/* Call every interval with CLOCK_MONOTONIC ns: when unconfirmed changes
+ * are older than --revert-after, undo them.  Returns how many were undone. */
+size_t control_tick(struct control *c, uint64_t now_mono_ns);
+/* Seconds until unconfirmed changes are reverted; -1 if none pending. */
+double control_deadline_left_s(const struct control *c, uint64_t now_mono_ns);
+
+/* Events so far, oldest first.  A pointer stays valid until the next call
+ * that writes (apply, undo, revert, tick). */
+size_t control_nevents(const struct control *c);
+const struct wb_event *control_event(const struct control *c, size_t i);
+
+#endif

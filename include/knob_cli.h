@@ -1,0 +1,36 @@
+/*
+ * knob_cli.h - the knob modes that run without the screen: --set and
+ * --sysctl-conf.
+ *
+ * --set KNOB=VALUE (repeatable) validates every assignment before writing
+ * any, then writes them in order through control.h; if one write fails or
+ * the kernel holds something else afterwards, the earlier ones are rolled
+ * back, so it is all or nothing.  KNOB is "vm.dirty_ratio" (or
+ * "dirty_ratio"), or "bdi:DEV:FILE" where DEV is a kernel name (sda,
+ * /dev/sda), a device-mapper name (vg-lv, /dev/mapper/vg-lv) or MAJ:MIN.
+ *
+ * --sysctl-conf prints the vm writeback sysctls as an /etc/sysctl.d snippet.
+ *
+ * These are views: they print (results to out, errors to stderr) and return
+ * the exit status; they do not exit.
+ */
+#ifndef WBTOP_KNOB_CLI_H
+#define WBTOP_KNOB_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Where device names are resolved for bdi:DEV:FILE. */
+#define KNOB_CLI_CLASS_BLOCK	"/sys/class/block"	/* NAME/dev holds MAJ:MIN */
+#define KNOB_CLI_SYS_BLOCK	"/sys/block"		/* dm-N/dm/name holds the dm name */
+
+/* Apply n "KNOB=VALUE" assignments, all or nothing, printing "old -> new"
+ * per knob to out.  Exit status: 0 done; 2 invalid input (nothing written);
+ * 1 could not write (no permission, or a write failed and was rolled back). */
+int knob_cli_set(const char **assignments, size_t n, FILE *out);
+
+/* Print the vm writeback sysctls in force as an /etc/sysctl.d snippet.
+ * Exit status: 0, or 1 if a knob could not be read. */
+int knob_cli_sysctl_conf(FILE *out);
+
+#endif
