@@ -45,8 +45,12 @@ SAN_LIB  := $(LIB_SRC:src/%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
 
-.PHONY: all check unit e2e fuzz-check fuzz bench install uninstall clean distclean
+.PHONY: all run check unit e2e fuzz bench install uninstall clean distclean
 all: wbtop
+
+# Build and start the monitor: make run ARGS="-d 2"
+run: wbtop
+	./wbtop $(ARGS)
 
 wbtop: $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PC_LIBS)

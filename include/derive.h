@@ -9,6 +9,7 @@
 #ifndef WBTOP_DERIVE_H
 #define WBTOP_DERIVE_H
 
+#include "event.h"
 #include "snapshot.h"
 
 /* The state of a derived rate (htop's DiskIOMeter distinguishes the same). */
@@ -57,6 +58,12 @@ void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 /* Rates of one device between two samples of it (prev may be NULL). */
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out);
+
+/* Knob values that differ between prev and cur (changed by anyone: wbtop,
+ * sysctl, a tuning daemon), as events stamped with cur's time; at most cap
+ * of them into out.  Returns how many. */
+size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *cur,
+			   struct wb_event *out, size_t cap);
 
 /* Seconds between two snapshots (0 if time did not move forward). */
 double derive_dt_s(const struct snapshot *prev, const struct snapshot *cur);

@@ -9,9 +9,11 @@
  * measured monotonic time between the samples, not the nominal interval,
  * so a late wake-up does not inflate a rate.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "derive.h"
+#include "knob.h"
 
 #define NS_PER_S 1000000000.0
 
@@ -203,4 +205,24 @@ void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 		}
 		derive_dev(p, c, dt, &out[i]);
 	}
+}
+
+size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *cur,
+			   struct wb_event *out, size_t cap)
+{
+	size_t n = 0;
+	if (!prev)
+		return 0;
+	for (int k = 0; k < KNOB_VM_COUNT && n < cap; k++) {
+		if (prev->knob[k] == cur->knob[k] || prev->knob[k] < 0 || cur->knob[k] < 0)
+			continue;
+		struct wb_event *e = &out[n++];
+		memset(e, 0, sizeof *e);
+		e->wall_ns = cur->wall_ns;
+		snprintf(e->knob, sizeof e->knob, "%s", knob_vm_table[k].name);
+		e->old_value = prev->knob[k];
+		e->new_value = e->read_back = cur->knob[k];
+		snprintf(e->note, sizeof e->note, "seen changed");
+	}
+	return n;
 }

@@ -12,6 +12,7 @@
 
 #include "batch.h"
 #include "pipeline.h"
+#include "procs_view.h"
 #include "run.h"
 #include "source.h"
 #include "ticker.h"
@@ -51,6 +52,11 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
+	int rc = o->procs ? source_live_sample_procs(r->src, true) : 0;
+	if (rc < 0) {
+		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
+		return 1;
+	}
 	if (!o->quiet && !(r->text = batch_new(r->out, o->all_devices, o->devices_regex, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
@@ -67,7 +73,19 @@ static int batch_run_emit(struct batch_run *r, const struct frame *f)
 {
 	if (!r->text)
 		return 0;
-	int rc = batch_print(r->text, f->cur, &f->sys, f->dev, f->sys_dip, f->dev_dip);
+	struct wb_event ev[SNAP_NKNOBS];
+	size_t nev = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
+	int rc = 0;
+	for (size_t i = 0; i < nev && rc == 0; i++)
+		rc = batch_print_event(r->text, &ev[i]);
+	if (rc == 0)
+		rc = batch_print(r->text, f->cur, &f->sys, f->dev, f->sys_dip, f->dev_dip);
+	if (rc == 0 && r->o->procs) {
+		struct proc_row rows[PROCS_BATCH_ROWS];
+		struct procs_summary sum;
+		size_t n = procs_view_build(f->prev, f->cur, f->sys.dt_s, rows, PROCS_BATCH_ROWS, &sum);
+		rc = procs_print_batch(r->out, &sum, rows, n);
+	}
 	if (rc == -EPIPE)
 		return -1;	/* the reader went away: stop quietly */
 	if (rc < 0) {

@@ -1,0 +1,179 @@
+/*
+ * procs.c - sampling every process's write counters, state, CPU time and,
+ * for tasks in D state, where they sleep.
+ *
+ * Part of the live source, called once per sample while the process pane
+ * or -P is on.  libproc2's pids interface reads /proc/PID/stat and
+ * /proc/PID/io of every task (and stat()s /proc/PID, which gives the euid
+ * for free).  wchan is read here, and only for tasks in D state: asking
+ * libproc2 for PIDS_WCHAN_NAME would open one more file for every task
+ * although only the few blocked ones matter.  Not pure, not a view: the
+ * figures are raw counters; procs_view.h turns them into rates.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libproc2/pids.h>
+
+#include "procs.h"
+#include "procs_view.h"
+
+#define PROCS_PF_KTHREAD 0x00200000ul	/* task flag of kernel threads (include/linux/sched.h) */
+#define PROCS_CAP_SYS_PTRACE 19		/* lets /proc/PID/io be read for every task */
+
+static enum pids_item procs_items[] = {
+	PIDS_ID_PID, PIDS_CMD, PIDS_STATE, PIDS_FLAGS, PIDS_ID_EUID,
+	PIDS_TICS_USER, PIDS_TICS_SYSTEM,
+	PIDS_IO_READ_BYTES, PIDS_IO_WRITE_BYTES, PIDS_IO_WRITE_CBYTES,
+	PIDS_IO_READ_CHARS, PIDS_IO_WRITE_CHARS,
+};
+enum { PI_PID, PI_CMD, PI_STATE, PI_FLAGS, PI_EUID, PI_UTIME, PI_STIME,
+       PI_RBYTES, PI_WBYTES, PI_CBYTES, PI_RCHAR, PI_WCHAR, PI_COUNT };
+
+struct procs_reader {
+	struct pids_info *info;
+	bool privileged;	/* every task's /proc/PID/io is readable */
+	uid_t euid;
+	char buf[8192];		/* /proc/PID/wchan or stack; a deep stack is cut, which is fine */
+};
+
+/* CAP_SYS_PTRACE in our effective set (from /proc/self/status). */
+static bool procs_have_ptrace_cap(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	if (!f)
+		return false;
+	char line[256];
+	unsigned long long eff = 0;
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return found && (eff >> PROCS_CAP_SYS_PTRACE) & 1;
+}
+
+struct procs_reader *procs_reader_new(void)
+{
+	_Static_assert(sizeof procs_items / sizeof procs_items[0] == PI_COUNT, "procs_items");
+	struct procs_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	if (procps_pids_new(&r->info, procs_items, PI_COUNT) < 0) {
+		free(r);
+		return NULL;
+	}
+	r->privileged = procs_have_ptrace_cap();
+	r->euid = geteuid();
+	return r;
+}
+
+void procs_reader_free(struct procs_reader *r)
+{
+	if (!r)
+		return;
+	if (r->info)
+		procps_pids_unref(&r->info);
+	free(r);
+}
+
+/* Read /proc/PID/NAME into r->buf; its length, or -1. */
+static ssize_t procs_read_file(struct procs_reader *r, int32_t pid, const char *name)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = 0;
+	ssize_t got;
+	while (n < sizeof r->buf - 1 && (got = read(fd, r->buf + n, sizeof r->buf - 1 - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	r->buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* Where a D-state task sleeps: wchan, or when the kernel will not say
+ * ("0": some kernels, or a race with the task waking) the stack, which
+ * needs root.  "" when neither tells: the view labels that "unknown". */
+static void procs_read_wchan(struct procs_reader *r, struct proc_counters *c)
+{
+	c->wchan[0] = '\0';
+	ssize_t n = procs_read_file(r, c->pid, "wchan");
+	if (n > 0 && strcmp(r->buf, "0") != 0) {
+		r->buf[strcspn(r->buf, "\n")] = '\0';
+		snprintf(c->wchan, sizeof c->wchan, "%.*s", (int)sizeof c->wchan - 1, r->buf);
+		return;
+	}
+	if (procs_read_file(r, c->pid, "stack") > 0)
+		procs_stack_wchan(r->buf, c->wchan, sizeof c->wchan);
+}
+
+/* /proc/PID/io reads as empty without permission, and libproc2 then gives
+ * zeros.  With CAP_SYS_PTRACE everything is readable; otherwise another
+ * user's task, or one whose counters are all zero (a live process has at
+ * least read its own binary's libraries), is taken as unreadable. */
+static bool procs_io_hidden(const struct procs_reader *r, const struct proc_counters *c,
+			    uid_t euid, unsigned long rchar, unsigned long wchar)
+{
+	if (r->privileged)
+		return false;
+	return euid != r->euid || (rchar == 0 && wchar == 0 && c->read_bytes == 0 &&
+				   c->write_bytes == 0 && c->cancelled_write_bytes == 0);
+}
+
+static void procs_fill(struct procs_reader *r, struct pids_stack *st, struct proc_counters *c)
+{
+	struct pids_info *info = r->info;	/* PIDS_VAL names it; this libproc2 ignores it */
+	(void)info;
+	const char *cmd = PIDS_VAL(PI_CMD, str, st, info);
+	memset(c, 0, sizeof *c);
+	c->pid = PIDS_VAL(PI_PID, s_int, st, info);
+	snprintf(c->comm, sizeof c->comm, "%s", cmd ? cmd : "");
+	c->state = (char)PIDS_VAL(PI_STATE, s_ch, st, info);
+	c->kthread = (PIDS_VAL(PI_FLAGS, ul_int, st, info) & PROCS_PF_KTHREAD) != 0;
+	c->utime_jif = PIDS_VAL(PI_UTIME, ull_int, st, info);
+	c->stime_jif = PIDS_VAL(PI_STIME, ull_int, st, info);
+	c->read_bytes = PIDS_VAL(PI_RBYTES, ul_int, st, info);
+	c->write_bytes = PIDS_VAL(PI_WBYTES, ul_int, st, info);
+	c->cancelled_write_bytes = PIDS_VAL(PI_CBYTES, ul_int, st, info);
+	c->io_hidden = procs_io_hidden(r, c, PIDS_VAL(PI_EUID, u_int, st, info),
+				       PIDS_VAL(PI_RCHAR, ul_int, st, info), PIDS_VAL(PI_WCHAR, ul_int, st, info));
+	/* Parse the flush device from the full name: comm may be cut. */
+	if (procs_kind_of(cmd ? cmd : "", c->kthread, &c->flush_major, &c->flush_minor,
+			  NULL, 0, NULL) != PROCS_KIND_FLUSHER)
+		c->flush_major = c->flush_minor = 0;
+	if (c->state == 'D')
+		procs_read_wchan(r, c);
+}
+
+static int procs_pid_cmp(const void *a, const void *b)
+{
+	const struct proc_counters *x = a, *y = b;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+int procs_sample(struct procs_reader *r, struct snapshot *out)
+{
+	errno = 0;
+	struct pids_fetch *f = procps_pids_reap(r->info, PIDS_FETCH_TASKS_ONLY);
+	if (!f)
+		return errno ? -errno : -EIO;
+	size_t n = f->counts->total > 0 ? (size_t)f->counts->total : 0;
+	if (snapshot_reserve_procs(out, n) < 0)
+		return -ENOMEM;
+	bool sorted = true;
+	for (size_t i = 0; i < n; i++) {
+		procs_fill(r, f->stacks[i], &out->proc[i]);
+		sorted = sorted && (i == 0 || out->proc[i - 1].pid < out->proc[i].pid);
+	}
+	/* /proc lists pids in order, so this is a check, not a sort. */
+	if (!sorted)
+		qsort(out->proc, n, sizeof *out->proc, procs_pid_cmp);
+	out->nproc = n;
+	return 0;
+}
