@@ -43,9 +43,14 @@ OBJ      := $(SRC:src/%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:src/%.c=$(BUILD)/san/%.o)
 SAN_LIB  := $(LIB_SRC:src/%.c=$(BUILD)/san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LIB := $(LIB_SRC:src/%.c=$(BUILD)/fuzz/lib/%.o)
+FUZZ_CC  ?= clang
+FUZZFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
 
-.PHONY: all run check unit e2e fuzz bench install uninstall clean distclean
+.PHONY: all run check unit e2e fuzz fuzz-build bench install uninstall clean distclean
 all: wbtop
 
 # Build and start the monitor: make run ARGS="-d 2"
@@ -94,7 +99,24 @@ unit: $(BUILD)/san/unit-tests
 e2e: $(BUILD)/san/wbtop wbtop
 	WBTOP=$(CURDIR)/$(BUILD)/san/wbtop WBTOP_PLAIN=$(CURDIR)/wbtop sh tests/e2e/run.sh
 
-check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests
+# libFuzzer targets (clang): the library code built once more with clang,
+# since gcc's and clang's sanitizer runtimes do not mix.
+$(BUILD)/fuzz/lib/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(PC_LIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# Longer fuzzing than make check does: make fuzz FUZZ_SECONDS=600
+FUZZ_SECONDS ?= 300
+fuzz: $(FUZZ_BIN)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh "$(BUILD)"
+
+check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(FUZZ_BIN)
 	@sh tests/check.sh "$(BUILD)"
 
 bench: wbtop

@@ -27,10 +27,14 @@ def callgrind_ir(cmd):
     raise RuntimeError("no callgrind summary for %s" % cmd)
 
 def rusage_run(cmd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, after.ru_maxrss)
+    # A fresh python per run: RUSAGE_CHILDREN's ru_maxrss is the largest
+    # child ever waited for (valgrind's runs would hide wbtop's own).
+    probe = ("import resource, subprocess, sys; "
+             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True); "
+             "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+             "print(r.ru_utime, r.ru_stime, r.ru_maxrss)")
+    u, s, rss = subprocess.check_output([sys.executable, "-c", probe] + cmd, text=True).split()
+    return float(u), float(s), int(rss)
 
 TOOLS = {
     # name: (command for n samples, short n, long n) -- the delay is the

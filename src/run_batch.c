@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "batch.h"
+#include "openmetrics.h"
+#include "rec.h"
 #include "pipeline.h"
 #include "procs_view.h"
 #include "run.h"
@@ -22,6 +24,7 @@ struct batch_run {
 	struct source *src;
 	struct pipeline *pipe;
 	struct batch *text;
+	struct batch *sel;	/* --devices for json and openmetrics */
 	FILE *out;
 	bool live;
 };
@@ -29,6 +32,7 @@ struct batch_run {
 static void batch_run_close(struct batch_run *r)
 {
 	batch_free(r->text);
+	batch_free(r->sel);
 	pipeline_free(r->pipe);
 	source_close(r->src);
 	if (r->out && r->out != stdout)
@@ -41,7 +45,9 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 	memset(r, 0, sizeof *r);
 	r->o = o;
 	r->out = stdout;
-	if (o->output_path && !(r->out = fopen(o->output_path, "we"))) {
+	/* openmetrics -o FILE: each exposition replaces FILE (om_write_file) */
+	bool om_file = o->format == FMT_OPENMETRICS && o->output_path;
+	if (o->output_path && !om_file && !(r->out = fopen(o->output_path, "we"))) {
 		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
 		return 1;
 	}
@@ -57,7 +63,12 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;
 	}
-	if (!o->quiet && !(r->text = batch_new(r->out, o->all_devices, o->devices_regex, err, sizeof err))) {
+	if (!o->quiet && o->format == FMT_TEXT && !(r->text = batch_new(r->out, o->all_devices, o->devices_regex, err, sizeof err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 2;
+	}
+	if (o->format != FMT_TEXT && o->devices_regex &&
+	    !(r->sel = batch_new(r->out, true, o->devices_regex, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
 	}
@@ -68,9 +79,58 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 	return 0;
 }
 
+static bool batch_run_keep(const struct dev_counters *d, const void *arg)
+{
+	return batch_dev_selected(arg, d);
+}
+
+/* One OpenMetrics exposition: to the stream, or replacing -o FILE.
+ * -EEXIST: failed and already reported. */
+static int batch_run_om(struct batch_run *r, const struct frame *f)
+{
+	char err[512];
+	struct om_options oo = { OM_DIALECT_OPENMETRICS, NULL, NULL };
+	if (r->sel) {
+		oo.keep_dev = batch_run_keep;
+		oo.keep_arg = r->sel;
+	}
+	if (!r->o->output_path)
+		return om_write(r->out, f, &oo);
+	if (om_write_file(r->o->output_path, f, &oo, err, sizeof err) < 0) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* One JSON Lines object, the schema of --export json. */
+static int batch_run_json(struct batch_run *r, const struct frame *f)
+{
+	struct wb_event ev[SNAP_NKNOBS];
+	struct rec_marks m = { f->sys_dip, f->dev_dip, ev,
+			       derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS) };
+	int rc = rec_json_sample(r->out, f->cur, &f->sys, f->dev, &m);
+	if (rc == 0 && fflush(r->out) == EOF)
+		rc = errno ? -errno : -EIO;
+	return rc;
+}
+
 /* Print one frame; 0, or the exit status to stop with. */
 static int batch_run_emit(struct batch_run *r, const struct frame *f)
 {
+	if (!r->o->quiet && (r->o->format == FMT_OPENMETRICS || r->o->format == FMT_JSON)) {
+		int rc = r->o->format == FMT_JSON ? batch_run_json(r, f) : batch_run_om(r, f);
+		if (rc == -EPIPE)
+			return -1;	/* the reader went away: stop quietly */
+		if (rc == -EEXIST)
+			return 1;
+		if (rc < 0) {
+			fprintf(stderr, "wbtop: %s: %s\n",
+				r->o->output_path ? r->o->output_path : "standard output", strerror(-rc));
+			return 1;
+		}
+		return 0;
+	}
 	if (!r->text)
 		return 0;
 	struct wb_event ev[SNAP_NKNOBS];
@@ -119,7 +179,8 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
-		if (!first) {
+		/* counters need no baseline: openmetrics exports the first sample */
+		if (!first || o->format == FMT_OPENMETRICS) {
 			int e = batch_run_emit(&r, f);
 			if (e) {
 				status = e < 0 ? 0 : e;

@@ -201,11 +201,18 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 			ident_table_release(l->idents, l->known[j].major, l->known[j].minor);
 			j++;
 		}
-		if (j < l->nknown && l->known[j].major == d->major && l->known[j].minor == d->minor &&
-		    strcmp(l->known[j].name, d->name) == 0)
-			d->ident = l->known[j++].ident;
-		else
-			d->ident = ident_table_get(l->idents, d->major, d->minor, d->name);
+		if (j < l->nknown && l->known[j].major == d->major && l->known[j].minor == d->minor) {
+			bool same = strcmp(l->known[j].name, d->name) == 0;
+			j++;
+			if (same) {
+				d->ident = l->known[j - 1].ident;
+				continue;
+			}
+			/* The minor now has another name: ident_table_get()
+			 * replaces the old identity in place, so it is not
+			 * released (that would free the new one later). */
+		}
+		d->ident = ident_table_get(l->idents, d->major, d->minor, d->name);
 	}
 	for (; j < l->nknown; j++)
 		ident_table_release(l->idents, l->known[j].major, l->known[j].minor);

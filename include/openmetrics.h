@@ -1,0 +1,80 @@
+/*
+ * openmetrics.h - one sample as an OpenMetrics text exposition, for the
+ * engines people already run (Prometheus through node_exporter's textfile
+ * collector, the Pushgateway, anything that scrapes the text format).
+ *
+ * What it writes: the writeback figures node_exporter leaves out by default
+ * (meminfo Dirty and Writeback, vmstat nr_dirty, nr_writeback and the two
+ * dirty thresholds), the vm knob values, every device's raw cumulative
+ * counters labelled with its identity (ident.h), and the dip marks of the
+ * interval.  Counters are the snapshot's cumulative values turned into base
+ * units (sectors * 512 = bytes, ms / 1000 = seconds) and exported as
+ * counters with the _total suffix; instantaneous values are gauges.  Rates
+ * are left to the engine (rate() over the counters), so one exposition is
+ * meaningful on its own: the first sample of a run exports everything but
+ * the dip marks, which need history (they read 0 until then).
+ *
+ * What it is not: no HTTP server, no daemon, no timestamps on samples
+ * (node_exporter's textfile collector refuses them; wbtop_sample_timestamp_
+ * seconds carries the sampling time instead).  It never prints anything but
+ * the exposition and never exits: functions return 0 or a negative errno.
+ *
+ * doc/fleet.md lists every metric and shows the cron and systemd set-ups.
+ */
+#ifndef WBTOP_OPENMETRICS_H
+#define WBTOP_OPENMETRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pipeline.h"
+#include "snapshot.h"
+
+/* Which text format.  OpenMetrics 1.0 names a counter family without its
+ * _total suffix (TYPE x counter, sample x_total) and ends with "# EOF";
+ * the older Prometheus 0.0.4 text format, which node_exporter's textfile
+ * collector and promtool parse, names the family after the sample (TYPE
+ * x_total counter) and has no UNIT lines.  Both parse either; only the
+ * matching one keeps counters typed and documented. */
+enum om_dialect {
+	OM_DIALECT_OPENMETRICS,		/* --format openmetrics */
+	OM_DIALECT_PROMETHEUS		/* Prometheus text 0.0.4 */
+};
+
+/* How to write; NULL options mean OpenMetrics, every device. */
+struct om_options {
+	enum om_dialect dialect;
+	/* Devices to export: NULL keeps every device (idle ones too, so a
+	 * series does not vanish while its device is quiet). */
+	bool (*keep_dev)(const struct dev_counters *d, const void *arg);
+	const void *keep_arg;
+};
+
+/* Write frame f as one complete exposition (ending "# EOF") to out and
+ * flush it.  0, or -errno of the failed write (-EPIPE: the reader left). */
+int om_write_sample(FILE *out, const struct frame *f);
+
+/* om_write_sample with options (o may be NULL). */
+int om_write(FILE *out, const struct frame *f, const struct om_options *o);
+
+/* Replace the file at path with the exposition of f, atomically: a
+ * temporary file in the same directory (".NAME.XXXXXX", which the textfile
+ * collector's *.prom pattern skips), fsync, rename over path, fsync of the
+ * directory.  A reader sees the old file or the new one, never a part.
+ * The file gets mode 0666 less the umask.  Through a symbolic link the file
+ * it names is replaced (the link stays); a FIFO or a device (/dev/stdout)
+ * is simply written to.  0, or -errno with "PATH: reason" in err; on
+ * failure path is untouched and no temporary file is left. */
+int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen);
+
+/* om_write_file_atomic with options (o may be NULL). */
+int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
+		  char *err, size_t errlen);
+
+/* Append s to out as a label value: backslash, double quote and newline
+ * escaped, invalid UTF-8 bytes replaced by U+FFFD (Prometheus rejects
+ * label values that are not UTF-8).  Exposed for the unit tests. */
+void om_put_label_value(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,534 @@
+/*
+ * openmetrics.c - one frame as an OpenMetrics (or Prometheus 0.0.4) text
+ * exposition, and the atomic file replacement the textfile collector needs.
+ *
+ * Every metric is a row of a table (STYLE.md: tables of data): system
+ * figures by their offset in struct snapshot, knobs by their index in
+ * knob.h's table (whose help text they reuse), device counters by their
+ * diskstats field.  Values are written as exact decimals from the integer
+ * counters (ms / 1000 prints "12.345"), never through a double, so a
+ * counter never loses precision or drifts by rounding.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ident.h"
+#include "knob.h"
+#include "openmetrics.h"
+
+enum om_type { OM_GAUGE, OM_COUNTER };
+
+struct om_family {
+	const char *name;	/* without _total */
+	enum om_type type;
+	const char *unit;	/* NULL, or the name's last component */
+	const char *help;	/* no double quotes: 0.0.4 HELP has no \" */
+};
+
+/* ---- value and text output --------------------------------------------- */
+
+/* v * mul / div as an exact decimal; div is 1 or a power of ten. */
+static void om_put_scaled(FILE *out, uint64_t v, uint64_t mul, uint64_t div)
+{
+	if (div > 1) {
+		int digits = 0;
+		for (uint64_t d = div; d > 1; d /= 10)
+			digits++;
+		fprintf(out, "%" PRIu64 ".%0*" PRIu64, v / div, digits, v % div);
+	} else if (mul > 1 && v > UINT64_MAX / mul) {
+		/* 32 EiB of sectors: out of uint64_t, not of a float */
+		fprintf(out, "%.17g", (double)v * (double)mul);
+	} else {
+		fprintf(out, "%" PRIu64, v * mul);
+	}
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one:
+ * no overlong forms, no surrogates, nothing above U+10FFFF. */
+static size_t om_utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t n;
+	uint32_t cp, min;
+	if ((c & 0xE0) == 0xC0) {
+		n = 2, cp = c & 0x1F, min = 0x80;
+	} else if ((c & 0xF0) == 0xE0) {
+		n = 3, cp = c & 0x0F, min = 0x800;
+	} else if ((c & 0xF8) == 0xF0) {
+		n = 4, cp = c & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)	/* also stops at the terminating NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+void om_put_label_value(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = om_utf8_len(p);
+		if (n == 0) {
+			fputs("\xEF\xBF\xBD", out);	/* U+FFFD for the stray byte */
+			p++;
+			continue;
+		}
+		if (*p == '\\')
+			fputs("\\\\", out);
+		else if (*p == '"')
+			fputs("\\\"", out);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else
+			fwrite(p, 1, n, out);
+		p += n;
+	}
+}
+
+/* HELP text: backslash and newline escaped.  A double quote becomes ' :
+ * OpenMetrics wants it escaped, and the 0.0.4 parser rejects \" in HELP. */
+static void om_put_help(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", out);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s == '"' ? '\'' : *s, out);
+	}
+}
+
+/* HELP, TYPE and UNIT of one family, as the dialect names them. */
+static void om_meta(FILE *out, const struct om_family *fam, const char *help_prefix,
+		    enum om_dialect dialect)
+{
+	const char *suffix = "";
+	if (dialect == OM_DIALECT_PROMETHEUS && fam->type == OM_COUNTER)
+		suffix = "_total";
+	fprintf(out, "# HELP %s%s ", fam->name, suffix);
+	if (help_prefix)
+		om_put_help(out, help_prefix);
+	om_put_help(out, fam->help);
+	fprintf(out, "\n# TYPE %s%s %s\n", fam->name, suffix,
+		fam->type == OM_COUNTER ? "counter" : "gauge");
+	if (fam->unit && dialect == OM_DIALECT_OPENMETRICS)
+		fprintf(out, "# UNIT %s %s\n", fam->name, fam->unit);
+}
+
+/* The name a sample of fam carries. */
+static void om_sample_name(FILE *out, const struct om_family *fam)
+{
+	fputs(fam->name, out);
+	if (fam->type == OM_COUNTER)
+		fputs("_total", out);
+}
+
+/* ---- system figures ------------------------------------------------------ */
+
+enum om_scale { OM_X1, OM_KIB, OM_PAGES };	/* times 1, 1024, the page size */
+
+struct om_sys_metric {
+	struct om_family fam;
+	size_t offset;		/* of a uint64_t in struct snapshot */
+	enum om_scale scale;
+};
+
+#define OM_SYS(name, type, unit, help, field, scale) \
+	{ { name, type, unit, help }, offsetof(struct snapshot, field), scale }
+static const struct om_sys_metric om_sys_table[] = {
+	OM_SYS("wbtop_dirty_bytes", OM_GAUGE, "bytes",
+	       "Dirty in /proc/meminfo: file data in memory waiting to be written back.",
+	       sys.dirty_kb, OM_KIB),
+	OM_SYS("wbtop_writeback_bytes", OM_GAUGE, "bytes",
+	       "Writeback in /proc/meminfo: data being written back now.",
+	       sys.writeback_kb, OM_KIB),
+	OM_SYS("wbtop_nr_dirty_pages", OM_GAUGE, "pages",
+	       "nr_dirty in /proc/vmstat: dirty pages.", sys.nr_dirty_pages, OM_X1),
+	OM_SYS("wbtop_nr_writeback_pages", OM_GAUGE, "pages",
+	       "nr_writeback in /proc/vmstat: pages under writeback.", sys.nr_writeback_pages, OM_X1),
+	OM_SYS("wbtop_dirty_threshold_bytes", OM_GAUGE, "bytes",
+	       "nr_dirty_threshold in /proc/vmstat, in bytes: writers are throttled above it.",
+	       sys.dirty_thresh_pages, OM_PAGES),
+	OM_SYS("wbtop_dirty_background_threshold_bytes", OM_GAUGE, "bytes",
+	       "nr_dirty_background_threshold in /proc/vmstat, in bytes: the flushers start above it.",
+	       sys.bg_thresh_pages, OM_PAGES),
+	OM_SYS("wbtop_dirtied_pages", OM_COUNTER, "pages",
+	       "nr_dirtied in /proc/vmstat: pages dirtied since boot.", sys.nr_dirtied_pages, OM_X1),
+	OM_SYS("wbtop_written_pages", OM_COUNTER, "pages",
+	       "nr_written in /proc/vmstat: pages written back since boot.", sys.nr_written_pages, OM_X1),
+	OM_SYS("wbtop_page_size_bytes", OM_GAUGE, "bytes",
+	       "Size of the pages the _pages metrics count.", page_size, OM_X1),
+};
+#define OM_NSYS (sizeof om_sys_table / sizeof om_sys_table[0])
+
+static void om_write_sys(FILE *out, const struct snapshot *s, enum om_dialect dialect)
+{
+	for (size_t i = 0; i < OM_NSYS; i++) {
+		const struct om_sys_metric *m = &om_sys_table[i];
+		uint64_t v;
+		memcpy(&v, (const char *)s + m->offset, sizeof v);
+		uint64_t mul = m->scale == OM_KIB ? 1024 : m->scale == OM_PAGES ? s->page_size : 1;
+		om_meta(out, &m->fam, NULL, dialect);
+		om_sample_name(out, &m->fam);
+		fputc(' ', out);
+		om_put_scaled(out, v, mul, 1);
+		fputc('\n', out);
+	}
+}
+
+/* CLOCK_REALTIME of the sample: samples carry no timestamps (the textfile
+ * collector refuses them), so staleness is judged from this gauge. */
+static void om_write_time(FILE *out, int64_t wall_ns, enum om_dialect dialect)
+{
+	static const struct om_family fam = {
+		"wbtop_sample_timestamp_seconds", OM_GAUGE, "seconds",
+		"When wbtop took this sample, in seconds since the epoch."
+	};
+	om_meta(out, &fam, NULL, dialect);
+	uint64_t mag = wall_ns < 0 ? (uint64_t)0 - (uint64_t)wall_ns : (uint64_t)wall_ns;
+	fprintf(out, "%s %s", fam.name, wall_ns < 0 ? "-" : "");
+	om_put_scaled(out, mag, 1, 1000000000);
+	fputc('\n', out);
+}
+
+static void om_write_sys_dip(FILE *out, bool dip, enum om_dialect dialect)
+{
+	static const struct om_family fam = {
+		"wbtop_write_dip", OM_GAUGE, NULL,
+		"1 when the system-wide write rate (vmstat bo) dipped in the last interval; "
+		"0 also before wbtop has the history to judge (see wbtop(1), DIPS)."
+	};
+	om_meta(out, &fam, NULL, dialect);
+	fprintf(out, "%s %d\n", fam.name, dip ? 1 : 0);
+}
+
+/* ---- knobs ----------------------------------------------------------------- */
+
+struct om_knob_metric {
+	enum knob_vm knob;
+	struct om_family fam;	/* help: knob_vm_table's, after the note */
+	const char *note;	/* the unit as exported */
+	uint64_t div;		/* centiseconds / 100 = seconds */
+};
+
+static const struct om_knob_metric om_knob_table[] = {
+	{ KNOB_DIRTY_RATIO, { "wbtop_vm_dirty_ratio", OM_GAUGE, NULL, NULL }, "percent", 1 },
+	{ KNOB_DIRTY_BG_RATIO, { "wbtop_vm_dirty_background_ratio", OM_GAUGE, NULL, NULL }, "percent", 1 },
+	{ KNOB_DIRTY_BYTES, { "wbtop_vm_dirty_bytes", OM_GAUGE, "bytes", NULL }, "bytes", 1 },
+	{ KNOB_DIRTY_BG_BYTES, { "wbtop_vm_dirty_background_bytes", OM_GAUGE, "bytes", NULL }, "bytes", 1 },
+	{ KNOB_DIRTY_EXPIRE_CS, { "wbtop_vm_dirty_expire_seconds", OM_GAUGE, "seconds", NULL },
+	  "centisecs / 100", 100 },
+	{ KNOB_DIRTY_WRITEBACK_CS, { "wbtop_vm_dirty_writeback_seconds", OM_GAUGE, "seconds", NULL },
+	  "centisecs / 100", 100 },
+	{ KNOB_DIRTYTIME_EXPIRE_S, { "wbtop_vm_dirtytime_expire_seconds", OM_GAUGE, "seconds", NULL },
+	  "seconds", 1 },
+};
+_Static_assert(sizeof om_knob_table / sizeof om_knob_table[0] == KNOB_VM_COUNT,
+	       "one metric per vm knob");
+_Static_assert(SNAP_NKNOBS == KNOB_VM_COUNT, "snapshot knobs are the vm knob table");
+
+static void om_write_knobs(FILE *out, const struct snapshot *s, enum om_dialect dialect)
+{
+	for (size_t i = 0; i < KNOB_VM_COUNT; i++) {
+		const struct om_knob_metric *m = &om_knob_table[i];
+		int64_t v = s->knob[m->knob];
+		if (v < 0)
+			continue;	/* unreadable (older kernel, no permission): no family */
+		const struct knob_def *def = &knob_vm_table[m->knob];
+		struct om_family fam = m->fam;
+		fam.help = def->help;
+		char prefix[96];
+		snprintf(prefix, sizeof prefix, "%s (%s): ", def->name, m->note);
+		om_meta(out, &fam, prefix, dialect);
+		fprintf(out, "%s ", fam.name);
+		om_put_scaled(out, (uint64_t)v, 1, m->div);
+		fputc('\n', out);
+	}
+}
+
+/* ---- devices ------------------------------------------------------------- */
+
+struct om_dev_metric {
+	struct om_family fam;
+	enum disk_field field;
+	uint64_t mul, div;	/* sectors * 512 = bytes, ms / 1000 = seconds */
+	uint8_t min_fields;	/* the device's line must have this many fields */
+};
+
+/* Field meanings: Documentation/admin-guide/iostats.rst.  The four fields
+ * of old-style partition lines (reads, read sectors, writes, written
+ * sectors) are exported for them; the rest need the 11-field format. */
+#define OM_DEV(name, type, unit, help, field, mul, div, min) \
+	{ { name, type, unit, help }, field, mul, div, min }
+static const struct om_dev_metric om_dev_table[] = {
+	OM_DEV("wbtop_device_reads_completed", OM_COUNTER, NULL, "Reads completed.", DS_RD_IOS, 1, 1, 4),
+	OM_DEV("wbtop_device_reads_merged", OM_COUNTER, NULL, "Adjacent reads merged.", DS_RD_MERGES, 1, 1, 11),
+	OM_DEV("wbtop_device_read_bytes", OM_COUNTER, "bytes", "Bytes read (sectors read * 512).",
+	       DS_RD_SECT, 512, 1, 4),
+	OM_DEV("wbtop_device_read_time_seconds", OM_COUNTER, "seconds", "Time spent by all reads.",
+	       DS_RD_MS, 1, 1000, 11),
+	OM_DEV("wbtop_device_writes_completed", OM_COUNTER, NULL, "Writes completed.", DS_WR_IOS, 1, 1, 4),
+	OM_DEV("wbtop_device_writes_merged", OM_COUNTER, NULL, "Adjacent writes merged.", DS_WR_MERGES, 1, 1, 11),
+	OM_DEV("wbtop_device_written_bytes", OM_COUNTER, "bytes", "Bytes written (sectors written * 512).",
+	       DS_WR_SECT, 512, 1, 4),
+	OM_DEV("wbtop_device_write_time_seconds", OM_COUNTER, "seconds", "Time spent by all writes.",
+	       DS_WR_MS, 1, 1000, 11),
+	OM_DEV("wbtop_device_ios_in_flight", OM_GAUGE, NULL, "I/Os issued to the device and not completed.",
+	       DS_IN_FLIGHT, 1, 1, 11),
+	OM_DEV("wbtop_device_io_time_seconds", OM_COUNTER, "seconds",
+	       "Time the device had I/O in flight (%util is its rate).", DS_IO_MS, 1, 1000, 11),
+	OM_DEV("wbtop_device_io_time_weighted_seconds", OM_COUNTER, "seconds",
+	       "I/O time weighted by the I/Os in flight (aqu-sz is its rate).", DS_QUEUE_MS, 1, 1000, 11),
+	OM_DEV("wbtop_device_discards_completed", OM_COUNTER, NULL, "Discards completed (kernel 4.18+).",
+	       DS_DC_IOS, 1, 1, 15),
+	OM_DEV("wbtop_device_discards_merged", OM_COUNTER, NULL, "Adjacent discards merged (kernel 4.18+).",
+	       DS_DC_MERGES, 1, 1, 15),
+	OM_DEV("wbtop_device_discarded_bytes", OM_COUNTER, "bytes",
+	       "Bytes discarded (sectors discarded * 512, kernel 4.18+).", DS_DC_SECT, 512, 1, 15),
+	OM_DEV("wbtop_device_discard_time_seconds", OM_COUNTER, "seconds",
+	       "Time spent by all discards (kernel 4.18+).", DS_DC_MS, 1, 1000, 15),
+	OM_DEV("wbtop_device_flushes_completed", OM_COUNTER, NULL, "Cache flushes completed (kernel 5.5+).",
+	       DS_FL_IOS, 1, 1, 17),
+	OM_DEV("wbtop_device_flush_time_seconds", OM_COUNTER, "seconds",
+	       "Time spent by all cache flushes (kernel 5.5+).", DS_FL_MS, 1, 1000, 17),
+};
+#define OM_NDEV (sizeof om_dev_table / sizeof om_dev_table[0])
+
+static void om_put_label(FILE *out, bool *first, const char *name, const char *value)
+{
+	if (!value || !*value)
+		return;		/* an empty label is the same as none: leave it out */
+	fprintf(out, "%s%s=\"", *first ? "{" : ",", name);
+	om_put_label_value(out, value);
+	fputc('"', out);
+	*first = false;
+}
+
+/* {device="sda",key="...",dm_name="...",md_name="...",mounts="..."} */
+static void om_put_dev_labels(FILE *out, const struct dev_counters *d)
+{
+	const struct dev_ident *id = d->ident;
+	bool first = true;
+	om_put_label(out, &first, "device", d->name);
+	if (id) {
+		om_put_label(out, &first, "key", id->key);
+		om_put_label(out, &first, "dm_name", id->dm_name);
+		om_put_label(out, &first, "md_name", id->md_name);
+		om_put_label(out, &first, "mounts", id->mounts);
+	}
+	if (!first)
+		fputc('}', out);
+}
+
+static bool om_dev_kept(const struct om_options *o, const struct dev_counters *d)
+{
+	return !o->keep_dev || o->keep_dev(d, o->keep_arg);
+}
+
+/* One family at a time, every device inside it: OpenMetrics forbids
+ * interleaving the samples of two families. */
+static void om_write_devs(FILE *out, const struct frame *f, const struct om_options *o)
+{
+	const struct snapshot *s = f->cur;
+	for (size_t m = 0; m < OM_NDEV; m++) {
+		const struct om_dev_metric *dm = &om_dev_table[m];
+		om_meta(out, &dm->fam, NULL, o->dialect);
+		for (size_t i = 0; i < s->ndev; i++) {
+			const struct dev_counters *d = &s->dev[i];
+			if (d->nfields < dm->min_fields || !om_dev_kept(o, d))
+				continue;
+			om_sample_name(out, &dm->fam);
+			om_put_dev_labels(out, d);
+			fputc(' ', out);
+			om_put_scaled(out, d->f[dm->field], dm->mul, dm->div);
+			fputc('\n', out);
+		}
+	}
+	static const struct om_family dip = {
+		"wbtop_device_write_dip", OM_GAUGE, NULL,
+		"1 when the device's write throughput dipped in the last interval; "
+		"0 also before wbtop has the history to judge."
+	};
+	om_meta(out, &dip, NULL, o->dialect);
+	for (size_t i = 0; i < s->ndev; i++) {
+		if (!om_dev_kept(o, &s->dev[i]))
+			continue;
+		fputs(dip.name, out);
+		om_put_dev_labels(out, &s->dev[i]);
+		fprintf(out, " %d\n", f->dev_dip && f->dev_dip[i] ? 1 : 0);
+	}
+}
+
+/* ---- the exposition -------------------------------------------------------- */
+
+int om_write(FILE *out, const struct frame *f, const struct om_options *o)
+{
+	static const struct om_options defaults = { OM_DIALECT_OPENMETRICS, NULL, NULL };
+	if (!o)
+		o = &defaults;
+	errno = 0;
+	om_write_time(out, f->cur->wall_ns, o->dialect);
+	om_write_sys(out, f->cur, o->dialect);
+	om_write_sys_dip(out, f->sys_dip, o->dialect);
+	om_write_knobs(out, f->cur, o->dialect);
+	om_write_devs(out, f, o);
+	if (o->dialect == OM_DIALECT_OPENMETRICS)
+		fputs("# EOF\n", out);
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int om_write_sample(FILE *out, const struct frame *f)
+{
+	return om_write(out, f, NULL);
+}
+
+/* ---- atomic replacement ---------------------------------------------------- */
+
+/* "DIR/.NAME.XXXXXX" for path "DIR/NAME"; NULL if out of memory. */
+static char *om_temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dirlen;
+	size_t len = dirlen + 1 + strlen(base) + 8 + 1;
+	char *tmp = malloc(len);
+	if (tmp)
+		snprintf(tmp, len, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	return tmp;
+}
+
+/* Make the rename itself durable: fsync the directory holding path.
+ * Best effort: some filesystems refuse fsync on a directory. */
+static void om_sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir)
+		return;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/* Write the exposition into the open temporary file fd (closed here). */
+static int om_fill_temp(int fd, const struct frame *f, const struct om_options *o)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	/* mkstemp makes 0600; node_exporter usually runs as another user */
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	FILE *fp = fdopen(fd, "w");
+	if (!fp) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	int rc = om_write(fp, f, o);
+	if (rc == 0 && fsync(fileno(fp)) < 0)
+		rc = -errno;
+	if (fclose(fp) == EOF && rc == 0)
+		rc = errno ? -errno : -EIO;
+	return rc;
+}
+
+/* Not a file to replace (a FIFO, /dev/stdout): write the exposition into it. */
+static int om_write_special(const char *path, const struct frame *f, const struct om_options *o)
+{
+	FILE *fp = fopen(path, "we");
+	if (!fp)
+		return -errno;
+	int rc = om_write(fp, f, o);
+	if (fclose(fp) == EOF && rc == 0)
+		rc = errno ? -errno : -EIO;
+	return rc;
+}
+
+/* Write into a temporary file beside target, then rename it over target. */
+static int om_replace(const char *target, const struct frame *f, const struct om_options *o)
+{
+	char *tmp = om_temp_name(target);
+	if (!tmp)
+		return -ENOMEM;
+	int rc;
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+	} else {
+		rc = om_fill_temp(fd, f, o);
+		if (rc == 0 && rename(tmp, target) < 0)
+			rc = -errno;
+		if (rc < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	if (rc == 0)
+		om_sync_dir(target);
+	return rc;
+}
+
+/* The path a symbolic link names, relative to the link's directory; NULL
+ * if path is no link.  realpath() would fail while the target is missing
+ * (the first run), so one level is read by hand. */
+static char *om_link_target(const char *path)
+{
+	char buf[PATH_MAX];	/* Linux keeps symlink targets below PATH_MAX */
+	ssize_t n = readlink(path, buf, sizeof buf - 1);
+	if (n < 0 || n == (ssize_t)sizeof buf - 1)
+		return NULL;
+	buf[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	char *out = NULL;
+	if (buf[0] == '/' || !slash)
+		out = strdup(buf);
+	else if (asprintf(&out, "%.*s/%s", (int)(slash - path), path, buf) < 0)
+		out = NULL;
+	return out;
+}
+
+int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
+		  char *err, size_t errlen)
+{
+	struct stat st;
+	char *real = NULL;
+	int rc;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		rc = om_write_special(path, f, o);
+	} else {
+		/* through a symlink, replace the file it names and keep the link */
+		real = om_link_target(path);
+		rc = om_replace(real ? real : path, f, o);
+	}
+	free(real);
+	if (rc < 0)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen)
+{
+	return om_write_file(path, f, NULL, err, errlen);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""A long batch session under valgrind, devices coming and going.
+
+Runs inside a private mount namespace (t_long_run.sh).  A fixture
+/proc/diskstats is rewritten every 20 ms: devices appear and vanish, minors
+are reused under new names, counters advance and sometimes reset.  wbtop
+runs thousands of samples under valgrind's memcheck, which must report no
+leak and no error; a second, native run of three times as many samples must
+not have a larger peak RSS than the first (no growth).
+"""
+import os, random, resource, subprocess, sys, threading, time
+
+WBTOP = os.environ["WBTOP_PLAIN"]
+TMP = sys.argv[1]
+path = os.path.join(TMP, "diskstats")
+
+def text(k, rnd):
+    lines = []
+    for i in range(40):
+        if rnd.random() < 0.2:
+            continue            # this device is gone in this sample
+        name = "loop%d" % i if rnd.random() < 0.9 else "zz%d" % i   # minor reused under another name
+        c = k * (i + 1)
+        if rnd.random() < 0.02:
+            c = 0               # counters reset
+        lines.append("%4d %7d %s %d 0 %d 0 %d 0 %d 0 0 %d %d 0 0 0 0 0 0"
+                     % (7, i, name, c, c * 8, c, c * 16, c, c * 2))
+    return "\n".join(lines) + "\n"
+
+def peak_rss_kib(cmd):
+    # In a fresh process: RUSAGE_CHILDREN's ru_maxrss is the largest child
+    # ever waited for, so valgrind's own run would hide wbtop's.
+    probe = ("import resource, subprocess, sys; "
+             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    return int(subprocess.check_output([sys.executable, "-c", probe] + cmd, text=True))
+
+def main():
+    with open(path, "w") as f:
+        f.write(text(1, random.Random(1)))
+    subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
+    stop = threading.Event()
+    def writer():
+        rnd = random.Random(42)
+        k = 1
+        while not stop.is_set():
+            k += 1
+            with open(path, "r+") as f:
+                f.truncate(0)
+                f.write(text(k, rnd))
+            time.sleep(0.02)
+    t = threading.Thread(target=writer, daemon=True)
+    t.start()
+    try:
+        n = 2000
+        r = subprocess.run(["valgrind", "--leak-check=full", "--show-leak-kinds=definite,indirect,possible",
+                            "--errors-for-leak-kinds=definite,indirect,possible", "--error-exitcode=3",
+                            WBTOP, "-b", "-a", "-d", "0.01", "-n", str(n)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        summary = [l for l in r.stderr.splitlines() if "ERROR SUMMARY" in l or "definitely lost" in l
+                   or "indirectly lost" in l or "possibly lost" in l]
+        print("valgrind, %d samples: %s" % (n, "; ".join(s.split("== ", 1)[-1] for s in summary)))
+        if r.returncode != 0:
+            print(r.stderr[-3000:])
+            return 1
+        rss = [peak_rss_kib([WBTOP, "-b", "-a", "-d", "0.01", "-n", str(c)]) for c in (1000, 3000)]
+        print("peak RSS after 1000 samples: %d KiB; after 3000: %d KiB" % (rss[0], rss[1]))
+        if rss[1] > rss[0] + 512:
+            print("memory grew with the number of samples")
+            return 1
+        return 0
+    finally:
+        stop.set()
+        t.join()
+
+if __name__ == "__main__":
+    sys.exit(main())
