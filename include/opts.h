@@ -46,6 +46,7 @@ struct opts {
 	const char *annotate_path;	/* --annotate */
 	const char *compare_a, *compare_b;
 	struct dip_params dip;		/* --dip */
+	bool dip_given;
 	const char **sets;		/* --set KNOB=VALUE, nsets of them */
 	size_t nsets;
 	bool read_only;			/* --read-only */

@@ -162,7 +162,8 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 		return 0;
 	case OPT_DIP:
 		if (dip_params_parse(&o->dip, optarg) < 0)
-			return opts_bad("--dip", optarg, "not a percentage between 1 and 99");
+			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
+		o->dip_given = true;
 		return 0;
 	case OPT_SET: o->mode = MODE_SET; return opts_add_set(o, optarg);
 	case OPT_SYSCTL_CONF: o->mode = MODE_SYSCTL_CONF; return 0;
