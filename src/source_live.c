@@ -76,7 +76,7 @@ static int live_read_sys(struct live *l, struct sys_counters *c, char *err, size
 {
 	struct vmstat_stack *v = procps_vmstat_select(l->vm, live_vm_items, NITEMS(live_vm_items));
 	if (!v) {
-		snprintf(err, errlen, "/proc/vmstat: %s", strerror(errno ? errno : EIO));
+		snprintf(err, errlen, "/proc/vmstat: cannot be read or parsed (%s)", strerror(errno ? errno : EIO));
 		return -EIO;
 	}
 	c->pgpgin_kb = VMSTAT_VAL(LV_PGPGIN, ul_int, v, l->vm);
@@ -92,7 +92,7 @@ static int live_read_sys(struct live *l, struct sys_counters *c, char *err, size
 
 	struct meminfo_stack *m = procps_meminfo_select(l->mem, live_mem_items, NITEMS(live_mem_items));
 	if (!m) {
-		snprintf(err, errlen, "/proc/meminfo: %s", strerror(errno ? errno : EIO));
+		snprintf(err, errlen, "/proc/meminfo: cannot be read or parsed (%s)", strerror(errno ? errno : EIO));
 		return -EIO;
 	}
 	c->mem_total_kb = MEMINFO_VAL(LM_TOTAL, ul_int, m, l->mem);
@@ -106,7 +106,7 @@ static int live_read_sys(struct live *l, struct sys_counters *c, char *err, size
 
 	struct stat_stack *s = procps_stat_select(l->stat, live_stat_items, NITEMS(live_stat_items));
 	if (!s) {
-		snprintf(err, errlen, "/proc/stat: %s", strerror(errno ? errno : EIO));
+		snprintf(err, errlen, "/proc/stat: cannot be read or parsed (%s)", strerror(errno ? errno : EIO));
 		return -EIO;
 	}
 	for (int i = 0; i < CPU_NFIELDS; i++)
@@ -169,6 +169,33 @@ static int64_t live_read_knob(const char *file)
 	char *end;
 	long long v = strtoll(buf, &end, 10);
 	return end == buf || v < 0 ? -1 : v;
+}
+
+/* libproc2 reports a counter missing from /proc/vmstat as 0, which would
+ * pass for "no dirty data, no limit".  So check once, at open, that the
+ * writeback counters are there at all (they are on every kernel since
+ * 2.6.29); a file without them is refused with its name. */
+static int live_check_vmstat(struct live *l, char *errbuf, size_t errlen)
+{
+	static const char *const need[] = {
+		"pgpgout ", "nr_dirty ", "nr_writeback ", "nr_dirty_threshold ",
+		"nr_dirty_background_threshold ", "nr_dirtied ", "nr_written ",
+	};
+	size_t len;
+	int rc = live_slurp(l, "/proc/vmstat", &len);
+	if (rc < 0) {
+		snprintf(errbuf, errlen, "/proc/vmstat: %s", strerror(-rc));
+		return rc;
+	}
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+		const char *hit = strstr(l->text, need[i]);
+		if (!hit || (hit != l->text && hit[-1] != '\n')) {
+			snprintf(errbuf, errlen, "/proc/vmstat: no %.*s counter: not a Linux vmstat file?",
+				 (int)strlen(need[i]) - 1, need[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static int live_known_reserve(struct live *l, size_t n)
@@ -325,6 +352,8 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 	} else if (access(PROC_DISKSTATS, R_OK) < 0) {
 		rc = -errno;
 		snprintf(errbuf, errlen, PROC_DISKSTATS ": %s", strerror(errno));
+	} else {
+		rc = live_check_vmstat(l, errbuf, errlen);
 	}
 	if (rc < 0) {
 		live_close(src);

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Faults a production run meets: bad options, a garbage /proc file, the
+# reader of the output going away, a loop device detached and its
+# filesystem unmounted mid-run.  Each gets a clear message or is carried on
+# through; none crashes.
+. "$E2E_LIB"
+
+# Bad options: one line naming the option, exit 2.
+check_bad() { # expected-substring, args...
+	want=$1; shift
+	"$WBTOP" "$@" >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	[ $rc -eq 2 ] || fail "wbtop $*: exit $rc, want 2"
+	[ "$(wc -l < "$TMP/e")" -eq 1 ] || fail "wbtop $*: want one error line, got: $(cat "$TMP/e")"
+	grep -q -- "$want" "$TMP/e" || fail "wbtop $*: message does not name $want: $(cat "$TMP/e")"
+}
+check_bad "-d 'abc'" -b -d abc
+check_bad "-d '0'" -b -d 0
+check_bad "-n '0'" -b -n 0
+check_bad "--devices '('" -b -n 1 --devices '('
+check_bad "--format 'xml'" -b --format xml
+check_bad "--dip '150'" -b --dip 150
+check_bad "unexpected argument 'foo'" -b foo
+"$WBTOP" --no-such-option >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option: exit not 2"
+
+# An output file that cannot be created: named, exit 1.
+"$WBTOP" -b -n 1 -o /nonexistent/dir/out 2>"$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q '/nonexistent/dir/out' "$TMP/e" || fail "-o to a missing directory: exit $rc, $(cat "$TMP/e")"
+
+# The reader goes away: wbtop ends quietly and at once, status 0.
+start=$(date +%s)
+"$WBTOP" -b -a -d 0.1 2>"$TMP/e" | head -1 >/dev/null
+rc=$?
+[ -s "$TMP/e" ] && fail "EPIPE: wbtop complained: $(cat "$TMP/e")"
+[ $(( $(date +%s) - start )) -lt 10 ] || fail "EPIPE: wbtop did not stop"
+
+need_root "the rest mounts fixtures and loop devices"
+
+# A /proc file that is not what it should be: one line naming it, exit 1.
+echo "garbage" > "$TMP/vmstat"
+unshare -m --propagation private sh -c "mount --bind $TMP/vmstat /proc/vmstat && exec \"$WBTOP\" -b -n 1" \
+	>/dev/null 2>"$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q '/proc/vmstat' "$TMP/e" || fail "garbage /proc/vmstat: exit $rc, $(cat "$TMP/e")"
+
+# A device that vanishes mid-run: unmounted and detached while wbtop
+# watches it (as -a shows it each interval).  wbtop carries on.
+make_loop_fs 64 "$TMP/mnt" || fail "could not make a loop filesystem"
+name=$(basename "$LOOPDEV")
+"$WBTOP" -b -a -d 0.2 -n 15 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 0.5
+dd if=/dev/zero of="$TMP/mnt/f" bs=1M count=8 oflag=direct 2>/dev/null
+umount "$TMP/mnt" && losetup -d "$LOOPDEV" || fail "could not unmount and detach"
+wait $pid; rc=$?
+[ $rc -eq 0 ] || fail "wbtop exited $rc when $name went away: $(cat "$TMP/err")"
+[ "$(grep -c '^time' "$TMP/out")" -eq 15 ] || fail "not 15 intervals after the device went away"
+grep -q "^$name .*$TMP/mnt" "$TMP/out" || fail "$name was never shown with its mount point"
+echo "15 intervals printed while $name was unmounted and detached"
