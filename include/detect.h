@@ -1,0 +1,74 @@
+/*
+ * detect.h - the dip detector: decides, one interval at a time, whether write throughput dipped.
+ *
+ * What it is: pure code. Series of rates go in, one boolean per interval comes out. A value is
+ * judged against a robust recent baseline (the median of the last few valid intervals) and
+ * against the recent jitter of the series (so a quiet series is judged strictly and a noisy one
+ * leniently); see doc/dips.md for the rule and why.
+ * What it is not: it does no I/O, reads no clock, prints nothing and never looks ahead, so live
+ * and replayed data get the same marks. Units are the caller's: the rule is relative, so any
+ * rate >= 0 works as long as one series (or group) keeps one unit; only dip_params.idle_floor
+ * is absolute, in that unit.
+ *
+ * Ownership: dip_series_new/dip_group_new return objects owned by the caller, freed with the
+ * matching _free. The detector copies the params and the device keys it is given.
+ */
+#ifndef WBTOP_DETECT_H
+#define WBTOP_DETECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Default of --dip: the smallest drop (percent below the recent median) that counts as a dip. */
+#define DIP_DEFAULT_DROP_PCT 10.0
+/* Default idle floor, for rates in KiB/s (what vmstat bo, iostat and wbtop's derive use): below
+ * 64 KiB/s a disk shows journal commits and log writes, not a workload. */
+#define DIP_DEFAULT_IDLE_KBPS 64.0
+
+struct dip_params {
+	double drop_pct;   /* sensitivity, the user's --dip PERCENT; default DIP_DEFAULT_DROP_PCT */
+	double idle_floor; /* rates <= this are "no I/O" and never dip; in the unit fed (the
+			    * default, DIP_DEFAULT_IDLE_KBPS, assumes KiB/s); 0 = only zero */
+};
+
+/* Fill p with the defaults: drop_pct 10, idle_floor 64 (KiB/s). */
+void dip_params_default(struct dip_params *p);
+
+/* Parse the --dip option value ("10", "7.5" or "7.5%"); 0 on success, -EINVAL if it is not a
+ * number in (0, 100). p->drop_pct is left unchanged on error. */
+int dip_params_parse(struct dip_params *p, const char *text);
+
+/* Streaming detector for ONE series (e.g. system-wide vmstat bo per second). One decision per
+ * interval, no look-ahead: the same marks for live and replayed data. */
+struct dip_series;
+
+/* A new detector with a copy of *p; NULL if out of memory. */
+struct dip_series *dip_series_new(const struct dip_params *p);
+
+/* Free s; NULL is a no-op. */
+void dip_series_free(struct dip_series *s);
+
+/* Feed the next interval's value (any unit, a rate >= 0). valid=false means "no sample"
+ * (first line / since-boot / gap) and never marks; a negative or non-finite value counts as no
+ * sample too. Returns true when this interval is a dip. */
+bool dip_series_feed(struct dip_series *s, double value, bool valid);
+
+/* Group of devices fed together each interval (e.g. all devices' write throughput), keyed by a
+ * stable string per device; devices come and go between intervals. Per-device marks plus an
+ * interval mark. Handles devices trading bandwidth under a shared limit. */
+struct dip_group;
+
+/* A new, empty group with a copy of *p; NULL if out of memory. */
+struct dip_group *dip_group_new(const struct dip_params *p);
+
+/* Free g and every device it tracks; NULL is a no-op. */
+void dip_group_free(struct dip_group *g);
+
+/* keys[i], values[i] for n devices present this interval; writes marks[i]; returns true if the
+ * interval as a whole dips (the way the hand-marked iostat trace marks all lines of an interval).
+ * A key given twice in one interval, or a negative/non-finite value, is "no sample" for that
+ * entry. If memory runs out the interval is not judged: all marks false, returns false. */
+bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
+		    size_t n, bool *marks);
+
+#endif

@@ -1,0 +1,540 @@
+/*
+ * annotate.c - `wbtop --annotate FILE`: read a vmstat or iostat text log, run the dip detector
+ * over it and print it back with the dips marked. Contract in include/annotate.h.
+ *
+ * What it is: a line classifier (header, sample, device line, banner, command, blank) with just
+ * enough state to know which column holds the write rate and where an iostat report ends.
+ * vmstat lines are judged and printed as they come; the lines of an iostat report are held until
+ * the report ends, because a dip marks every device line of its report.
+ * What it is not: a general log reader. A line it cannot place is an error naming the line; it
+ * never skips what it does not understand. It does not decide what a dip is (detect.c does).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+
+#define ANNOTATE_MARK " <<<<<"
+
+/* vmstat without a header: r b swpd free buff cache si so bi bo ..., 16 to 18 columns. */
+enum { ANNOTATE_VM_BO = 9, ANNOTATE_VM_MIN_COLS = 16, ANNOTATE_VM_MAX_COLS = 18 };
+/* iostat device lines without a header: tps rd/s wr/s rd wr (old, 512-byte blocks) or
+ * tps rd/s wr/s dscd/s rd wr dscd (sysstat 12, kB); the write rate is the third value. */
+enum { ANNOTATE_IO_WR = 2, ANNOTATE_IO_OLD_VALS = 5, ANNOTATE_IO_NEW_VALS = 7 };
+
+/* The write-rate columns of iostat headers, and KiB per unit. */
+static const struct {
+	const char *name;
+	double kib;
+} annotate_write_cols[] = {
+	{"Blk_wrtn/s", 0.5}, {"wsec/s", 0.5}, {"kB_wrtn/s", 1.0},
+	{"wkB/s", 1.0}, {"MB_wrtn/s", 1024.0}, {"wMB/s", 1024.0},
+};
+
+enum annotate_kind { ANNOTATE_UNKNOWN, ANNOTATE_VMSTAT, ANNOTATE_IOSTAT };
+static const char *const annotate_kind_name[] = {"an unknown", "a vmstat", "an iostat"};
+/* Line terminators, indexed by struct annotate_rec.eol. */
+static const char *const annotate_eol_text[] = {"", "\n", "\r\n"};
+
+struct annotate_tok {
+	const char *s;
+	size_t len;
+};
+
+struct annotate_rec {	/* a line held until its report is judged */
+	size_t off, len, eol;
+	bool device;
+};
+
+struct annotate {
+	const char *name;
+	FILE *out, *err;
+	unsigned long lineno;
+	enum annotate_kind kind;
+	bool fresh;			/* the next sample is the since-boot one of a new run */
+	struct dip_series *series;	/* vmstat bo */
+	size_t bo_col, vm_cols;		/* vm_cols: numeric columns per header, 0 = no header */
+	bool vm_stamp;			/* the header ends in a time zone (vmstat -t) */
+	struct dip_group *group;	/* iostat: every device's write rate */
+	size_t wr_col, io_cols;		/* io_cols: values per header, 0 = no header */
+	double wr_kib;			/* KiB per unit of the write column */
+	bool cpu_next;			/* the next line holds avg-cpu values */
+	char *first_dev;		/* without headers a report starts at this device */
+	bool open;			/* a report is being collected: */
+	char *text;			/* its lines, */
+	size_t text_len, text_cap;
+	struct annotate_rec *rec;
+	size_t nrec, cap_rec;
+	char *keys;			/* its device names, NUL-separated, */
+	size_t keys_len, keys_cap;
+	size_t *key_off;		/* and per device: where its name starts, */
+	const char **key;		/* the name, */
+	double *kibps;			/* its write rate, */
+	bool *mark;			/* the detector's verdict */
+	size_t ndev, cap_dev;
+	struct annotate_tok *tok;	/* the current line's fields */
+	size_t ntok, cap_tok;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int annotate_fail(struct annotate *a, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(a->err, "wbtop: %s:%lu: ", a->name, a->lineno);
+	va_start(ap, fmt);
+	vfprintf(a->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', a->err);
+	return -1;
+}
+
+/* Grow the array *arrp (a pointer to any pointer) to hold need elements; 0 or -ENOMEM. */
+static int annotate_grow(void *arrp, size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap ? *cap : 16;
+	void *arr;
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		c *= 2;
+	}
+	memcpy(&arr, arrp, sizeof arr);
+	arr = realloc(arr, c * elem);
+	if (!arr)
+		return -ENOMEM;
+	memcpy(arrp, &arr, sizeof arr);
+	*cap = c;
+	return 0;
+}
+
+/* The per-device arrays of the open report share cap_dev. */
+static int annotate_grow_devs(struct annotate *a, size_t need)
+{
+	size_t c0 = a->cap_dev, c1 = c0, c2 = c0, c3 = c0;
+	if (annotate_grow(&a->key_off, &c0, need, sizeof *a->key_off) < 0 ||
+	    annotate_grow(&a->key, &c1, need, sizeof *a->key) < 0 ||
+	    annotate_grow(&a->kibps, &c2, need, sizeof *a->kibps) < 0 ||
+	    annotate_grow(&a->mark, &c3, need, sizeof *a->mark) < 0)
+		return -ENOMEM;
+	a->cap_dev = c0;
+	return 0;
+}
+
+static bool annotate_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool annotate_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool annotate_tok_is(const struct annotate_tok *t, const char *word)
+{
+	return t->len == strlen(word) && memcmp(t->s, word, t->len) == 0;
+}
+
+/* Parse a field like 123, 1.23 or 1,23 (any locale); false if it is not one. */
+static bool annotate_number(const struct annotate_tok *t, double *out)
+{
+	double v = 0.0, scale = 1.0;
+	bool digits = false, point = false;
+	for (size_t i = 0; i < t->len; i++) {
+		char c = t->s[i];
+		if ((c == '.' || c == ',') && !point) {
+			point = true;
+		} else if (!annotate_digit(c)) {
+			return false;
+		} else if (point) {
+			scale /= 10.0;
+			v += scale * (c - '0');
+			digits = true;
+		} else {
+			v = v * 10.0 + (c - '0');
+			digits = true;
+		}
+	}
+	if (!digits || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* True if fields [from, to) are all numbers; else *bad = the first that is not. */
+static bool annotate_numbers(const struct annotate *a, size_t from, size_t to, size_t *bad)
+{
+	double v;
+	for (size_t i = from; i < to; i++)
+		if (!annotate_number(&a->tok[i], &v)) {
+			*bad = i;
+			return false;
+		}
+	return true;
+}
+
+/* Split s into blank-separated fields; 0 or -ENOMEM. */
+static int annotate_tokenize(struct annotate *a, const char *s, size_t len)
+{
+	a->ntok = 0;
+	for (size_t i = 0; i < len;) {
+		if (annotate_blank(s[i])) {
+			i++;
+			continue;
+		}
+		size_t start = i;
+		while (i < len && !annotate_blank(s[i]))
+			i++;
+		if (annotate_grow(&a->tok, &a->cap_tok, a->ntok + 1, sizeof *a->tok) < 0)
+			return -ENOMEM;
+		a->tok[a->ntok++] = (struct annotate_tok){s + start, i - start};
+	}
+	return 0;
+}
+
+/* Length of s without a trailing mark (blanks, 3 or more '<', blanks), or len if none. */
+static size_t annotate_strip_mark(const char *s, size_t len)
+{
+	size_t end = len, lt;
+	while (end && annotate_blank(s[end - 1]))
+		end--;
+	for (lt = end; lt && s[lt - 1] == '<'; lt--)
+		;
+	if (end - lt < 3)
+		return len;
+	while (lt && annotate_blank(s[lt - 1]))
+		lt--;
+	return lt;
+}
+
+static void annotate_write(struct annotate *a, const char *s, size_t len, size_t eol, bool mark)
+{
+	fwrite(s, 1, len, a->out);
+	if (mark)
+		fputs(ANNOTATE_MARK, a->out);
+	fputs(annotate_eol_text[eol], a->out);
+}
+
+/* Print a line now, or hold it while a report is open; 0 or -1 after an error line. */
+static int annotate_emit(struct annotate *a, const char *s, size_t len, size_t eol,
+			 bool device, bool mark)
+{
+	if (!a->open) {
+		annotate_write(a, s, len, eol, mark);
+		return 0;
+	}
+	if (annotate_grow(&a->rec, &a->cap_rec, a->nrec + 1, sizeof *a->rec) < 0 ||
+	    annotate_grow(&a->text, &a->text_cap, a->text_len + len + 1, 1) < 0)
+		return annotate_fail(a, "out of memory");
+	memcpy(a->text + a->text_len, s, len);
+	a->rec[a->nrec++] = (struct annotate_rec){a->text_len, len, eol, device};
+	a->text_len += len;
+	return 0;
+}
+
+/* End the open report: judge its devices (unless it is the since-boot one), print its lines. */
+static void annotate_close(struct annotate *a)
+{
+	bool dip = false;
+	if (!a->open)
+		return;
+	if (a->ndev && a->fresh) {
+		a->fresh = false;
+	} else if (a->ndev) {
+		for (size_t i = 0; i < a->ndev; i++)
+			a->key[i] = a->keys + a->key_off[i];
+		dip = dip_group_feed(a->group, a->key, a->kibps, a->ndev, a->mark);
+	}
+	a->open = false;
+	for (size_t i = 0; i < a->nrec; i++)
+		annotate_write(a, a->text + a->rec[i].off, a->rec[i].len, a->rec[i].eol,
+			       dip && a->rec[i].device);
+	a->nrec = a->text_len = a->keys_len = a->ndev = 0;
+}
+
+/* Settle which tool wrote the log; a line of the other tool is an error. */
+static int annotate_kind_is(struct annotate *a, enum annotate_kind kind)
+{
+	if (a->kind == ANNOTATE_UNKNOWN)
+		a->kind = kind;
+	if (a->kind == kind)
+		return 0;
+	return annotate_fail(a, "%s line in %s log", annotate_kind_name[kind],
+			     annotate_kind_name[a->kind]);
+}
+
+/* " r  b  swpd ... bo ...": where bo is and how many numeric columns follow. */
+static int annotate_vmstat_header(struct annotate *a)
+{
+	size_t ncols = 0;
+	a->bo_col = SIZE_MAX;
+	/* column names are lower case; vmstat -t ends with the time zone's name */
+	while (ncols < a->ntok && !(a->tok[ncols].s[0] >= 'A' && a->tok[ncols].s[0] <= 'Z')) {
+		if (annotate_tok_is(&a->tok[ncols], "bo"))
+			a->bo_col = ncols;
+		ncols++;
+	}
+	if (a->bo_col == SIZE_MAX)
+		return annotate_fail(a, "vmstat header without a bo column");
+	a->vm_cols = ncols;
+	a->vm_stamp = ncols < a->ntok;
+	return 0;
+}
+
+/* A vmstat sample: judge bo (blocks of 1 KiB per second) unless it is the since-boot line. */
+static int annotate_vmstat_sample(struct annotate *a, const char *s, size_t len, size_t eol)
+{
+	size_t bad, ncols = a->vm_cols;
+	double bo_kbps;
+	if (ncols == 0) {
+		if (a->ntok < ANNOTATE_VM_MIN_COLS || a->ntok > ANNOTATE_VM_MAX_COLS)
+			return annotate_fail(a, "vmstat line without a header has %zu columns, "
+					     "not %d to %d", a->ntok, ANNOTATE_VM_MIN_COLS,
+					     ANNOTATE_VM_MAX_COLS);
+		ncols = a->ntok;
+		a->bo_col = ANNOTATE_VM_BO;
+	}
+	if (a->ntok < ncols || (a->ntok > ncols && !a->vm_stamp))
+		return annotate_fail(a, "vmstat line has %zu columns, the header has %zu",
+				     a->ntok, ncols);
+	if (!annotate_numbers(a, 0, ncols, &bad)) /* a vmstat -t timestamp may follow */
+		return annotate_fail(a, "vmstat column %zu is not a number", bad + 1);
+	annotate_number(&a->tok[a->bo_col], &bo_kbps);
+	bool dip = dip_series_feed(a->series, bo_kbps, !a->fresh);
+	a->fresh = false;
+	return annotate_emit(a, s, len, eol, false, dip);
+}
+
+/* "Device: tps Blk_read/s Blk_wrtn/s ...": where the write rate is and in what unit. */
+static int annotate_iostat_header(struct annotate *a)
+{
+	size_t ncols = sizeof annotate_write_cols / sizeof annotate_write_cols[0];
+	for (size_t i = 1; i < a->ntok; i++)
+		for (size_t c = 0; c < ncols; c++)
+			if (annotate_tok_is(&a->tok[i], annotate_write_cols[c].name)) {
+				a->wr_col = i - 1;
+				a->wr_kib = annotate_write_cols[c].kib;
+				a->io_cols = a->ntok - 1;
+				return 0;
+			}
+	return annotate_fail(a, "iostat header without a write-rate column (Blk_wrtn/s, "
+			     "kB_wrtn/s, wkB/s, wsec/s, MB_wrtn/s or wMB/s)");
+}
+
+/* Is the device of the current line the given NUL-terminated name? */
+static bool annotate_dev_is(const struct annotate *a, const char *name)
+{
+	return name && strlen(name) == a->tok[0].len &&
+	       memcmp(name, a->tok[0].s, a->tok[0].len) == 0;
+}
+
+/* Open a new report where this device line begins one: a device seen twice in the open
+ * report, or (without headers, as with `iostat | grep`) the log's first device again. */
+static int annotate_iostat_boundary(struct annotate *a)
+{
+	bool repeat = a->io_cols == 0 && annotate_dev_is(a, a->first_dev);
+	for (size_t i = 0; i < a->ndev && !repeat; i++)
+		repeat = annotate_dev_is(a, a->keys + a->key_off[i]);
+	if (repeat)
+		annotate_close(a);
+	if (!a->first_dev && !(a->first_dev = strndup(a->tok[0].s, a->tok[0].len)))
+		return annotate_fail(a, "out of memory");
+	a->open = true;
+	return 0;
+}
+
+/* Add the current line's device and write rate (KiB/s) to the open report. */
+static int annotate_iostat_add(struct annotate *a, double kbps)
+{
+	const struct annotate_tok *name = &a->tok[0];
+	if (annotate_grow_devs(a, a->ndev + 1) < 0 ||
+	    annotate_grow(&a->keys, &a->keys_cap, a->keys_len + name->len + 1, 1) < 0)
+		return annotate_fail(a, "out of memory");
+	memcpy(a->keys + a->keys_len, name->s, name->len);
+	a->keys[a->keys_len + name->len] = '\0';
+	a->key_off[a->ndev] = a->keys_len;
+	a->kibps[a->ndev++] = kbps;
+	a->keys_len += name->len + 1;
+	return 0;
+}
+
+/* "dm-0 31150.80 0.00 498411.24 0 2482088": one device's rates, held in its report. */
+static int annotate_iostat_device(struct annotate *a, const char *s, size_t len, size_t eol)
+{
+	size_t bad, nvals = a->ntok - 1, col = a->wr_col;
+	double kib = a->wr_kib, value;
+	if (a->io_cols && nvals != a->io_cols)
+		return annotate_fail(a, "device line has %zu values, the header has %zu", nvals,
+				     a->io_cols);
+	if (!a->io_cols) {
+		if (nvals != ANNOTATE_IO_OLD_VALS && nvals != ANNOTATE_IO_NEW_VALS)
+			return annotate_fail(a, "device line without an iostat header has %zu "
+					     "values; only the %d- and %d-value layouts are known",
+					     nvals, ANNOTATE_IO_OLD_VALS, ANNOTATE_IO_NEW_VALS);
+		col = ANNOTATE_IO_WR;
+		kib = nvals == ANNOTATE_IO_OLD_VALS ? 0.5 : 1.0;
+	}
+	if (!annotate_numbers(a, 1, a->ntok, &bad))
+		return annotate_fail(a, "device line value %zu is not a number", bad);
+	annotate_number(&a->tok[col + 1], &value);
+	if (annotate_iostat_boundary(a) < 0 || annotate_iostat_add(a, value * kib) < 0)
+		return -1;
+	return annotate_emit(a, s, len, eol, true, false);
+}
+
+/* "Linux <release> (<host>) ..." starts a run, "avg-cpu:" announces a line of CPU figures,
+ * "Device..." starts a report. */
+static int annotate_iostat_marker(struct annotate *a, const char *s, size_t len, size_t eol)
+{
+	char what = a->tok[0].s[0];
+	if (annotate_kind_is(a, ANNOTATE_IOSTAT) < 0)
+		return -1;
+	annotate_close(a);
+	if (what == 'L')
+		a->fresh = true;
+	a->cpu_next = what == 'a';
+	if (what == 'D') {
+		if (annotate_iostat_header(a) < 0)
+			return -1;
+		a->open = true;
+	}
+	return annotate_emit(a, s, len, eol, false, false);
+}
+
+/* A line whose first field is a number: a vmstat sample, or avg-cpu figures in iostat. */
+static int annotate_numeric_line(struct annotate *a, const char *s, size_t len, size_t eol)
+{
+	if (a->kind == ANNOTATE_IOSTAT && a->cpu_next) {
+		a->cpu_next = false;
+		return annotate_emit(a, s, len, eol, false, false);
+	}
+	if (a->kind == ANNOTATE_IOSTAT)
+		return annotate_fail(a, "numbers outside a device line in an iostat log");
+	if (annotate_kind_is(a, ANNOTATE_VMSTAT) < 0)
+		return -1;
+	return annotate_vmstat_sample(a, s, len, eol);
+}
+
+/* A line whose first field is a word: a vmstat header, an iostat banner, header or device. */
+static int annotate_word_line(struct annotate *a, const char *s, size_t len, size_t eol)
+{
+	const struct annotate_tok *t0 = &a->tok[0];
+	bool columns = annotate_tok_is(t0, "r") && a->ntok > 1 && annotate_tok_is(&a->tok[1], "b");
+	double v;
+	/* "procs ---memory--- ...", or "--procs-- ..." with vmstat -w */
+	if (columns || annotate_tok_is(t0, "procs") ||
+	    (t0->len > 7 && memcmp(t0->s, "--procs", 7) == 0)) {
+		if (annotate_kind_is(a, ANNOTATE_VMSTAT) < 0 ||
+		    (columns && annotate_vmstat_header(a) < 0))
+			return -1;
+		return annotate_emit(a, s, len, eol, false, false);
+	}
+	if (annotate_tok_is(t0, "Linux") || annotate_tok_is(t0, "avg-cpu:") ||
+	    annotate_tok_is(t0, "Device:") || annotate_tok_is(t0, "Device"))
+		return annotate_iostat_marker(a, s, len, eol);
+	if (a->ntok < 2 || !annotate_number(&a->tok[1], &v))
+		return annotate_fail(a, "not a vmstat or iostat line");
+	if (annotate_kind_is(a, ANNOTATE_IOSTAT) < 0)
+		return -1;
+	return annotate_iostat_device(a, s, len, eol);
+}
+
+/* Classify one line (without its terminator) and act on it; 0 or -1 after an error line. */
+static int annotate_line(struct annotate *a, const char *line, size_t len, size_t eol)
+{
+	if (memchr(line, '\0', len))
+		return annotate_fail(a, "binary data (a NUL byte)");
+	len = annotate_strip_mark(line, len);
+	if (annotate_tokenize(a, line, len) < 0)
+		return annotate_fail(a, "out of memory");
+	if (a->ntok == 0) { /* a blank line ends an iostat report */
+		if (a->ndev)
+			annotate_close(a);
+		return annotate_emit(a, line, len, eol, false, false);
+	}
+	const struct annotate_tok *t0 = &a->tok[0];
+	if (t0->s[0] == '$' || t0->s[0] == '#') {
+		/* a shell prompt or a comment; running vmstat or iostat again starts a new run */
+		if (memmem(line, len, "vmstat", 6) || memmem(line, len, "iostat", 6)) {
+			annotate_close(a);
+			a->fresh = true;
+		}
+		return annotate_emit(a, line, len, eol, false, false);
+	}
+	/* a timestamp line (iostat -t): digits with '/' or ':' */
+	if (annotate_digit(t0->s[0]) && (memchr(t0->s, '/', t0->len) || memchr(t0->s, ':', t0->len)))
+		return annotate_emit(a, line, len, eol, false, false);
+	if (annotate_digit(t0->s[0]))
+		return annotate_numeric_line(a, line, len, eol);
+	return annotate_word_line(a, line, len, eol);
+}
+
+static void annotate_free(struct annotate *a)
+{
+	dip_series_free(a->series);
+	dip_group_free(a->group);
+	free(a->first_dev);
+	free(a->text);
+	free(a->rec);
+	free(a->keys);
+	free(a->key_off);
+	free(a->key);
+	free(a->kibps);
+	free(a->mark);
+	free(a->tok);
+}
+
+int annotate_stream(FILE *in, const char *name, FILE *out, FILE *err,
+		    const struct dip_params *p)
+{
+	struct annotate a = {.name = name, .out = out, .err = err, .fresh = true};
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+	a.series = dip_series_new(p);
+	a.group = dip_group_new(p);
+	if (!a.series || !a.group)
+		rc = annotate_fail(&a, "out of memory");
+	while (rc == 0 && (n = getline(&line, &cap, in)) >= 0) {
+		size_t len = (size_t)n, eol = 0;
+		a.lineno++;
+		if (len && line[len - 1] == '\n')
+			eol = len > 1 && line[len - 2] == '\r' ? 2 : 1;
+		rc = annotate_line(&a, line, len - eol, eol);
+	}
+	if (rc == 0 && ferror(in)) {
+		a.lineno++;
+		rc = annotate_fail(&a, "read error: %s", strerror(errno));
+	}
+	if (rc == 0)
+		annotate_close(&a);
+	if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
+		fprintf(err, "wbtop: %s: cannot write the annotated log: %s\n", name, strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	annotate_free(&a);
+	return rc == 0 ? 0 : 1;
+}
+
+int annotate_file(const char *path, FILE *out, const struct dip_params *p)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *in = is_stdin ? stdin : fopen(path, "r");
+	if (!in) {
+		fprintf(stderr, "wbtop: %s: cannot open: %s\n", path, strerror(errno));
+		return 1;
+	}
+	int rc = annotate_stream(in, is_stdin ? "<stdin>" : path, out, stderr, p);
+	if (!is_stdin)
+		fclose(in);
+	return rc;
+}

@@ -1,0 +1,504 @@
+/*
+ * detect.c - the dip detector. Contract in include/detect.h; the rule and its reasons in
+ * doc/dips.md.
+ *
+ * What it is: per series, a short ring of recent values (the baseline is their median) and a
+ * longer ring of relative residuals (value - baseline) / baseline from quiet intervals (the
+ * jitter is 1.4826 times their median absolute value, a robust standard deviation). An interval
+ * dips when its value falls below the baseline by more than max(--dip, 3 * jitter), unless it
+ * fell to (almost) nothing, which is the end of a run. A group adds: devices carrying a
+ * negligible part of the traffic are not judged; a device's jitter is at least its peers'
+ * pooled jitter (the devices of one run do the same work, and pooling gives a usable estimate
+ * after a few intervals); the group total is judged too (under a shared limit devices trade
+ * bandwidth and the total holds); and only the whole group stopping is the end of the run.
+ * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
+ * device set grows.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect.h"
+
+/* Baseline: the median of the last 11 valid intervals. A stall may cover 5 of them and the
+ * median is still the level before it. */
+enum { DIP_BASE_LEN = 11 };
+/* Jitter: from the residuals of the last 60 quiet intervals; fewer make a noisy device look
+ * quiet now and then, by chance. */
+enum { DIP_JITTER_LEN = 60 };
+/* No verdict until the baseline has 3 values and the jitter 3 residuals: the first samples of
+ * a run (and its ramp) teach, they are not judged. */
+enum { DIP_MIN_LEVELS = 3, DIP_MIN_RESIDS = 3 };
+/* The interval after a dip is recovery, not noise: it does not teach the jitter. */
+enum { DIP_SETTLE = 1 };
+/* A device absent this many intervals is forgotten (its baseline would be stale anyway). */
+enum { DIP_FORGET_AFTER = DIP_BASE_LEN };
+
+static const double DIP_JITTER_SIGMAS = 3.0;	/* a dip stands 3 sigma out of the noise */
+static const double DIP_STOP_FRAC = 0.05;	/* under 5% of the baseline: stopped, not a dip */
+static const double DIP_MAD_TO_SIGMA = 1.4826;	/* median |x| -> standard deviation (normal) */
+static const double DIP_SHARE_FRAC = 0.25;	/* under 1/4 of an even share: background I/O */
+static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not a peer */
+
+struct dip_stat {
+	double level[DIP_BASE_LEN];	/* ring: recent valid values */
+	double resid[DIP_JITTER_LEN];	/* ring: relative residuals of recent quiet intervals */
+	size_t nlevel, next_level, nresid, next_resid;
+};
+
+struct dip_series {
+	struct dip_params p;
+	struct dip_stat st;
+	unsigned settle_left;	/* intervals that may not teach the jitter yet */
+};
+
+struct dip_dev {
+	char *key;
+	struct dip_stat st;
+	unsigned long seen;	/* tick of the last interval the device was present in */
+	size_t next;		/* hint: the device that followed this one last time */
+};
+
+struct dip_group {
+	struct dip_params p;
+	struct dip_dev *dev;
+	size_t ndev, cap_dev;
+	struct dip_stat total;	/* only its residuals: the total's baseline is the sum of the
+				 * present devices' baselines, so devices coming and going do
+				 * not look like drops */
+	unsigned settle_left;
+	unsigned long tick;
+	size_t first;		/* hint: the device fed first last time */
+	/* scratch for one call, grown with the device set */
+	size_t *slot;		/* slot[i]: index in dev[] of input i, SIZE_MAX = no sample */
+	double *base;		/* base[i]: baseline of input i, NAN if none */
+	bool *part;		/* part[i]: input i is judged this interval */
+	double *pool;		/* |residuals| of all judged devices */
+	size_t cap_in, cap_pool;
+};
+
+void dip_params_default(struct dip_params *p)
+{
+	p->drop_pct = DIP_DEFAULT_DROP_PCT;
+	p->idle_floor = DIP_DEFAULT_IDLE_KBPS;
+}
+
+int dip_params_parse(struct dip_params *p, const char *text)
+{
+	if (!p || !text)
+		return -EINVAL;
+	int saved_errno = errno;
+	char *end;
+	errno = 0;
+	double pct = strtod(text, &end);
+	bool bad = end == text || errno != 0;
+	errno = saved_errno;
+	if (!bad && *end == '%')
+		end++;
+	/* written negated so that NaN fails too */
+	if (bad || *end != '\0' || !(pct > 0.0 && pct < 100.0))
+		return -EINVAL;
+	p->drop_pct = pct;
+	return 0;
+}
+
+static bool dip_rate_ok(double v)
+{
+	return isfinite(v) && v >= 0.0;
+}
+
+/* A baseline to fall from: known, above the idle floor (and above zero, whatever the floor). */
+static bool dip_busy(const struct dip_params *p, double base)
+{
+	return !isnan(base) && base > p->idle_floor && base > 0.0;
+}
+
+static void dip_ring_push(double *ring, size_t cap, size_t *len, size_t *next, double x)
+{
+	ring[*next] = x;
+	*next = (*next + 1) % cap;
+	if (*len < cap)
+		(*len)++;
+}
+
+static void dip_swap(double *a, double *b)
+{
+	double t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* The k-th smallest of v[0..n), k < n; reorders v so that v[0..k) <= v[k]. Quickselect with a
+ * three-way partition: linear on average, also when many values are equal. */
+static double dip_select(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < pivot, [lt,gt) == pivot, [gt,hi) > */
+		while (i < gt) {
+			if (v[i] < pivot)
+				dip_swap(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				dip_swap(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
+}
+
+/* Median of v[0..n), n > 0; reorders v. */
+static double dip_median(double *v, size_t n)
+{
+	double upper = dip_select(v, n, n / 2);
+	if (n % 2)
+		return upper;
+	double lower = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		lower = fmax(lower, v[i]);
+	return (lower + upper) / 2.0;
+}
+
+/* Median of the recent levels, NAN before the first. Residuals are learnt against it from the
+ * second value on; verdicts wait for dip_stat_ready. */
+static double dip_stat_baseline(const struct dip_stat *st)
+{
+	double tmp[DIP_BASE_LEN];
+	if (st->nlevel == 0)
+		return NAN;
+	memcpy(tmp, st->level, st->nlevel * sizeof *tmp);
+	return dip_median(tmp, st->nlevel);
+}
+
+static bool dip_stat_ready(const struct dip_stat *st)
+{
+	return st->nlevel >= DIP_MIN_LEVELS;
+}
+
+/* Write |residuals| of st to out; returns how many. */
+static size_t dip_stat_abs_resids(const struct dip_stat *st, double *out)
+{
+	for (size_t i = 0; i < st->nresid; i++)
+		out[i] = fabs(st->resid[i]);
+	return st->nresid;
+}
+
+/* Robust standard deviation from |relative residuals| v[0..n); NAN if too few. */
+static double dip_sigma_of(double *v, size_t n)
+{
+	return n < DIP_MIN_RESIDS ? NAN : DIP_MAD_TO_SIGMA * dip_median(v, n);
+}
+
+static double dip_stat_sigma(const struct dip_stat *st)
+{
+	double tmp[DIP_JITTER_LEN];
+	return dip_sigma_of(tmp, dip_stat_abs_resids(st, tmp));
+}
+
+/* A group member's jitter: the larger of its own and its peers' (pooled). A member too new for
+ * an estimate of its own is judged by its peers' jitter only if its first residuals look like
+ * theirs (the smallest at most twice the pooled jitter): a device plainly noisier than its peers
+ * (a disk that flushes in bursts) waits until its own jitter is known. NAN: not judged. */
+static double dip_member_sigma(const struct dip_stat *st, double pooled)
+{
+	if (st->nresid >= DIP_MIN_RESIDS)
+		return fmax(dip_stat_sigma(st), pooled); /* fmax skips a NAN argument */
+	double low = st->nresid ? fabs(st->resid[0]) : 0.0;
+	for (size_t i = 1; i < st->nresid; i++)
+		low = fmin(low, fabs(st->resid[i]));
+	low *= DIP_MAD_TO_SIGMA;
+	return isnan(pooled) || low > DIP_PEER_FACTOR * pooled ? NAN : fmax(low, pooled);
+}
+
+/* Is value below base by more than --dip percent and more than 3 sigma? */
+static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma)
+{
+	double thr = fmax(p->drop_pct / 100.0, DIP_JITTER_SIGMAS * sigma);
+	return (base - value) / base > thr;
+}
+
+/* Has a series (or a whole group) with this baseline stopped? At the idle floor, or under 5%
+ * of its baseline (what is left is log writes and the last flush), the writers are gone: the
+ * end of a run, and no I/O is not a dip. Without look-ahead a stall to nothing looks the same;
+ * it is left unmarked rather than marking the end of every run. */
+static bool dip_stopped(const struct dip_params *p, double base, double value)
+{
+	return value <= p->idle_floor || value < DIP_STOP_FRAC * base;
+}
+
+/* Record value; its residual teaches the jitter unless the interval is a dip or recovery. */
+static void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value,
+			   double base, bool quiet)
+{
+	if (!quiet && dip_busy(p, base))
+		dip_ring_push(st->resid, DIP_JITTER_LEN, &st->nresid, &st->next_resid,
+			      (value - base) / base);
+	dip_ring_push(st->level, DIP_BASE_LEN, &st->nlevel, &st->next_level, value);
+}
+
+static unsigned dip_settle_next(unsigned left, bool dip)
+{
+	return dip ? DIP_SETTLE : (left ? left - 1 : 0);
+}
+
+struct dip_series *dip_series_new(const struct dip_params *p)
+{
+	struct dip_series *s = calloc(1, sizeof *s);
+	if (s)
+		s->p = *p;
+	return s;
+}
+
+void dip_series_free(struct dip_series *s)
+{
+	free(s);
+}
+
+bool dip_series_feed(struct dip_series *s, double value, bool valid)
+{
+	if (!s || !valid || !dip_rate_ok(value))
+		return false;
+	double base = dip_stat_baseline(&s->st);
+	double sigma = dip_stat_sigma(&s->st);
+	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
+		   !dip_stopped(&s->p, base, value) && !isnan(sigma) &&
+		   dip_drop_exceeds(&s->p, base, value, sigma);
+	dip_stat_learn(&s->st, &s->p, value, base, dip || s->settle_left > 0);
+	s->settle_left = dip_settle_next(s->settle_left, dip);
+	return dip;
+}
+
+struct dip_group *dip_group_new(const struct dip_params *p)
+{
+	struct dip_group *g = calloc(1, sizeof *g);
+	if (g)
+		g->p = *p;
+	return g;
+}
+
+void dip_group_free(struct dip_group *g)
+{
+	if (!g)
+		return;
+	for (size_t j = 0; j < g->ndev; j++)
+		free(g->dev[j].key);
+	free(g->dev);
+	free(g->slot);
+	free(g->base);
+	free(g->part);
+	free(g->pool);
+	free(g);
+}
+
+/* Resize the array *arrp (the address of any object pointer) to n elements; 0 or -ENOMEM. */
+static int dip_grow(void *arrp, size_t n, size_t elem)
+{
+	void *arr;
+	memcpy(&arr, arrp, sizeof arr);
+	arr = realloc(arr, n * elem);
+	if (!arr)
+		return -ENOMEM;
+	memcpy(arrp, &arr, sizeof arr);
+	return 0;
+}
+
+/* Make the per-call scratch big enough for n inputs; 0 or -ENOMEM. */
+static int dip_group_reserve(struct dip_group *g, size_t n)
+{
+	if (n > SIZE_MAX / DIP_JITTER_LEN)
+		return -ENOMEM;
+	if (n > g->cap_in) {
+		if (dip_grow(&g->slot, n, sizeof *g->slot) < 0 ||
+		    dip_grow(&g->base, n, sizeof *g->base) < 0 ||
+		    dip_grow(&g->part, n, sizeof *g->part) < 0)
+			return -ENOMEM;
+		g->cap_in = n;
+	}
+	if (n * DIP_JITTER_LEN > g->cap_pool) {
+		if (dip_grow(&g->pool, n * DIP_JITTER_LEN, sizeof *g->pool) < 0)
+			return -ENOMEM;
+		g->cap_pool = n * DIP_JITTER_LEN;
+	}
+	return 0;
+}
+
+/* Index of key in dev[], SIZE_MAX if unknown. The hint (the device that followed the previous
+ * input last time) is right whenever devices come in the same order, which keeps a group of
+ * thousands of devices linear. */
+static size_t dip_group_find(const struct dip_group *g, const char *key, size_t hint)
+{
+	if (hint < g->ndev && strcmp(g->dev[hint].key, key) == 0)
+		return hint;
+	for (size_t j = 0; j < g->ndev; j++)
+		if (strcmp(g->dev[j].key, key) == 0)
+			return j;
+	return SIZE_MAX;
+}
+
+/* Start tracking key; its index, or SIZE_MAX if out of memory. */
+static size_t dip_group_add(struct dip_group *g, const char *key)
+{
+	if (g->ndev == g->cap_dev) {
+		size_t cap = g->cap_dev ? 2 * g->cap_dev : 8;
+		if (dip_grow(&g->dev, cap, sizeof *g->dev) < 0)
+			return SIZE_MAX;
+		g->cap_dev = cap;
+	}
+	struct dip_dev *d = &g->dev[g->ndev];
+	memset(d, 0, sizeof *d);
+	d->next = SIZE_MAX;
+	d->key = strdup(key);
+	return d->key ? g->ndev++ : SIZE_MAX;
+}
+
+/* Fill slot[] for this interval's inputs; -ENOMEM if a new device could not be added. */
+static int dip_group_map(struct dip_group *g, const char *const *keys, const double *values,
+			 size_t n)
+{
+	size_t prev = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		g->slot[i] = SIZE_MAX;
+		if (!keys[i] || !dip_rate_ok(values[i]))
+			continue;
+		size_t hint = prev == SIZE_MAX ? g->first : g->dev[prev].next;
+		size_t j = dip_group_find(g, keys[i], hint);
+		if (j == SIZE_MAX && (j = dip_group_add(g, keys[i])) == SIZE_MAX)
+			return -ENOMEM;
+		if (g->dev[j].seen == g->tick) /* the same key twice: keep the first */
+			continue;
+		g->dev[j].seen = g->tick;
+		g->slot[i] = j;
+		if (prev == SIZE_MAX)
+			g->first = j;
+		else
+			g->dev[prev].next = j;
+		prev = j;
+	}
+	return 0;
+}
+
+/* Fill base[] and part[]: a device is judged when its baseline is busy and at least a quarter
+ * of an even share of the group's traffic (an idle or background device is not). Returns how
+ * many are judged, and the sums of their baselines and values. */
+static size_t dip_group_participants(struct dip_group *g, const double *values, size_t n,
+				     double *sum_base, double *sum_value)
+{
+	double busy_sum = 0.0;
+	size_t nbusy = 0, npart = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct dip_stat *st = g->slot[i] == SIZE_MAX ? NULL : &g->dev[g->slot[i]].st;
+		g->base[i] = st ? dip_stat_baseline(st) : NAN;
+		g->part[i] = st && dip_stat_ready(st) && dip_busy(&g->p, g->base[i]);
+		if (g->part[i]) {
+			busy_sum += g->base[i];
+			nbusy++;
+		}
+	}
+	*sum_base = *sum_value = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		g->part[i] = g->part[i] && g->base[i] >= DIP_SHARE_FRAC * busy_sum / (double)nbusy;
+		if (g->part[i]) {
+			*sum_base += g->base[i];
+			*sum_value += values[i];
+			npart++;
+		}
+	}
+	return npart;
+}
+
+/* Jitter pooled over every judged device's recent residuals. */
+static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		if (g->part[i])
+			len += dip_stat_abs_resids(&g->dev[g->slot[i]].st, g->pool + len);
+	return dip_sigma_of(g->pool, len);
+}
+
+/* Judge each participant and the total; writes marks[], returns the interval's verdict. */
+static bool dip_group_judge(struct dip_group *g, const double *values, size_t n, size_t npart,
+			    double sum_base, double sum_value, bool *marks)
+{
+	/* one device stopping while the others write is a dip for it (a paused writer); the
+	 * whole group stopping is the end of the run */
+	if (!npart || dip_stopped(&g->p, sum_base, sum_value))
+		return false;
+	double pooled = dip_group_pooled_sigma(g, n);
+	double indep_var = 0.0; /* of the total, were the devices independent; NAN if unknown */
+	bool dip = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!g->part[i])
+			continue;
+		double sigma = dip_member_sigma(&g->dev[g->slot[i]].st, pooled);
+		marks[i] = !isnan(sigma) && dip_drop_exceeds(&g->p, g->base[i], values[i], sigma);
+		dip = dip || marks[i];
+		indep_var += (g->base[i] * sigma) * (g->base[i] * sigma);
+	}
+	/* The total's jitter: the larger of its own (under a shared limit devices trade and the
+	 * total is quiet) and what independent devices would give, so that a total that looked
+	 * quiet before a noisy device joined cannot make that device's swings a dip of the group.
+	 * While a member's jitter is unknown, so is the total's. */
+	double sigma_total = fmax(dip_stat_sigma(&g->total), sqrt(indep_var) / sum_base);
+	if (!isnan(sigma_total) && !isnan(indep_var) &&
+	    dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total))
+		dip = true;
+	return dip;
+}
+
+/* Teach every present device, and the total, this interval's values. */
+static void dip_group_learn(struct dip_group *g, const double *values, size_t n, bool quiet,
+			    double sum_base, double sum_value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (g->slot[i] != SIZE_MAX)
+			dip_stat_learn(&g->dev[g->slot[i]].st, &g->p, values[i], g->base[i], quiet);
+	if (!quiet && dip_busy(&g->p, sum_base))
+		dip_ring_push(g->total.resid, DIP_JITTER_LEN, &g->total.nresid,
+			      &g->total.next_resid, (sum_value - sum_base) / sum_base);
+}
+
+/* Forget devices absent for a while, so that a churning device set does not grow forever. */
+static void dip_group_prune(struct dip_group *g)
+{
+	for (size_t j = 0; j < g->ndev;) {
+		if (g->tick - g->dev[j].seen > DIP_FORGET_AFTER) {
+			free(g->dev[j].key);
+			g->dev[j] = g->dev[--g->ndev];
+		} else {
+			j++;
+		}
+	}
+}
+
+bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
+		    size_t n, bool *marks)
+{
+	double sum_base, sum_value;
+	if (!g || (n && (!keys || !values || !marks)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		marks[i] = false;
+	if (dip_group_reserve(g, n) < 0)
+		return false;
+	g->tick++;
+	if (dip_group_map(g, keys, values, n) < 0)
+		return false;
+	size_t npart = dip_group_participants(g, values, n, &sum_base, &sum_value);
+	bool dip = dip_group_judge(g, values, n, npart, sum_base, sum_value, marks);
+	/* in a dip interval the devices that took the bandwidth rose for the same reason: no
+	 * device's residual is plain noise then, nor in the recovery interval after */
+	dip_group_learn(g, values, n, dip || g->settle_left > 0, sum_base, sum_value);
+	g->settle_left = dip_settle_next(g->settle_left, dip);
+	dip_group_prune(g);
+	return dip;
+}

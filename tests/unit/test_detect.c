@@ -1,0 +1,475 @@
+/*
+ * test_detect.c - the dip detector: the --dip option, since-boot samples, ramps at the start and
+ * end of a run, idle devices, a single noisy sample, quiet and noisy series, the paused-writer
+ * (SIGSTOP) scenario, devices trading bandwidth under a shared limit, devices coming and going.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "detect.h"
+
+Suite *detect_suite(void);
+
+/* Deterministic noise: xorshift64, uniform in [-1, 1). */
+static double detect_test_noise(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (double)(*state >> 11) / 4503599627370496.0 - 1.0;
+}
+
+/* Default params for series in MB/s (the idle floor is 64 KiB/s by default). */
+static struct dip_params detect_test_params_mbps(void)
+{
+	struct dip_params p;
+	dip_params_default(&p);
+	p.idle_floor = 0.0625;
+	return p;
+}
+
+/* Feed n values to a fresh series; returns how many were marked, *first = first marked index. */
+static int detect_test_run(const double *v, size_t n, long *first)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_series *s = dip_series_new(&p);
+	int marked = 0;
+	*first = -1;
+	for (size_t i = 0; i < n; i++)
+		if (dip_series_feed(s, v[i], true)) {
+			if (*first < 0)
+				*first = (long)i;
+			marked++;
+		}
+	dip_series_free(s);
+	return marked;
+}
+
+START_TEST(test_params_default)
+{
+	struct dip_params p;
+	dip_params_default(&p);
+	ck_assert_double_eq(p.drop_pct, DIP_DEFAULT_DROP_PCT);
+	ck_assert_double_eq(p.drop_pct, 10.0);
+	ck_assert_double_eq(p.idle_floor, DIP_DEFAULT_IDLE_KBPS);
+}
+END_TEST
+
+START_TEST(test_params_parse)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		double pct;
+	} cases[] = {
+		{"10", 0, 10.0},   {"7.5", 0, 7.5},    {"7.5%", 0, 7.5},  {"99.9", 0, 99.9},
+		{"0", -EINVAL, 0}, {"100", -EINVAL, 0}, {"-5", -EINVAL, 0}, {"", -EINVAL, 0},
+		{"abc", -EINVAL, 0}, {"10x", -EINVAL, 0}, {"10%%", -EINVAL, 0}, {"nan", -EINVAL, 0},
+		{"inf", -EINVAL, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct dip_params p;
+		dip_params_default(&p);
+		ck_assert_msg(dip_params_parse(&p, cases[i].text) == cases[i].rc, "%s", cases[i].text);
+		ck_assert_double_eq(p.drop_pct, cases[i].rc == 0 ? cases[i].pct : 10.0);
+	}
+	struct dip_params p;
+	dip_params_default(&p);
+	ck_assert_int_eq(dip_params_parse(&p, NULL), -EINVAL);
+	ck_assert_int_eq(dip_params_parse(NULL, "10"), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_free_null)
+{
+	dip_series_free(NULL);
+	dip_group_free(NULL);
+	ck_assert(!dip_series_feed(NULL, 1.0, true));
+}
+END_TEST
+
+/* The since-boot average and gaps are no sample: never marked and never part of a baseline. */
+START_TEST(test_since_boot_and_gaps)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_series *s = dip_series_new(&p);
+	ck_assert(!dip_series_feed(s, 5000.0, false)); /* since boot: far above the run */
+	for (int i = 0; i < 20; i++)
+		ck_assert(!dip_series_feed(s, 100.0 + (i % 3), true));
+	ck_assert(!dip_series_feed(s, 0.0, false));     /* a gap */
+	ck_assert(!dip_series_feed(s, NAN, true));      /* not a rate */
+	ck_assert(!dip_series_feed(s, -3.0, true));
+	ck_assert(!dip_series_feed(s, 101.0, true));
+	ck_assert(dip_series_feed(s, 80.0, true)); /* the baseline is still the run's */
+	dip_series_free(s);
+}
+END_TEST
+
+/* Quiet series (2-3% jitter, like the seed traces): drops of 12-20% are dips, 5-7% are not. */
+START_TEST(test_quiet_series_marks_seed_sized_drops)
+{
+	double v[60];
+	uint64_t st = 42;
+	for (size_t i = 0; i < 60; i++)
+		v[i] = 740000.0 * (1.0 + 0.02 * detect_test_noise(&st));
+	long first;
+	ck_assert_int_eq(detect_test_run(v, 60, &first), 0);
+	v[20] = 740000.0 * 0.93;
+	v[30] = 740000.0 * 0.95;
+	ck_assert_int_eq(detect_test_run(v, 60, &first), 0);
+	v[40] = 740000.0 * 0.88;
+	v[50] = 740000.0 * 0.80;
+	ck_assert_int_eq(detect_test_run(v, 60, &first), 2);
+	ck_assert_int_eq(first, 40);
+}
+END_TEST
+
+/* The ramp at the start (from idle, through partial intervals) is learnt, not judged. */
+START_TEST(test_ramp_at_start)
+{
+	double v[40] = {0, 0, 0.01, 3, 20, 55, 160, 310, 520, 700};
+	for (size_t i = 10; i < 40; i++)
+		v[i] = 740.0 + ((i * 7) % 11) - 5.0;
+	long first;
+	ck_assert_int_eq(detect_test_run(v, 40, &first), 0);
+}
+END_TEST
+
+/* The end of a run: at most the one partial interval is marked; after it the writers are
+ * gone (what is left is log writes, far below the baseline) and nothing is marked. */
+START_TEST(test_ramp_at_end)
+{
+	double v[40];
+	for (size_t i = 0; i < 25; i++)
+		v[i] = 740.0 + ((i * 7) % 11) - 5.0;
+	v[25] = 380.0; /* writers finish in the middle of this interval */
+	for (size_t i = 26; i < 40; i++)
+		v[i] = (i % 4 == 0) ? 9.0 : ((i % 4 == 1) ? 0.03 : 0.0);
+	long first;
+	int marked = detect_test_run(v, 40, &first);
+	ck_assert_int_le(marked, 1);
+	if (marked)
+		ck_assert_int_eq(first, 25);
+}
+END_TEST
+
+/* No I/O is not a dip: an idle or trickling series is never marked. */
+START_TEST(test_idle_series)
+{
+	double v[50];
+	for (size_t i = 0; i < 50; i++)
+		v[i] = (i % 5 == 0) ? 0.04 : 0.0;
+	long first;
+	ck_assert_int_eq(detect_test_run(v, 50, &first), 0);
+	for (size_t i = 0; i < 50; i++)
+		v[i] = 0.0;
+	ck_assert_int_eq(detect_test_run(v, 50, &first), 0);
+}
+END_TEST
+
+/* One wild sample (a burst to three times the rate) moves neither baseline nor jitter: nothing
+ * after it is marked, and a later real dip still is. */
+START_TEST(test_single_noisy_sample)
+{
+	double v[50];
+	for (size_t i = 0; i < 50; i++)
+		v[i] = 500.0 + ((i * 5) % 7) - 3.0;
+	v[15] = 1500.0;
+	long first;
+	ck_assert_int_eq(detect_test_run(v, 50, &first), 0);
+	v[16] = 500.0 * 0.85;
+	ck_assert_int_eq(detect_test_run(v, 50, &first), 1);
+	ck_assert_int_eq(first, 16);
+}
+END_TEST
+
+/* A noisy series (+-30%) is judged by its own jitter: a 40% drop is within it, a fall to a
+ * tenth is not. */
+START_TEST(test_noisy_series_judged_by_its_jitter)
+{
+	double v[200];
+	uint64_t st = 7;
+	for (size_t i = 0; i < 200; i++)
+		v[i] = 350.0 * (1.0 + 0.3 * detect_test_noise(&st));
+	v[100] = 350.0 * 0.6;
+	long first;
+	ck_assert_int_eq(detect_test_run(v, 200, &first), 0);
+	v[150] = 35.0;
+	ck_assert_int_eq(detect_test_run(v, 200, &first), 1);
+	ck_assert_int_eq(first, 150);
+}
+END_TEST
+
+/* A higher --dip asks for deeper drops. */
+START_TEST(test_option_changes_sensitivity)
+{
+	double v[40];
+	for (size_t i = 0; i < 40; i++)
+		v[i] = 100.0 + (i % 2);
+	v[30] = 85.0;
+	long first;
+	ck_assert_int_eq(detect_test_run(v, 40, &first), 1);
+	struct dip_params p = detect_test_params_mbps();
+	ck_assert_int_eq(dip_params_parse(&p, "20"), 0);
+	struct dip_series *s = dip_series_new(&p);
+	int marked = 0;
+	for (size_t i = 0; i < 40; i++)
+		marked += dip_series_feed(s, v[i], true);
+	ck_assert_int_eq(marked, 0);
+	dip_series_free(s);
+}
+END_TEST
+
+/* The detector is a function of the past only: the same input gives the same marks, and a mark
+ * does not change when more data follows (live and replayed logs agree). */
+START_TEST(test_same_marks_live_and_replay)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_series *a = dip_series_new(&p), *b = dip_series_new(&p);
+	uint64_t st = 99;
+	for (int i = 0; i < 300; i++) {
+		double v = 200.0 * (1.0 + 0.1 * detect_test_noise(&st)) * ((i % 37 == 0) ? 0.5 : 1.0);
+		ck_assert(dip_series_feed(a, v, true) == dip_series_feed(b, v, true));
+	}
+	dip_series_free(a);
+	dip_series_free(b);
+}
+END_TEST
+
+enum { DETECT_TEST_DEVS = 3 };
+static const char *const detect_test_keys[DETECT_TEST_DEVS] = {"dm-0", "dm-1", "dm-2"};
+
+/* The live test: wbtop runs, three writers start at ~24 MB/s with +-10% jitter per second, and
+ * one is stopped (SIGSTOP) for 4 intervals. Those 4 intervals are marked for it and nothing else
+ * anywhere. With edge_frac > 0 the pause starts and ends mid-interval: those two intervals may
+ * go either way. */
+static void detect_test_sigstop(uint64_t seed, double edge_frac)
+{
+	enum { IDLE = 3, STEADY = 20, PAUSE = 4, N = IDLE + 2 * STEADY + PAUSE + 2 };
+	enum { STOP = IDLE + STEADY, CONT = STOP + PAUSE + 1 };
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	uint64_t st = seed;
+	for (int t = 0; t < N; t++) {
+		double v[DETECT_TEST_DEVS];
+		bool marks[DETECT_TEST_DEVS];
+		for (int d = 0; d < DETECT_TEST_DEVS; d++)
+			v[d] = 24.0 * (1.0 + 0.1 * detect_test_noise(&st));
+		for (int d = 0; d < DETECT_TEST_DEVS && t <= IDLE; d++)
+			v[d] *= t < IDLE ? 0.0 : 0.5; /* idle, then the writers start mid-interval */
+		bool edge = edge_frac > 0 && (t == STOP || t == CONT);
+		bool paused = t > STOP && t < CONT;
+		if (edge)
+			v[1] *= edge_frac;
+		if (paused)
+			v[1] = 0.2 * fabs(detect_test_noise(&st));
+		bool dip = dip_group_feed(g, detect_test_keys, v, DETECT_TEST_DEVS, marks);
+		ck_assert_msg(!marks[0] && !marks[2], "seed %llu t %d: a running writer marked",
+			      (unsigned long long)seed, t);
+		if (paused)
+			ck_assert_msg(marks[1] && dip, "seed %llu t %d: pause not marked",
+				      (unsigned long long)seed, t);
+		else if (!edge)
+			ck_assert_msg(!marks[1] && !dip, "seed %llu t %d: steady interval marked",
+				      (unsigned long long)seed, t);
+	}
+	dip_group_free(g);
+}
+
+START_TEST(test_group_sigstop_one_of_three)
+{
+	for (uint64_t seed = 1; seed <= 25; seed++)
+		detect_test_sigstop(seed, 0.0);
+}
+END_TEST
+
+START_TEST(test_group_sigstop_partial_edges)
+{
+	for (uint64_t seed = 101; seed <= 125; seed++)
+		detect_test_sigstop(seed, 0.5);
+}
+END_TEST
+
+/* Feed one interval of three devices; returns the interval verdict. */
+static bool detect_test_feed3(struct dip_group *g, double a, double b, double c, bool *marks)
+{
+	double v[DETECT_TEST_DEVS] = {a, b, c};
+	return dip_group_feed(g, detect_test_keys, v, DETECT_TEST_DEVS, marks);
+}
+
+/* Bus-limited at ~750 MB/s: one device slows while the others speed up and the total holds.
+ * The slow device is the dip; the ones that sped up are not, and neither is their return. */
+START_TEST(test_group_trading_under_shared_limit)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	bool m[DETECT_TEST_DEVS];
+	for (int t = 0; t < 30; t++) {
+		double x = 5.0 * ((t % 5) - 2); /* trading +-10 MB/s, total fixed */
+		ck_assert(!detect_test_feed3(g, 250.0 + x, 250.0 - x, 250.0, m));
+	}
+	ck_assert(detect_test_feed3(g, 280.0, 280.0, 190.0, m));
+	ck_assert(!m[0] && !m[1] && m[2]);
+	ck_assert(!detect_test_feed3(g, 250.0, 250.0, 250.0, m));
+	ck_assert(!m[0] && !m[1] && !m[2]);
+	ck_assert(!detect_test_feed3(g, 252.0, 248.0, 250.0, m));
+	dip_group_free(g);
+}
+END_TEST
+
+/* Devices jitter +-10-20% against each other but the total is steady: a common 17% slowdown is
+ * within each device's noise, yet the total shows it. */
+START_TEST(test_group_common_slowdown_shows_in_total)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	bool m[DETECT_TEST_DEVS];
+	uint64_t st = 5;
+	for (int t = 0; t < 40; t++) {
+		double a = 25.0 * detect_test_noise(&st), b = 25.0 * detect_test_noise(&st);
+		ck_assert(!detect_test_feed3(g, 250.0 + a, 250.0 + b, 250.0 - a - b, m));
+	}
+	ck_assert(detect_test_feed3(g, 207.5, 207.5, 207.5, m));
+	ck_assert(!m[0] && !m[1] && !m[2]);
+	dip_group_free(g);
+}
+END_TEST
+
+/* Idle and background devices (a journal disk at a few KiB/s) are never marked, even when they
+ * stop; when every device stops (the end of the run) nothing is marked. */
+START_TEST(test_group_idle_devices_and_end_of_run)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	const char *keys[4] = {"sda", "sdb", "dm-0", "dm-1"};
+	bool m[4];
+	for (int t = 0; t < 60; t++) {
+		bool end = t >= 40;
+		double v[4] = {(t % 3) ? 0.0 : 0.02, (t % 7) ? 0.3 : 0.0, end ? 0.0 : 300.0 + (t % 3),
+			       end ? 0.01 : 290.0 + (t % 4)};
+		ck_assert_msg(!dip_group_feed(g, keys, v, 4, m), "t %d", t);
+		ck_assert(!m[0] && !m[1] && !m[2] && !m[3]);
+	}
+	dip_group_free(g);
+}
+END_TEST
+
+/* A bursty participant (the disk under loop devices, flushing their backing files in bursts)
+ * is judged by its own jitter and marks nothing. When the writers stop, only the interval they
+ * stop in and the one of the disk's last flush may be marked; after that, nothing. wbtop runs
+ * first, then the writers start. */
+static void detect_test_bursty(uint64_t seed)
+{
+	enum { START = 5, END = 85, N = 100 };
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	const char *keys[4] = {"loop0", "loop1", "loop2", "vda"};
+	bool m[4];
+	uint64_t st = seed;
+	for (int t = 0; t < N; t++) {
+		bool run = t >= START && t < END;
+		double v[4];
+		for (int d = 0; d < 3; d++)
+			v[d] = run ? 24.0 * (1.0 + 0.02 * detect_test_noise(&st)) : 0.0;
+		v[3] = run ? 7.0 * (1.0 + 0.95 * detect_test_noise(&st)) : 0.2;
+		if (t == END)
+			v[0] = v[1] = v[2] = 12.0; /* the writers are killed mid-interval */
+		if (t == END + 1)
+			v[3] = 400.0; /* the last flush */
+		bool dip = dip_group_feed(g, keys, v, 4, m);
+		ck_assert_msg(!m[3], "seed %llu t %d: the bursty disk marked",
+			      (unsigned long long)seed, t);
+		ck_assert_msg(!dip || t == END || t == END + 1, "seed %llu t %d: marked",
+			      (unsigned long long)seed, t);
+	}
+	dip_group_free(g);
+}
+
+START_TEST(test_group_bursty_device_and_end_of_run)
+{
+	for (uint64_t seed = 1; seed <= 20; seed++)
+		detect_test_bursty(seed);
+}
+END_TEST
+
+/* Devices come and go: a vanished device is not a drop of the total, a new one is learnt
+ * before it is judged, and then its dips are found. */
+START_TEST(test_group_devices_come_and_go)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	const char *keys[3] = {"a", "b", "c"};
+	bool m[3];
+	double v[3];
+	for (int t = 0; t < 60; t++) {
+		size_t n = t < 20 ? 3 : (t < 40 ? 2 : 3);
+		if (t >= 40)
+			keys[2] = "new";
+		for (size_t d = 0; d < 3; d++)
+			v[d] = 100.0 + ((t + (int)d) % 3);
+		ck_assert_msg(!dip_group_feed(g, keys, v, n, m), "t %d", t);
+	}
+	v[2] = 60.0;
+	ck_assert(dip_group_feed(g, keys, v, 3, m));
+	ck_assert(!m[0] && !m[1] && m[2]);
+	dip_group_free(g);
+}
+END_TEST
+
+/* A key given twice, a NaN or negative value, a NULL key: no sample for that entry. Many devices
+ * that each appear once do not accumulate. */
+START_TEST(test_group_bad_input_and_churn)
+{
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *g = dip_group_new(&p);
+	const char *keys[4] = {"a", "a", "b", NULL};
+	double v[4] = {10.0, 0.0, NAN, 10.0};
+	bool m[4];
+	for (int t = 0; t < 20; t++)
+		ck_assert(!dip_group_feed(g, keys, v, 4, m));
+	v[2] = -1.0;
+	ck_assert(!dip_group_feed(g, keys, v, 4, m));
+	ck_assert(!dip_group_feed(g, keys, v, 0, m));
+	for (int t = 0; t < 2000; t++) {
+		char name[32];
+		const char *k[1] = {name};
+		double x[1] = {50.0};
+		snprintf(name, sizeof name, "loop%d", t);
+		ck_assert(!dip_group_feed(g, k, x, 1, m));
+	}
+	dip_group_free(g);
+}
+END_TEST
+
+Suite *detect_suite(void)
+{
+	Suite *s = suite_create("detect");
+	TCase *tc = tcase_create("series");
+	tcase_add_test(tc, test_params_default);
+	tcase_add_test(tc, test_params_parse);
+	tcase_add_test(tc, test_free_null);
+	tcase_add_test(tc, test_since_boot_and_gaps);
+	tcase_add_test(tc, test_quiet_series_marks_seed_sized_drops);
+	tcase_add_test(tc, test_ramp_at_start);
+	tcase_add_test(tc, test_ramp_at_end);
+	tcase_add_test(tc, test_idle_series);
+	tcase_add_test(tc, test_single_noisy_sample);
+	tcase_add_test(tc, test_noisy_series_judged_by_its_jitter);
+	tcase_add_test(tc, test_option_changes_sensitivity);
+	tcase_add_test(tc, test_same_marks_live_and_replay);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("group");
+	tcase_add_test(tc, test_group_sigstop_one_of_three);
+	tcase_add_test(tc, test_group_sigstop_partial_edges);
+	tcase_add_test(tc, test_group_trading_under_shared_limit);
+	tcase_add_test(tc, test_group_common_slowdown_shows_in_total);
+	tcase_add_test(tc, test_group_idle_devices_and_end_of_run);
+	tcase_add_test(tc, test_group_bursty_device_and_end_of_run);
+	tcase_add_test(tc, test_group_devices_come_and_go);
+	tcase_add_test(tc, test_group_bad_input_and_churn);
+	suite_add_tcase(s, tc);
+	return s;
+}
