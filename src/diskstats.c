@@ -33,10 +33,9 @@ static bool ds_uint_checked(const char *p, const char *stop, uint64_t *out)
 	return true;
 }
 
-/* An unsigned decimal; false if there is none, or it overflows.  This is
- * the hot loop of a sample (17 numbers a device), so it leans on the text
- * ending in a NUL (a non-digit) instead of testing the end every digit,
- * and tests for overflow once per number: 19 digits always fit. */
+/* An unsigned decimal; false if there is none, or it overflows.  Leans on
+ * the NUL after the text instead of testing the end every digit, and tests
+ * for overflow once per number: 19 digits always fit. */
 static bool ds_uint(struct ds_cursor *c, uint64_t *out)
 {
 	const char *p = c->p;	/* a local: stores through c would be reloaded */
@@ -51,6 +50,85 @@ static bool ds_uint(struct ds_cursor *c, uint64_t *out)
 		return false;
 	*out = v;
 	return p > start;
+}
+
+/* How many of the 8 bytes in x (first byte lowest) lead with decimal
+ * digits: a byte b is a digit when b - '0' does not borrow and b + 0x46
+ * does not reach 0x80.  Borrows and carries only travel upwards, past the
+ * first non-digit, so the count is exact. */
+static unsigned ds_swar_ndigits(uint64_t x)
+{
+	uint64_t nondigit = ((x - 0x3030303030303030ull) | (x + 0x4646464646464646ull)) &
+			    0x8080808080808080ull;
+	return nondigit ? (unsigned)__builtin_ctzll(nondigit) >> 3 : 8;
+}
+
+/* The value of the n (1..8) leading digits of x: shifted so the digits are
+ * the high bytes (zeros lead), then three multiplies that combine digit
+ * pairs, quads and the octet (the well-known SWAR decimal parse). */
+static uint64_t ds_swar_value(uint64_t x, unsigned n)
+{
+	x = (x - 0x3030303030303030ull) << (8 * (8 - n));
+	x = x * 10 + (x >> 8);
+	return (((x & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+		(((x >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+}
+
+static const uint64_t ds_pow10[9] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000
+};
+
+/* One number at p: 8 digits at a time while 8 bytes can be read, byte by
+ * byte in the last 8 bytes of the text (the NUL after it stops the loop).
+ * Sets *end past the digits; the count of digits is *end - p. */
+static uint64_t ds_number(const char *p, const char *text_end, const char **end)
+{
+	uint64_t v = 0;
+	while (text_end - p >= 8) {
+		uint64_t x;
+		memcpy(&x, p, sizeof x);
+		unsigned n = ds_swar_ndigits(x);
+		if (n == 0)
+			break;
+		v = v * ds_pow10[n] + ds_swar_value(x, n);
+		p += n;
+		if (n < 8) {
+			*end = p;
+			return v;
+		}
+	}
+	unsigned digit;
+	while ((digit = (unsigned)(*p - '0')) <= 9) {
+		v = v * 10 + digit;
+		p++;
+	}
+	*end = p;
+	return v;
+}
+
+/* The stat fields of a line, into f[]; returns how many, or -1 for a
+ * number that overflows.  This is the hot loop of a sample (17 numbers a
+ * device are most of the instructions a sample takes). */
+static int ds_fields(struct ds_cursor *c, uint64_t *f)
+{
+	const char *p = c->p;
+	int n = 0;
+	while (n < DS_NFIELDS) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if ((unsigned)(*p - '0') > 9)
+			break;
+		const char *start = p;
+		uint64_t v = ds_number(p, c->end, &p);
+		/* 19 digits always fit in 64 bits; 20 may not: check the slow way */
+		if (p - start > 19 && (p - start > 20 || !ds_uint_checked(start, p, &v))) {
+			c->p = start;
+			return -1;
+		}
+		f[n++] = v;
+	}
+	c->p = p;
+	return n;
 }
 
 static bool ds_name(struct ds_cursor *c, char *name, size_t cap)
@@ -82,10 +160,9 @@ static bool ds_line(struct ds_cursor *c, struct dev_counters *d)
 		return false;
 	d->major = (uint32_t)major;
 	d->minor = (uint32_t)minor;
-	int n = 0;
-	uint64_t v;
-	while (n < DS_NFIELDS && ds_uint(c, &v))
-		d->f[n++] = v;
+	int n = ds_fields(c, d->f);
+	if (n < 0)
+		return false;
 	ds_skip_blanks(c);
 	if (c->p < c->end && *c->p != '\n')
 		return false;	/* junk, or more fields than we know: a later kernel? */

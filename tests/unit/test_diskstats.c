@@ -82,6 +82,30 @@ START_TEST(test_twenty_digits)
 }
 END_TEST
 
+/* Every length of number, at every alignment against the end of the text:
+ * the 8-digits-at-a-time path and the byte-by-byte tail agree. */
+START_TEST(test_every_length)
+{
+	struct snapshot s;
+	snapshot_init(&s);
+	uint64_t want = 0;
+	for (int digits = 1; digits <= 19; digits++) {
+		want = want * 10 + (uint64_t)(digits % 10);
+		for (int pad = 0; pad < 9; pad++) {
+			char text[256];
+			int len = snprintf(text, sizeof text, "8 0 sda %llu 1 2 3 4 5 6 7 8 9 %llu%*s",
+					   (unsigned long long)want, (unsigned long long)want, pad, "");
+			ck_assert_int_eq(diskstats_parse(text, (size_t)len, &s, NULL), 0);
+			ck_assert_uint_eq(s.ndev, 1);
+			ck_assert_uint_eq(s.dev[0].f[DS_RD_IOS], want);
+			ck_assert_uint_eq(s.dev[0].f[DS_QUEUE_MS], want);
+			ck_assert_uint_eq(s.dev[0].f[DS_WR_IOS], 4);
+		}
+	}
+	snapshot_free(&s);
+}
+END_TEST
+
 START_TEST(test_many_devices_and_reuse)
 {
 	struct snapshot s;
@@ -135,6 +159,7 @@ Suite *diskstats_suite(void)
 	tcase_add_test(tc, test_formats);
 	tcase_add_test(tc, test_garbage_lines_skipped);
 	tcase_add_test(tc, test_twenty_digits);
+	tcase_add_test(tc, test_every_length);
 	tcase_add_test(tc, test_many_devices_and_reuse);
 	tcase_add_test(tc, test_copy);
 	suite_add_tcase(s, tc);
