@@ -29,6 +29,9 @@ int main(int argc, char **argv)
 	case MODE_ANNOTATE:
 		status = annotate_file(o.annotate_path, stdout, &o.dip);
 		break;
+	case MODE_SCREEN:
+		status = run_screen(&o);
+		break;
 	case MODE_BATCH:
 		status = run_batch(&o);
 		break;

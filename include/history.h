@@ -1,0 +1,117 @@
+/*
+ * history.h - the recent past, kept in memory for the screen's sparklines,
+ * throughput graph and device detail view.
+ *
+ * A ring of the last `cap` frames: per frame the system figures (one
+ * struct hist_sys), and per device a ring of a few figures (struct
+ * hist_dev) found by the device's stable key.  A device that misses frames
+ * (vanished, new, counters reset) has holes there, never made-up values;
+ * a device absent for a whole ring's length is forgotten.
+ *
+ * Pure: it stores what it is given.  It reads no file, no clock and no
+ * curses, and allocates only when the device set grows.  It is not a
+ * recording (that is the recorder's job, on disk and with raw counters).
+ */
+#ifndef WBTOP_HISTORY_H
+#define WBTOP_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "derive.h"
+
+/* The system figures of one frame. */
+struct hist_sys {
+	int64_t wall_ns;		/* when the frame was sampled (CLOCK_REALTIME) */
+	bool valid;			/* rates are real (not a first sample, reset, dt = 0) */
+	bool dip;			/* the system write rate dipped */
+	bool dev_dip;			/* some device dipped */
+	bool event;			/* a knob changed during this frame */
+	double bo_kbps, bi_kbps;	/* vmstat bo/bi, KiB/s */
+	double dirtied_kbps, written_kbps;
+	uint64_t dirty_kb, writeback_kb;
+	uint64_t dirty_thresh_kb, bg_thresh_kb;
+};
+
+/* The figures of one device in one frame (float: the ring is per device). */
+struct hist_dev {
+	float wkb_s, rkb_s;		/* KiB/s */
+	float util_pct;
+	float await_ms;			/* reads and writes together, as old iostat */
+	bool valid;			/* the device had rates in this frame */
+	bool dip;
+};
+
+/* Which figure a series extraction takes. */
+enum hist_field {
+	HIST_SYS_BO_KBPS,		/* system fields: index struct hist_sys */
+	HIST_SYS_BI_KBPS,
+	HIST_SYS_DIRTY_KB,
+	HIST_SYS_WRITEBACK_KB,
+	HIST_DEV_WKB_S,			/* device fields: index struct hist_dev */
+	HIST_DEV_RKB_S,
+	HIST_DEV_UTIL_PCT,
+	HIST_DEV_AWAIT_MS
+};
+
+struct history;
+struct hist_series;	/* one device's ring, owned by the history */
+
+/* A history of the last cap frames (cap >= 2).  NULL on allocation failure. */
+struct history *history_new(size_t cap);
+/* Free everything; NULL is a no-op. */
+void history_free(struct history *h);
+/* Forget every frame and device (after a jump in a replay). */
+void history_clear(struct history *h);
+
+/* Start a new frame with the system figures s; the oldest frame falls out
+ * of the ring when it is full.  Devices are then added with history_add_dev. */
+void history_push(struct history *h, const struct hist_sys *s);
+/* The system figures of a frame built from derived rates. */
+void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct sys_rates *r,
+			    bool sys_dip, bool dev_dip);
+/* The key a device is kept under: its stable identity key when known,
+ * else its kernel name (the same key the dip detector uses). */
+const char *history_dev_key(const struct dev_counters *d);
+/* Record device key's figures in the newest frame.  0, -EINVAL if no frame
+ * was pushed yet, or -ENOMEM.  key is copied. */
+int history_add_dev(struct history *h, const char *key, const struct hist_dev *d);
+/* The figures of a device built from its derived rates. */
+void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip);
+/* Mark the newest frame as one in which a knob changed (no-op if empty). */
+void history_mark_event(struct history *h);
+
+/* Frames held: min(frames pushed, cap). */
+size_t history_len(const struct history *h);
+/* The ring size given to history_new. */
+size_t history_cap(const struct history *h);
+/* Frames pushed since the start or the last clear. */
+uint64_t history_frames(const struct history *h);
+/* Frame age (0 = newest) of the system ring; NULL if age >= history_len(). */
+const struct hist_sys *history_sys(const struct history *h, size_t age);
+
+/* Devices held (including ones gone for less than a ring's length). */
+size_t history_ndevs(const struct history *h);
+/* The series of device key; NULL if unknown.  Valid until the next push
+ * (which may forget a long-gone device) or clear. */
+const struct hist_series *history_find(const struct history *h, const char *key);
+/* The key a series was added under. */
+const char *history_series_key(const struct hist_series *s);
+/* The figures of series s at frame age (0 = newest); false (and *out
+ * zeroed, valid false) where the device had no figures. */
+bool history_dev(const struct history *h, const struct hist_series *s, size_t age,
+		 struct hist_dev *out);
+
+/* The last n frames of one figure into out[0..n), oldest first, newest at
+ * out[n-1].  Frames not held, or without a valid figure, give NAN.  s is
+ * the device for HIST_DEV_* fields and ignored for HIST_SYS_*.  Returns how
+ * many entries are real numbers. */
+size_t history_series(const struct history *h, const struct hist_series *s,
+		      enum hist_field field, double *out, size_t n);
+/* The same frames' marks: dip (device dip for a device field, system dip
+ * for a system one) and knob events, oldest first; NULL arrays are skipped. */
+void history_marks(const struct history *h, const struct hist_series *s, bool device,
+		   bool *dip, bool *event, size_t n);
+
+#endif

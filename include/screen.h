@@ -1,0 +1,155 @@
+/*
+ * screen.h - the interactive monitor's view: every line of curses code.
+ *
+ * The screen draws what the loop hands it (a pipeline frame, the history of
+ * recent frames, the loop's own state) and turns keys into requests.  View
+ * matters (sorting, filtering, scrolling, the help page, a device's detail,
+ * idle devices shown or not) it settles itself; anything that changes what
+ * is sampled or what the system does (quit, pause, the interval, knob
+ * writes, replay navigation) it returns as a struct screen_req for the loop
+ * to carry out.  It reads no /proc or /sys file and writes no knob: the same
+ * screen shows live data and replayed recordings.
+ *
+ * It is not a library module in one respect: it owns the terminal.
+ * screen_new() puts it in curses mode, screen_free() restores it, and an
+ * atexit handler restores it on any other way out.
+ *
+ * The second half of this header is pure (no curses): formatting and
+ * arithmetic the screen shows, kept apart so they can be unit-tested.
+ */
+#ifndef WBTOP_SCREEN_H
+#define WBTOP_SCREEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control.h"
+#include "derive.h"
+#include "history.h"
+#include "pipeline.h"
+
+struct screen_config {
+	bool no_color;			/* --no-color or NO_COLOR */
+	bool all_devices;		/* -a: idle devices shown from the start */
+	const char *devices_regex;	/* --devices: the starting filter, or NULL */
+	const char *sort;		/* starting sort column ("wMB/s", "util", "name"), or NULL */
+};
+
+/* The view's state, for the settings file (W). */
+struct screen_view {
+	const char *sort;		/* column title, or "name" */
+	bool sort_reverse;
+	const char *filter;		/* "" when none */
+	bool show_idle;
+};
+
+/* What the screen asks the loop to do. */
+enum screen_req_kind {
+	SCREEN_REQ_NONE,		/* the key was handled inside the view */
+	SCREEN_REQ_QUIT,
+	SCREEN_REQ_PAUSE,		/* toggle: stop or resume sampling */
+	SCREEN_REQ_DELAY,		/* set the interval to value seconds */
+	SCREEN_REQ_SAVE_SETTINGS,	/* W: save the view (screen_get_view) and interval */
+	/* the knob panel; the loop calls control and answers with
+	 * screen_set_knobs() / screen_set_preview() */
+	SCREEN_REQ_KNOBS_OPEN,		/* the panel opened: list the knobs (ref.bdi: of ref's device) */
+	SCREEN_REQ_KNOB_PREVIEW,	/* explain text as a value for ref */
+	SCREEN_REQ_KNOB_APPLY,		/* write text as a value for ref */
+	SCREEN_REQ_KNOB_UNDO,
+	SCREEN_REQ_KNOB_REVERT_ALL,
+	SCREEN_REQ_KNOB_CONFIRM,	/* keep the changes (stops --revert-after) */
+	/* replay navigation (handled when the source is a recording) */
+	SCREEN_REQ_STEP,		/* value frames forward (negative: back) */
+	SCREEN_REQ_SEEK,		/* value seconds forward (negative: back) */
+	SCREEN_REQ_SEEK_START,
+	SCREEN_REQ_SEEK_END
+};
+
+struct screen_req {
+	enum screen_req_kind kind;
+	double value;
+	struct control_ref ref;		/* KNOB_* requests */
+	char text[128];			/* KNOB_PREVIEW/APPLY: what the user typed */
+};
+
+/* The loop's own state, shown on the top line. */
+struct screen_state {
+	double delay_s;
+	bool paused;
+	double uptime_s;		/* since boot; < 0 unknown (replay) */
+	const char *source_kind;	/* "live", "replay" */
+	const char *source_label;	/* recording name, or NULL */
+	bool recording;			/* -w is writing a recording */
+	double revert_in_s;		/* --revert-after: unconfirmed changes revert in; < 0 none */
+};
+
+/* The knob panel's contents, from control (the loop fills it). */
+struct screen_knobs {
+	const struct control_item *items;	/* vm knobs, or one device's BDI knobs */
+	size_t n;
+	bool bdi;
+	uint32_t major, minor;			/* when bdi */
+	bool can_write;
+	const char *reason;			/* why not, when !can_write */
+	size_t nchanges;			/* changes that undo can take back */
+};
+
+struct screen;
+
+/* Take over the terminal (stdin/stdout).  NULL if it can't: not a
+ * terminal, unknown TERM, a bad starting filter or sort column; err says
+ * why. */
+struct screen *screen_new(const struct screen_config *cfg, char *err, size_t errlen);
+/* Give the terminal back as it was; NULL is a no-op. */
+void screen_free(struct screen *s);
+
+/* New data.  f and h must stay valid until the next screen_frame() or
+ * screen_free(): the loop does not step the pipeline before that. */
+void screen_frame(struct screen *s, const struct frame *f, const struct history *h);
+/* The loop's state for the top line (copied; strings must outlive s). */
+void screen_state(struct screen *s, const struct screen_state *st);
+/* A message for the status line until the next few frames or key. */
+void screen_message(struct screen *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Draw everything (ncurses sends only what changed). */
+void screen_draw(struct screen *s);
+/* Handle one pending key.  false when no key is waiting; otherwise true
+ * with *req saying what the loop should do (often SCREEN_REQ_NONE). */
+bool screen_key(struct screen *s, struct screen_req *req);
+
+/* The view's state now; strings valid until the next call on s. */
+void screen_get_view(const struct screen *s, struct screen_view *v);
+
+/* The knob panel's list (copied). */
+void screen_set_knobs(struct screen *s, const struct screen_knobs *k);
+/* control's verdict on the value being typed: rc as control_preview. */
+void screen_set_preview(struct screen *s, int rc, const char *text);
+
+/* ---- pure helpers (no curses) ---- */
+
+/* KiB as people read it: "0", "812K", "45.6M", "2.4G" (powers of 1024). */
+const char *screen_fmt_kb(double kb, char *buf, size_t len);
+/* A number in at most width characters with at most prec decimals, as
+ * precise as fits: "3.25", "123.4", "98765", "123k"; "-" for NAN. */
+const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len);
+/* A duration: "0.4s", "12s", "4m20s", "2h05m", "3d04h"; "-" if < 0. */
+const char *screen_fmt_duration(double s, char *buf, size_t len);
+/* Uptime as top shows it: "3 days, 4:12", "1 day, 0:05", "4:12". */
+const char *screen_fmt_uptime(double s, char *buf, size_t len);
+
+/* Seconds until used_kb grows to limit_kb at growth_kbps: 0 when already
+ * there, -1 when not growing (or no limit known). */
+double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps);
+/* Seconds to write pending_kb at written_kbps; -1 if nothing is written. */
+double screen_drain_s(uint64_t pending_kb, double written_kbps);
+/* The level 0..levels of v against max for a sparkline cell: 0 only for
+ * nothing (v <= 0 or NAN); anything above 0 shows at least level 1. */
+int screen_spark_level(double v, double max, int levels);
+/* Eighths of a bar of height rows cells for v against max (0..rows*8). */
+int screen_bar_eighths(double v, double max, int rows);
+/* Where a threshold falls in a bar of width cells (0..width-1), or -1
+ * when it lies beyond the bar's end. */
+int screen_mark_pos(uint64_t value, uint64_t scale, int width);
+
+#endif

@@ -1,0 +1,335 @@
+/*
+ * history.c - rings of recent frames: one for the system, one per device.
+ *
+ * Frames are numbered from 1 as they are pushed; frame k lives in slot
+ * (k - 1) % cap of every ring.  A device ring remembers the last frame it
+ * was written in (last_frame): slots between that and the newest frame are
+ * holes, and are cleared when the device writes again, so a stale slot
+ * from a ring's length ago is never read as current.  Devices are kept in
+ * an array sorted by key, for a binary search per device per frame.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "ident.h"
+
+struct hist_series {
+	char *key;
+	uint64_t last_frame;	/* newest frame with figures; 0 = none yet */
+	struct hist_dev *ring;	/* cap slots */
+};
+
+struct history {
+	size_t cap;
+	uint64_t frames;	/* frames pushed; the newest is number `frames` */
+	struct hist_sys *sys;	/* cap slots */
+	struct hist_series **dev;	/* sorted by key */
+	size_t ndev, cap_dev;
+};
+
+static size_t history_slot(const struct history *h, uint64_t frame)
+{
+	return (size_t)((frame - 1) % h->cap);
+}
+
+static void history_series_free(struct hist_series *s)
+{
+	if (!s)
+		return;
+	free(s->key);
+	free(s->ring);
+	free(s);
+}
+
+struct history *history_new(size_t cap)
+{
+	if (cap < 2)
+		return NULL;
+	struct history *h = calloc(1, sizeof *h);
+	if (!h)
+		return NULL;
+	h->cap = cap;
+	h->sys = calloc(cap, sizeof *h->sys);
+	if (!h->sys) {
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void history_clear(struct history *h)
+{
+	for (size_t i = 0; i < h->ndev; i++)
+		history_series_free(h->dev[i]);
+	h->ndev = 0;
+	h->frames = 0;
+	memset(h->sys, 0, h->cap * sizeof *h->sys);
+}
+
+void history_free(struct history *h)
+{
+	if (!h)
+		return;
+	history_clear(h);
+	free(h->dev);
+	free(h->sys);
+	free(h);
+}
+
+/* Forget devices whose every slot in the ring is older than the ring. */
+static void history_prune(struct history *h)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < h->ndev; i++) {
+		struct hist_series *s = h->dev[i];
+		if (s->last_frame + h->cap <= h->frames)
+			history_series_free(s);
+		else
+			h->dev[kept++] = s;
+	}
+	h->ndev = kept;
+}
+
+void history_push(struct history *h, const struct hist_sys *s)
+{
+	h->frames++;
+	h->sys[history_slot(h, h->frames)] = *s;
+	history_prune(h);
+}
+
+void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct sys_rates *r,
+			    bool sys_dip, bool dev_dip)
+{
+	memset(out, 0, sizeof *out);
+	out->wall_ns = wall_ns;
+	out->valid = r->status == RATE_OK;
+	out->dip = sys_dip;
+	out->dev_dip = dev_dip;
+	/* The gauges are good even on a first sample; the rates are not. */
+	out->dirty_kb = r->dirty_kb;
+	out->writeback_kb = r->writeback_kb;
+	out->dirty_thresh_kb = r->dirty_thresh_kb;
+	out->bg_thresh_kb = r->bg_thresh_kb;
+	if (!out->valid)
+		return;
+	out->bo_kbps = r->bo_kbps;
+	out->bi_kbps = r->bi_kbps;
+	out->dirtied_kbps = r->dirtied_kbps;
+	out->written_kbps = r->written_kbps;
+}
+
+void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip)
+{
+	memset(out, 0, sizeof *out);
+	if (r->status != RATE_OK)
+		return;
+	out->valid = true;
+	out->dip = dip;
+	out->wkb_s = (float)r->wkb_s;
+	out->rkb_s = (float)r->rkb_s;
+	out->util_pct = (float)r->util_pct;
+	double ios = r->r_s + r->w_s;
+	out->await_ms = ios > 0 ? (float)((r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios) : 0.0f;
+}
+
+const char *history_dev_key(const struct dev_counters *d)
+{
+	return d->ident && d->ident->key ? d->ident->key : d->name;
+}
+
+void history_mark_event(struct history *h)
+{
+	if (h->frames)
+		h->sys[history_slot(h, h->frames)].event = true;
+}
+
+/* Index of key in the sorted array, or where it would go (*found false). */
+static size_t history_search(const struct history *h, const char *key, bool *found)
+{
+	size_t lo = 0, hi = h->ndev;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(h->dev[mid]->key, key);
+		if (c == 0) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+static struct hist_series *history_insert(struct history *h, size_t at, const char *key)
+{
+	if (h->ndev == h->cap_dev) {
+		size_t cap = h->cap_dev ? h->cap_dev * 2 : 32;
+		struct hist_series **d = realloc(h->dev, cap * sizeof *d);
+		if (!d)
+			return NULL;
+		h->dev = d;
+		h->cap_dev = cap;
+	}
+	struct hist_series *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->key = strdup(key);
+	s->ring = calloc(h->cap, sizeof *s->ring);	/* every slot a hole */
+	if (!s->key || !s->ring) {
+		history_series_free(s);
+		return NULL;
+	}
+	memmove(&h->dev[at + 1], &h->dev[at], (h->ndev - at) * sizeof *h->dev);
+	h->dev[at] = s;
+	h->ndev++;
+	return s;
+}
+
+int history_add_dev(struct history *h, const char *key, const struct hist_dev *d)
+{
+	if (!h->frames)
+		return -EINVAL;
+	bool found;
+	size_t at = history_search(h, key, &found);
+	struct hist_series *s = found ? h->dev[at] : history_insert(h, at, key);
+	if (!s)
+		return -ENOMEM;
+	/* Clear the holes since the device last wrote (at most a ring). */
+	uint64_t from = s->last_frame + 1;
+	if (h->frames > h->cap && from < h->frames - h->cap + 1)
+		from = h->frames - h->cap + 1;
+	for (uint64_t k = from; k < h->frames; k++)
+		memset(&s->ring[history_slot(h, k)], 0, sizeof *s->ring);
+	s->ring[history_slot(h, h->frames)] = *d;
+	s->last_frame = h->frames;
+	return 0;
+}
+
+size_t history_len(const struct history *h)
+{
+	return h->frames < h->cap ? (size_t)h->frames : h->cap;
+}
+
+size_t history_cap(const struct history *h)
+{
+	return h->cap;
+}
+
+uint64_t history_frames(const struct history *h)
+{
+	return h->frames;
+}
+
+const struct hist_sys *history_sys(const struct history *h, size_t age)
+{
+	if (age >= history_len(h))
+		return NULL;
+	return &h->sys[history_slot(h, h->frames - age)];
+}
+
+size_t history_ndevs(const struct history *h)
+{
+	return h->ndev;
+}
+
+const struct hist_series *history_find(const struct history *h, const char *key)
+{
+	bool found;
+	size_t at = history_search(h, key, &found);
+	return found ? h->dev[at] : NULL;
+}
+
+const char *history_series_key(const struct hist_series *s)
+{
+	return s->key;
+}
+
+bool history_dev(const struct history *h, const struct hist_series *s, size_t age,
+		 struct hist_dev *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!s || age >= history_len(h))
+		return false;
+	uint64_t frame = h->frames - age;
+	if (frame > s->last_frame)
+		return false;	/* a hole not cleared yet: the device has not written since */
+	*out = s->ring[history_slot(h, frame)];
+	return out->valid;
+}
+
+static double history_sys_value(const struct hist_sys *x, enum hist_field field)
+{
+	if (!x->valid && (field == HIST_SYS_BO_KBPS || field == HIST_SYS_BI_KBPS))
+		return NAN;
+	switch (field) {
+	case HIST_SYS_BO_KBPS: return x->bo_kbps;
+	case HIST_SYS_BI_KBPS: return x->bi_kbps;
+	case HIST_SYS_DIRTY_KB: return (double)x->dirty_kb;
+	case HIST_SYS_WRITEBACK_KB: return (double)x->writeback_kb;
+	default: return NAN;
+	}
+}
+
+static double history_dev_value(const struct hist_dev *d, enum hist_field field)
+{
+	switch (field) {
+	case HIST_DEV_WKB_S: return d->wkb_s;
+	case HIST_DEV_RKB_S: return d->rkb_s;
+	case HIST_DEV_UTIL_PCT: return d->util_pct;
+	case HIST_DEV_AWAIT_MS: return d->await_ms;
+	default: return NAN;
+	}
+}
+
+static bool history_is_dev_field(enum hist_field field)
+{
+	return field >= HIST_DEV_WKB_S;
+}
+
+size_t history_series(const struct history *h, const struct hist_series *s,
+		      enum hist_field field, double *out, size_t n)
+{
+	size_t real = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t age = n - 1 - i;
+		double v = NAN;
+		if (history_is_dev_field(field)) {
+			struct hist_dev d;
+			if (history_dev(h, s, age, &d))
+				v = history_dev_value(&d, field);
+		} else {
+			const struct hist_sys *x = history_sys(h, age);
+			if (x)
+				v = history_sys_value(x, field);
+		}
+		out[i] = v;
+		real += !isnan(v);
+	}
+	return real;
+}
+
+void history_marks(const struct history *h, const struct hist_series *s, bool device,
+		   bool *dip, bool *event, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t age = n - 1 - i;
+		const struct hist_sys *x = history_sys(h, age);
+		bool d = false;
+		if (device) {
+			struct hist_dev dv;
+			d = history_dev(h, s, age, &dv) && dv.dip;
+		} else if (x) {
+			d = x->dip;
+		}
+		if (dip)
+			dip[i] = d;
+		if (event)
+			event[i] = x && x->event;
+	}
+}

@@ -1,0 +1,497 @@
+/*
+ * run_screen.c - the interactive monitor's loop: sample on the clock, feed
+ * the history and the screen, and carry out what the screen asks (quit,
+ * pause, a new interval, knob edits through control).
+ *
+ * One poll() on the terminal waits for keys until the next sample is due,
+ * so keys are handled at once while samples keep their deadlines
+ * (ticker.h).  Everything that can fail with a message fails before the
+ * screen takes the terminal; a failure later (the source breaks) gives the
+ * terminal back first, then prints one line.  SIGINT, SIGTERM and SIGHUP
+ * end the loop through the ticker's stop flag, so the terminal is always
+ * restored by screen_free().
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "history.h"
+#include "ident.h"
+#include "pipeline.h"
+#include "rec.h"
+#include "run.h"
+#include "screen.h"
+#include "settings.h"
+#include "source.h"
+#include "ticker.h"
+
+/* Frames of history kept: the widest graph and sparkline, plus slack. */
+#define RUN_SCREEN_HISTORY 1024
+/* The first interval is short so figures appear at once (top does the same). */
+#define RUN_SCREEN_FIRST_NS 250000000ull
+
+struct screen_run {
+	const struct opts *o;
+	struct source *src;
+	struct pipeline *pipe;
+	struct history *hist;
+	struct screen *scr;
+	struct control *ctl;		/* NULL on a replay: nothing to write */
+	struct rec_writer *rec;		/* -w: the recording, NULL once it failed */
+	const struct frame *f;		/* the frame on screen */
+	struct screen_state st;
+	bool live, ended, quit;
+	long shown;			/* intervals shown, for -n */
+	uint64_t step_ns, start_ns, deadline_ns;
+	struct control_ref kref;	/* the knob panel's scope */
+	bool own_change;		/* wbtop wrote a vm knob: the next sample shows it */
+	int status;
+	char err[512];
+};
+
+/* ---- opening and closing ---- */
+
+static int run_screen_open_source(struct screen_run *r)
+{
+	const struct opts *o = r->o;
+	if (!o->replay_path) {
+		r->src = source_live_open(r->err, sizeof r->err);
+		r->live = true;
+		return r->src ? 0 : 1;
+	}
+	r->src = rec_replay_open(o->replay_path, false, r->err, sizeof r->err);
+	if (!r->src)
+		return 1;
+	if ((o->begin || o->end) && rec_replay_limit(r->src, o->begin, o->end, r->err, sizeof r->err) < 0)
+		return 2;
+	return 0;
+}
+
+static int run_screen_open(struct screen_run *r, const struct opts *o)
+{
+	memset(r, 0, sizeof *r);
+	r->o = o;
+	int status = run_screen_open_source(r);
+	if (status)
+		return status;
+	if (!(r->pipe = pipeline_new(r->src, &o->dip)) || !(r->hist = history_new(RUN_SCREEN_HISTORY))) {
+		snprintf(r->err, sizeof r->err, "out of memory");
+		return 1;
+	}
+	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, r->err, sizeof r->err)))
+		return 1;
+	if (r->live) {
+		struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s };
+		if (!(r->ctl = control_new(&cc))) {
+			snprintf(r->err, sizeof r->err, "out of memory");
+			return 1;
+		}
+	}
+	r->st.delay_s = o->delay_s;
+	r->st.source_kind = r->src->ops->kind;
+	r->st.source_label = o->replay_path;
+	r->st.uptime_s = -1;
+	r->st.revert_in_s = -1;
+	r->st.recording = r->rec != NULL;
+	r->step_ns = (uint64_t)(o->delay_s * 1e9);
+	return 0;
+}
+
+static void run_screen_close(struct screen_run *r)
+{
+	screen_free(r->scr);	/* the terminal first: anything printed after must show */
+	r->scr = NULL;
+	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl)) {
+		int rc = control_revert_all(r->ctl);
+		if (rc < 0)
+			fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
+	}
+	if (r->rec && rec_writer_close(r->rec, r->err, sizeof r->err) < 0)
+		fprintf(stderr, "wbtop: %s\n", r->err);
+	control_free(r->ctl);
+	history_free(r->hist);
+	pipeline_free(r->pipe);
+	source_close(r->src);
+}
+
+/* ---- samples ---- */
+
+static double run_screen_uptime_s(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) < 0)
+		return -1;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* -w: append the sample.  A failed recording stops, the screen goes on. */
+static void run_screen_rec_append(struct screen_run *r, const struct frame *f)
+{
+	if (!r->rec || rec_writer_append(r->rec, f->cur, f->sys_dip, f->dev_dip) == 0)
+		return;
+	if (r->scr)
+		screen_message(r->scr, "recording stopped: %s", rec_writer_errmsg(r->rec));
+	rec_writer_close(r->rec, NULL, 0);
+	r->rec = NULL;
+	r->st.recording = false;
+}
+
+/* Knob changes by anyone (wbtop, sysctl, a tuning daemon) mark the graph. */
+static void run_screen_knob_changes(struct screen_run *r, const struct frame *f)
+{
+	struct wb_event ev[SNAP_NKNOBS];
+	size_t n = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
+	if (!n)
+		return;
+	history_mark_event(r->hist);
+	if (r->own_change) {	/* already on the status line, as control reported it */
+		r->own_change = false;
+		return;
+	}
+	char line[256];
+	screen_message(r->scr, "knob changed: %s%s", control_format_event(&ev[0], line, sizeof line),
+		       n > 1 ? " (and more)" : "");
+}
+
+static void run_screen_record(struct screen_run *r, const struct frame *f)
+{
+	struct hist_sys hs;
+	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
+	history_push(r->hist, &hs);
+	for (size_t i = 0; i < f->cur->ndev; i++) {
+		struct hist_dev hd;
+		history_dev_from_rates(&hd, &f->dev[i], f->dev_dip && f->dev_dip[i]);
+		if (history_add_dev(r->hist, history_dev_key(&f->cur->dev[i]), &hd) < 0)
+			break;	/* out of memory: the rest of this frame has no history */
+	}
+}
+
+static void run_screen_after_write(struct screen_run *r, const struct control_ref *ref, size_t nev,
+				   int rc);
+
+/* Take one sample.  false when the loop must stop (r->status says how). */
+static bool run_screen_sample(struct screen_run *r)
+{
+	const struct frame *f;
+	int rc = pipeline_step(r->pipe, &f);
+	if (rc == 1) {
+		r->ended = true;
+		screen_message(r->scr, "end of the recording (q quits)");
+		return true;
+	}
+	if (rc == -EAGAIN)
+		return true;
+	if (rc < 0) {
+		snprintf(r->err, sizeof r->err, "%s", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
+		r->status = 1;
+		return false;
+	}
+	r->f = f;
+	run_screen_record(r, f);
+	run_screen_rec_append(r, f);
+	if (r->o->count && ++r->shown >= r->o->count)
+		r->quit = true;	/* -n: as top, after the last one is drawn */
+	if (f->prev)
+		run_screen_knob_changes(r, f);
+	if (r->live)
+		r->st.uptime_s = run_screen_uptime_s();
+	if (r->ctl) {
+		size_t nev = control_nevents(r->ctl);
+		size_t undone = control_tick(r->ctl, ticker_now_ns());
+		if (undone) {
+			run_screen_after_write(r, NULL, nev, 0);
+			screen_message(r->scr, "--revert-after: %zu unconfirmed change%s reverted", undone,
+				       undone == 1 ? "" : "s");
+		}
+		r->st.revert_in_s = control_deadline_left_s(r->ctl, ticker_now_ns());
+	}
+	screen_frame(r->scr, f, r->hist);
+	return true;
+}
+
+/* ---- the knob panel's requests (control does the work) ---- */
+
+static void run_screen_list_knobs(struct screen_run *r)
+{
+	struct control_item items[CONTROL_SCOPE_MAX];
+	struct screen_knobs k = { .items = items, .bdi = r->kref.bdi,
+				  .major = r->kref.major, .minor = r->kref.minor };
+	if (!r->ctl) {
+		k.reason = "replaying a recording";
+		screen_set_knobs(r->scr, &k);
+		return;
+	}
+	k.can_write = control_can_write(r->ctl, &k.reason);
+	k.nchanges = control_nchanges(r->ctl);
+	if (!r->kref.bdi)
+		k.n = control_list_vm(r->ctl, items);
+	else if (control_list_bdi(r->ctl, r->kref.major, r->kref.minor, items, &k.n) < 0)
+		k.n = 0;
+	screen_set_knobs(r->scr, &k);
+}
+
+/* After a write (nev: events before it): the event on the status line,
+ * a mark on the graph, fresh BDI limits in the device's identity, a fresh
+ * list in the panel.  A vm knob change is marked by the next sample, which
+ * sees the new value (as it sees changes made by anyone else); BDI values
+ * are not in the samples, so those are marked now. */
+static void run_screen_after_write(struct screen_run *r, const struct control_ref *ref, size_t nev,
+				   int rc)
+{
+	size_t n = control_nevents(r->ctl);
+	char line[256];
+	for (size_t i = nev; r->rec && i < n; i++)
+		rec_writer_event(r->rec, control_event(r->ctl, i));	/* kept with the next sample */
+	if (n > nev) {
+		const struct wb_event *e = control_event(r->ctl, n - 1);
+		screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
+		if (strncmp(e->knob, "bdi:", 4) == 0)
+			history_mark_event(r->hist);
+		else if (e->result == 0)
+			r->own_change = true;
+	} else if (rc < 0) {
+		screen_message(r->scr, "%s", strerror(-rc));
+	}
+	r->st.revert_in_s = control_deadline_left_s(r->ctl, ticker_now_ns());
+	if (!ref)
+		ref = &r->kref;	/* undo and revert: most likely the scope on show */
+	if (ref->bdi && source_live_idents(r->src))
+		ident_table_refresh_bdi(source_live_idents(r->src), ref->major, ref->minor);
+	run_screen_list_knobs(r);
+}
+
+static void run_screen_knob_apply(struct screen_run *r, const struct screen_req *q)
+{
+	char why[256];
+	int64_t value;
+	int rc = control_preview(r->ctl, &q->ref, q->text, r->f ? r->f->cur : NULL, &value, why, sizeof why);
+	if (rc < 0) {
+		screen_message(r->scr, "%s", why);
+		return;
+	}
+	size_t nev = control_nevents(r->ctl);
+	rc = control_apply(r->ctl, &q->ref, value, r->f ? r->f->cur : NULL);
+	run_screen_after_write(r, &q->ref, nev, rc);
+}
+
+static void run_screen_knob_req(struct screen_run *r, const struct screen_req *q)
+{
+	if (!r->ctl) {
+		screen_message(r->scr, "knobs can't be changed while replaying a recording");
+		return;
+	}
+	char why[256];
+	int64_t value;
+	size_t nev = control_nevents(r->ctl);
+	int rc;
+	switch (q->kind) {
+	case SCREEN_REQ_KNOB_PREVIEW:
+		rc = control_preview(r->ctl, &q->ref, q->text, r->f ? r->f->cur : NULL, &value, why, sizeof why);
+		screen_set_preview(r->scr, rc, why);
+		break;
+	case SCREEN_REQ_KNOB_APPLY:
+		run_screen_knob_apply(r, q);
+		break;
+	case SCREEN_REQ_KNOB_UNDO:
+		rc = control_undo(r->ctl);
+		if (rc == -ENOENT)
+			screen_message(r->scr, "nothing to undo");
+		else
+			run_screen_after_write(r, NULL, nev, rc);
+		break;
+	case SCREEN_REQ_KNOB_REVERT_ALL:
+		if (!control_nchanges(r->ctl)) {
+			screen_message(r->scr, "no knob changes to revert");
+			break;
+		}
+		rc = control_revert_all(r->ctl);
+		run_screen_after_write(r, NULL, nev, rc);
+		break;
+	case SCREEN_REQ_KNOB_CONFIRM:
+		control_confirm(r->ctl);
+		r->st.revert_in_s = -1;
+		screen_message(r->scr, "knob changes confirmed");
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- requests ---- */
+
+/* W: what the screen shows now becomes the next start's default. */
+static void run_screen_save_settings(struct screen_run *r)
+{
+	struct screen_view v;
+	screen_get_view(r->scr, &v);
+	struct settings st;
+	settings_init(&st);
+	char delay[32], dip[32], err[320];
+	snprintf(delay, sizeof delay, "%g", r->st.delay_s);
+	snprintf(dip, sizeof dip, "%g", r->o->dip.drop_pct);
+	const char *kv[][2] = {
+		{ "delay", delay }, { "sort", v.sort }, { "filter", v.filter },
+		{ "show_idle", v.show_idle ? "yes" : "no" }, { "dip", dip },
+	};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof kv / sizeof kv[0] && rc == 0; i++)
+		rc = settings_set(&st, kv[i][0], kv[i][1], err, sizeof err);
+	if (rc == 0)
+		rc = settings_save(NULL, &st, err, sizeof err);
+	char *path = settings_default_path();
+	if (rc == 0)
+		screen_message(r->scr, "settings saved to %s", path ? path : "the settings file");
+	else
+		screen_message(r->scr, "settings not saved: %s", err);
+	free(path);
+	settings_free(&st);
+}
+
+static void run_screen_set_delay(struct screen_run *r, double s)
+{
+	r->st.delay_s = s;
+	r->step_ns = (uint64_t)(s * 1e9);
+	r->start_ns = ticker_now_ns();
+	r->deadline_ns = r->start_ns + r->step_ns;
+	screen_message(r->scr, "interval %gs", s);
+}
+
+static void run_screen_do(struct screen_run *r, const struct screen_req *q)
+{
+	switch (q->kind) {
+	case SCREEN_REQ_NONE:
+		break;
+	case SCREEN_REQ_QUIT:
+		r->quit = true;
+		break;
+	case SCREEN_REQ_PAUSE:
+		r->st.paused = !r->st.paused;
+		if (!r->st.paused) {	/* resume: sample now, then on the usual beat */
+			r->start_ns = ticker_now_ns();
+			r->deadline_ns = r->start_ns;
+		}
+		break;
+	case SCREEN_REQ_DELAY:
+		run_screen_set_delay(r, q->value);
+		break;
+	case SCREEN_REQ_SAVE_SETTINGS:
+		run_screen_save_settings(r);
+		break;
+	case SCREEN_REQ_KNOBS_OPEN:
+		r->kref = q->ref;
+		run_screen_list_knobs(r);
+		break;
+	case SCREEN_REQ_KNOB_PREVIEW:
+	case SCREEN_REQ_KNOB_APPLY:
+	case SCREEN_REQ_KNOB_UNDO:
+	case SCREEN_REQ_KNOB_REVERT_ALL:
+	case SCREEN_REQ_KNOB_CONFIRM:
+		run_screen_knob_req(r, q);
+		break;
+	default:
+		screen_message(r->scr, "not available here");	/* replay navigation on a live source */
+		break;
+	}
+	screen_state(r->scr, &r->st);
+}
+
+/* ---- the loop ---- */
+
+/* Wait for a key or the deadline.  false if the terminal went away. */
+static bool run_screen_wait(struct screen_run *r)
+{
+	int timeout_ms = -1;
+	if (!r->st.paused && !r->ended) {
+		uint64_t now = ticker_now_ns();
+		timeout_ms = r->deadline_ns > now ? (int)((r->deadline_ns - now + 999999) / 1000000) : 0;
+	}
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	int n = poll(&p, 1, timeout_ms);
+	if (n > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(p.revents & POLLIN))
+		return false;
+	return true;	/* a signal (EINTR) is seen by the caller through the ticker */
+}
+
+static void run_screen_keys(struct screen_run *r)
+{
+	struct screen_req q;
+	while (!r->quit && screen_key(r->scr, &q))
+		run_screen_do(r, &q);
+}
+
+static void run_screen_loop(struct screen_run *r)
+{
+	uint64_t now = ticker_now_ns();
+	uint64_t first = r->step_ns < RUN_SCREEN_FIRST_NS ? r->step_ns : RUN_SCREEN_FIRST_NS;
+	r->start_ns = now + first;
+	r->deadline_ns = r->start_ns;
+	screen_state(r->scr, &r->st);
+	screen_draw(r->scr);
+	while (!r->quit && !ticker_stop_signal()) {
+		if (!run_screen_wait(r))
+			break;
+		if (ticker_stop_signal())
+			break;
+		run_screen_keys(r);
+		if (r->quit)
+			break;
+		now = ticker_now_ns();
+		if (!r->st.paused && !r->ended && now >= r->deadline_ns) {
+			if (!run_screen_sample(r))
+				break;
+			if (r->quit) {
+				screen_draw(r->scr);
+				break;
+			}
+			r->deadline_ns = ticker_next_deadline(r->start_ns, r->step_ns, ticker_now_ns());
+			screen_state(r->scr, &r->st);
+		}
+		screen_draw(r->scr);
+	}
+}
+
+int run_screen(const struct opts *o)
+{
+	struct screen_run r;
+	int status = run_screen_open(&r, o);
+	if (status) {
+		fprintf(stderr, "wbtop: %s\n", r.err);
+		run_screen_close(&r);
+		return status;
+	}
+	/* Ours before curses starts: ncurses then leaves SIGINT/SIGTERM alone. */
+	ticker_install_signals();
+	/* The first sample before the screen: if it fails, say so plainly. */
+	const struct frame *f;
+	int rc = pipeline_step(r.pipe, &f);
+	if (rc != 0) {
+		fprintf(stderr, "wbtop: %s\n", rc == 1 ? "the recording holds no sample" :
+			r.src->errmsg[0] ? r.src->errmsg : strerror(-rc));
+		run_screen_close(&r);
+		return 1;
+	}
+	struct screen_config sc = { .no_color = o->no_color, .all_devices = o->all_devices,
+				    .devices_regex = o->devices_regex };
+	if (!(r.scr = screen_new(&sc, r.err, sizeof r.err))) {
+		fprintf(stderr, "wbtop: %s\n", r.err);
+		run_screen_close(&r);
+		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
+	}
+	r.f = f;
+	run_screen_record(&r, f);
+	run_screen_rec_append(&r, f);
+	if (r.live)
+		r.st.uptime_s = run_screen_uptime_s();
+	screen_frame(r.scr, f, r.hist);
+	run_screen_loop(&r);
+	status = r.status;
+	run_screen_close(&r);
+	if (status)
+		fprintf(stderr, "wbtop: %s\n", r.err);
+	return status;
+}

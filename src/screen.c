@@ -1,0 +1,508 @@
+/*
+ * screen.c - the screen's life cycle (terminal, locale, colours), the
+ * drawing helpers, the top and status lines and the main layout.  The
+ * sections of the main view are drawn by screen_top.c (summary, gauge,
+ * knobs), screen_devices.c (the table) and screen_graph.c; the other pages
+ * by screen_help.c, screen_detail.c and screen_knobs.c; keys are handled in
+ * screen_keys.c, and the pure arithmetic is in screen_calc.c.
+ *
+ * Every frame is drawn whole onto stdscr after erase(); ncurses compares it
+ * with what the terminal shows and sends only the difference (clear() would
+ * make it repaint everything).
+ */
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "screen_priv.h"
+
+#include <term.h>	/* after curses.h; only for setupterm() below */
+
+/* A status message stays up this long (and until the next key), whatever
+ * the interval: long enough to read. */
+#define SCR_MSG_NS 5000000000ull
+
+/* The terminal the atexit handler restores (one screen at a time). */
+static SCREEN *scr_active;
+
+static void scr_restore_at_exit(void)
+{
+	if (scr_active && !isendwin())
+		endwin();
+}
+
+/* ---- colours and attributes: one row per role ---- */
+
+static const struct {
+	short fg, bg;		/* -1: the terminal's default */
+	attr_t with_color;	/* added to the colour pair */
+	attr_t mono;		/* used alone without colour */
+} scr_role_table[SCR_NROLES] = {
+	[SCR_NORMAL] = { -1, -1, A_NORMAL, A_NORMAL },
+	[SCR_LABEL] = { COLOR_CYAN, -1, A_NORMAL, A_NORMAL },
+	[SCR_TITLE] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
+	[SCR_DIP] = { COLOR_RED, -1, A_BOLD, A_BOLD },
+	[SCR_DIRTY] = { COLOR_YELLOW, -1, A_NORMAL, A_NORMAL },
+	[SCR_WB] = { COLOR_MAGENTA, -1, A_NORMAL, A_NORMAL },
+	[SCR_GRAPH] = { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
+	[SCR_HEADER] = { COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_REVERSE },
+	[SCR_SELECT] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
+	[SCR_SELECT_DIP] = { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD },
+	[SCR_WARN] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+	[SCR_EVENT] = { COLOR_BLUE, -1, A_BOLD, A_BOLD },
+	[SCR_DIM] = { -1, -1, A_DIM, A_NORMAL },
+};
+
+static void scr_init_colors(struct screen *s, bool no_color)
+{
+	s->color = !no_color && has_colors() && start_color() == OK;
+	bool default_bg = s->color && use_default_colors() == OK;
+	for (int r = 0; r < SCR_NROLES; r++) {
+		if (!s->color) {
+			s->role_attr[r] = scr_role_table[r].mono;
+			continue;
+		}
+		short fg = scr_role_table[r].fg, bg = scr_role_table[r].bg;
+		if (!default_bg) {
+			fg = fg < 0 ? COLOR_WHITE : fg;
+			bg = bg < 0 ? COLOR_BLACK : bg;
+		}
+		if (r == SCR_NORMAL || r == SCR_DIM || init_pair((short)r, fg, bg) != OK) {
+			s->role_attr[r] = scr_role_table[r].with_color | scr_role_table[r].mono;
+			continue;
+		}
+		s->role_attr[r] = COLOR_PAIR(r) | scr_role_table[r].with_color;
+	}
+}
+
+attr_t scr_attr(const struct screen *s, enum scr_role role)
+{
+	return s->role_attr[role];
+}
+
+/* ---- life cycle ---- */
+
+/* Home and End arrive as different sequences from different terminals and
+ * multiplexers (tmux sends ESC[1~ whatever TERM says): accept them all,
+ * as htop does, whatever terminfo lists. */
+static void scr_define_keys(void)
+{
+	static const struct { const char *seq; int key; } keys[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME }, { "\033OH", KEY_HOME },
+		{ "\033[4~", KEY_END }, { "\033[8~", KEY_END }, { "\033[F", KEY_END }, { "\033OF", KEY_END },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		define_key(keys[i].seq, keys[i].key);
+}
+
+static bool scr_locale_utf8(void)
+{
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");	/* "1.5", and the delay prompt parses the same way */
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+struct screen *screen_new(const struct screen_config *cfg, char *err, size_t errlen)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen, "the monitor needs a terminal (use -b for batch output)");
+		return NULL;
+	}
+	struct screen *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->sort_col = 3;	/* wMB/s: scr_cols[3] */
+	s->show_idle = cfg->all_devices;
+	if (cfg->sort && !scr_set_sort(s, cfg->sort)) {
+		snprintf(err, errlen, "sort '%s': no such column", cfg->sort);
+		free(s);
+		return NULL;
+	}
+	if (cfg->devices_regex && !scr_set_filter(s, cfg->devices_regex)) {
+		snprintf(err, errlen, "--devices '%s': %s", cfg->devices_regex, s->msg);
+		free(s);
+		return NULL;
+	}
+	s->utf8 = scr_locale_utf8();
+	const char *term = getenv("TERM");
+	/* Ask terminfo first: newterm on an unknown TERM fails too, but leaks. */
+	int terr = 0;
+	bool known = setupterm(NULL, STDOUT_FILENO, &terr) == OK;
+	if (known)
+		del_curterm(cur_term);
+	s->term = known ? newterm(NULL, stdout, stdin) : NULL;
+	if (!s->term) {
+		snprintf(err, errlen, "cannot use terminal type '%s'%s", term ? term : "(unset)",
+			 terr < 0 ? ": no terminfo database" : "");
+		scr_devs_free(s);
+		free(s);
+		return NULL;
+	}
+	scr_active = s->term;
+	static bool registered;
+	if (!registered && atexit(scr_restore_at_exit) == 0)
+		registered = true;
+	cbreak();	/* not raw: Ctrl-C stays a signal, which the loop turns into a clean exit */
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	scr_define_keys();
+	curs_set(0);
+	scr_init_colors(s, cfg->no_color);
+	return s;
+}
+
+void screen_free(struct screen *s)
+{
+	if (!s)
+		return;
+	if (s->term) {
+		if (!isendwin())
+			endwin();
+		delscreen(s->term);
+		scr_active = NULL;
+	}
+	scr_devs_free(s);
+	scr_knobs_free(s);
+	free(s->vals);
+	free(s->dips);
+	free(s->evs);
+	free(s);
+}
+
+uint64_t scr_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void screen_frame(struct screen *s, const struct frame *f, const struct history *h)
+{
+	s->f = f;
+	s->h = h;
+	if (s->msg[0] && scr_now_ns() >= s->msg_until_ns)
+		s->msg[0] = '\0';
+	scr_devs_update(s);
+}
+
+void screen_state(struct screen *s, const struct screen_state *st)
+{
+	s->st = *st;
+}
+
+void screen_message(struct screen *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+	va_end(ap);
+	s->msg_until_ns = scr_now_ns() + SCR_MSG_NS;
+}
+
+bool scr_scratch(struct screen *s, size_t n)
+{
+	if (n <= s->cap_vals)
+		return true;
+	double *v = realloc(s->vals, n * sizeof *v);
+	if (v)
+		s->vals = v;
+	bool *d = realloc(s->dips, n * sizeof *d);
+	if (d)
+		s->dips = d;
+	bool *e = realloc(s->evs, n * sizeof *e);
+	if (e)
+		s->evs = e;
+	if (!v || !d || !e)
+		return false;
+	s->cap_vals = n;
+	return true;
+}
+
+/* ---- drawing helpers ---- */
+
+/* Bytes of text that fill at most max columns; *cols gets the columns.
+ * Every glyph the screen draws is one column wide (names are sanitized to
+ * ASCII), so a column is a UTF-8 sequence. */
+static size_t scr_clip(const char *text, int max, int *cols)
+{
+	size_t i = 0;
+	int n = 0;
+	while (text[i] && n < max) {
+		i++;
+		while ((text[i] & 0xC0) == 0x80)
+			i++;	/* continuation bytes */
+		n++;
+	}
+	*cols = n;
+	return i;
+}
+
+int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text)
+{
+	int room = ln->xmax - ln->x;
+	if (room <= 0)
+		return 0;
+	int cols;
+	size_t bytes = scr_clip(text, room, &cols);
+	attr_t a = scr_attr(s, role);
+	attron(a);
+	mvaddnstr(ln->y, ln->x, text, (int)bytes);
+	attroff(a);
+	ln->x += cols;
+	return cols;
+}
+
+int scr_addf(struct screen *s, struct scr_line *ln, enum scr_role role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return scr_add(s, ln, role, buf);
+}
+
+bool scr_field(struct screen *s, struct scr_line *ln, const char *label, enum scr_role vrole,
+	       const char *value)
+{
+	int lc, vc;
+	scr_clip(label, INT32_MAX, &lc);
+	scr_clip(value, INT32_MAX, &vc);
+	int need = lc + vc + 2;
+	if (ln->x + need > ln->xmax)
+		return false;
+	scr_add(s, ln, SCR_NORMAL, " ");
+	scr_add(s, ln, SCR_LABEL, label);
+	scr_add(s, ln, SCR_NORMAL, " ");
+	scr_add(s, ln, vrole, value);
+	return true;
+}
+
+int scr_wrap(struct screen *s, int y, int x, enum scr_role role, const char *text, int max_rows)
+{
+	int width = COLS - x - 1;
+	for (int row = 0; *text && row < max_rows && y < LINES - 1 && width > 10; row++, y++) {
+		int cols;
+		size_t n = scr_clip(text, width, &cols);
+		if (text[n]) {	/* break at the last space that fits */
+			size_t cut = n;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut > 0)
+				n = cut;
+		}
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)n, text);
+		struct scr_line ln = { y, x, COLS };
+		scr_add(s, &ln, role, line);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	return y;
+}
+
+/* ch is one cell's glyph (UTF-8 allowed). */
+void scr_fill(struct screen *s, struct scr_line *ln, enum scr_role role, const char *ch, int n)
+{
+	attr_t a = scr_attr(s, role);
+	attron(a);
+	move(ln->y, ln->x);
+	for (int i = 0; i < n && ln->x < ln->xmax; i++, ln->x++)
+		addstr(ch);
+	attroff(a);
+}
+
+void scr_draw_rule(struct screen *s, int y, const char *title)
+{
+	const char *h = s->utf8 ? "\u2500" : "-";
+	struct scr_line ln = { y, 0, COLS };
+	scr_fill(s, &ln, SCR_DIM, h, 2);
+	scr_addf(s, &ln, SCR_TITLE, " %s ", title);
+	scr_fill(s, &ln, SCR_DIM, h, COLS);
+}
+
+/* ---- the top line and the status line ---- */
+
+static void scr_fmt_time(int64_t wall_ns, bool date, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+}
+
+void scr_draw_top_line(struct screen *s)
+{
+	struct scr_line ln = { 0, 0, COLS };
+	char buf[64];
+	bool replay = s->st.source_kind && strcmp(s->st.source_kind, "live") != 0;
+	scr_add(s, &ln, SCR_TITLE, "wbtop");
+	if (s->f) {
+		scr_fmt_time(s->f->cur->wall_ns, replay, buf, sizeof buf);
+		scr_addf(s, &ln, SCR_NORMAL, " %s", buf);
+	}
+	if (s->st.uptime_s >= 0)
+		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
+	snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
+	scr_field(s, &ln, " interval", SCR_NORMAL, buf);
+	if (replay)
+		scr_field(s, &ln, " replay", SCR_NORMAL, s->st.source_label ? s->st.source_label : "");
+	/* Flags at the right: they must show even when the line is full. */
+	bool dip = s->f && (s->f->sys_dip || s->f->interval_dip);
+	char revert[48] = "";
+	if (s->st.revert_in_s >= 0)
+		snprintf(revert, sizeof revert, " c confirms, else revert in %.0fs ", s->st.revert_in_s);
+	int flags = (int)strlen(revert) + (s->st.recording ? 5 : 0) + (s->st.paused ? 8 : 0) + (dip ? 6 : 0);
+	struct scr_line right = { 0, COLS - flags, COLS };
+	scr_add(s, &right, SCR_WARN, revert);
+	if (s->st.recording)
+		scr_add(s, &right, SCR_EVENT, " REC ");
+	if (s->st.paused)
+		scr_add(s, &right, SCR_WARN, " PAUSED ");
+	if (dip)
+		scr_add(s, &right, SCR_DIP, " !DIP ");
+}
+
+/* One key hint; only if it fits whole. */
+static void scr_hint(struct screen *s, struct scr_line *ln, const char *key, const char *what)
+{
+	if (ln->x + (int)(strlen(key) + strlen(what)) + 2 > ln->xmax)
+		return;
+	scr_add(s, ln, SCR_TITLE, key);
+	scr_addf(s, ln, SCR_NORMAL, " %s ", what);
+}
+
+static const char *scr_prompt_title(enum scr_prompt p)
+{
+	switch (p) {
+	case SCR_PROMPT_FILTER: return "filter devices (regex, empty: all): ";
+	case SCR_PROMPT_DELAY: return "interval in seconds: ";
+	case SCR_PROMPT_KNOB: return "new value (K/M/G for bytes, Esc: cancel): ";
+	default: return "";
+	}
+}
+
+void scr_draw_status(struct screen *s)
+{
+	int y = LINES - 1;
+	struct scr_line ln = { y, 0, COLS };
+	move(y, 0);
+	clrtoeol();
+	if (s->prompt != SCR_PROMPT_NONE) {
+		scr_add(s, &ln, SCR_TITLE, scr_prompt_title(s->prompt));
+		scr_add(s, &ln, SCR_NORMAL, s->input);
+		scr_add(s, &ln, SCR_SELECT, " ");	/* the cursor */
+		return;
+	}
+	if (s->msg[0]) {
+		scr_add(s, &ln, SCR_WARN, s->msg);
+		return;
+	}
+	if (s->view == SCR_VIEW_HELP) {
+		scr_add(s, &ln, SCR_NORMAL, scr_help_more(s) ? "Down PgDn: more below   " : "");
+		scr_add(s, &ln, SCR_NORMAL, "any other key: back");
+		return;
+	}
+	/* The view's state at the right; the hints fill what is left. */
+	char state[192];
+	snprintf(state, sizeof state, "%s%s%s", s->have_filter ? " filter: " : "", s->filter_text,
+		 s->show_idle ? " +idle" : "");
+	int sc;
+	scr_clip(state, INT32_MAX, &sc);
+	if (sc && sc < COLS / 2) {
+		struct scr_line right = { y, COLS - sc - 1, COLS };
+		scr_add(s, &right, SCR_WARN, state);
+		ln.xmax = COLS - sc - 2;
+	}
+	static const char *const hints[][2] = {
+		{ "h", "help" }, { "q", "quit" }, { "space", "pause" }, { "d", "delay" },
+		{ "f", "filter" }, { "a", "idle" }, { "<>", "sort" }, { "Enter", "detail" },
+		{ "e", "knobs" },
+	};
+	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+		scr_hint(s, &ln, hints[i][0], hints[i][1]);
+}
+
+/* ---- layout of the main view ---- */
+
+static void scr_draw_too_small(void)
+{
+	char line[96];
+	snprintf(line, sizeof line, "wbtop needs %dx%d, this terminal is %dx%d", SCR_MIN_COLS,
+		 SCR_MIN_ROWS, COLS, LINES);
+	int y = LINES / 2 > 0 ? LINES / 2 - 1 : 0;
+	mvaddnstr(y, 0, line, COLS);
+	if (LINES > 1)
+		mvaddnstr(y + 1, 0, "enlarge it, or press q to quit", COLS);
+}
+
+static void scr_draw_sys_graph(struct screen *s, int y, int bars)
+{
+	int x = 8, w = COLS - x;
+	char title[160], a[16], b[16];
+	double secs = 0;
+	size_t len = s->h ? history_len(s->h) : 0;
+	if (len > (size_t)w)
+		len = (size_t)w;
+	if (len > 1) {
+		const struct hist_sys *old = history_sys(s->h, len - 1), *now = history_sys(s->h, 0);
+		secs = (double)(now->wall_ns - old->wall_ns) / 1e9;
+	}
+	snprintf(title, sizeof title, "system writes (bo), last %s, now %s/s   ^ dip   * knob change",
+		 screen_fmt_duration(secs, a, sizeof a),
+		 screen_fmt_kb(s->f && s->f->sys.status == RATE_OK ? s->f->sys.bo_kbps : NAN, b, sizeof b));
+	scr_draw_rule(s, y, title);
+	if (!s->h || !scr_scratch(s, (size_t)w))
+		return;
+	history_series(s->h, NULL, HIST_SYS_BO_KBPS, s->vals, (size_t)w);
+	history_marks(s->h, NULL, false, s->dips, s->evs, (size_t)w);
+	scr_draw_graph(s, y + 1, x, bars, w, s->vals, s->dips, s->evs, true, "/s");
+}
+
+static void scr_draw_main(struct screen *s)
+{
+	scr_draw_top_line(s);
+	if (s->f) {
+		scr_draw_summary(s, 1);
+		scr_draw_gauge(s, 3);
+		scr_draw_knob_rows(s, 5);
+	}
+	int avail = LINES - SCR_TOP_ROWS - 1;
+	int bars = avail / 4;
+	bars = bars < 2 ? 2 : bars > 12 ? 12 : bars;
+	int table = avail - bars - 2;
+	scr_draw_devices(s, SCR_TOP_ROWS, table);
+	scr_draw_sys_graph(s, SCR_TOP_ROWS + table, bars);
+}
+
+void screen_draw(struct screen *s)
+{
+	erase();
+	if (COLS < SCR_MIN_COLS || LINES < SCR_MIN_ROWS) {
+		scr_draw_too_small();
+		refresh();
+		return;
+	}
+	switch (s->view) {
+	case SCR_VIEW_MAIN: scr_draw_main(s); break;
+	case SCR_VIEW_HELP: scr_draw_help(s); break;
+	case SCR_VIEW_DETAIL: scr_draw_detail(s); break;
+	case SCR_VIEW_KNOBS: scr_draw_knobs(s); break;
+	}
+	scr_draw_status(s);
+	refresh();
+}

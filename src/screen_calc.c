@@ -1,0 +1,140 @@
+/*
+ * screen_calc.c - the pure part of the screen: formatting of figures and
+ * the small sums behind the gauge, the sparklines and the graph.  No
+ * curses here, so every rule is unit-tested (tests/unit/test_screen.c).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "screen.h"
+
+const char *screen_fmt_kb(double kb, char *buf, size_t len)
+{
+	if (isnan(kb) || kb < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (kb < 0.5) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	static const char units[] = "KMGTP";
+	int u = 0;
+	/* Divide at 999.5, not 1024, so the figure stays within 3 digits. */
+	while (kb >= 999.5 && u < 4) {
+		kb /= 1024.0;
+		u++;
+	}
+	if (u > 0 && kb < 9.95)
+		snprintf(buf, len, "%.1f%c", kb, units[u]);
+	else
+		snprintf(buf, len, "%.0f%c", kb, units[u]);
+	return buf;
+}
+
+const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (int p = prec; p >= 0; p--) {
+		int n = snprintf(buf, len, "%.*f", p, v);
+		if (n <= width)
+			return buf;
+	}
+	static const char units[] = "kMGT";
+	double x = v;
+	for (int u = 0; u < 4; u++) {
+		x /= 1000.0;
+		int n = snprintf(buf, len, "%.0f%c", x, units[u]);
+		if (n <= width)
+			return buf;
+	}
+	return buf;
+}
+
+const char *screen_fmt_duration(double s, char *buf, size_t len)
+{
+	if (isnan(s) || s < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (s < 10)
+		snprintf(buf, len, "%.1fs", s);
+	else if (s < 60)
+		snprintf(buf, len, "%.0fs", s);
+	else {
+		uint64_t t = (uint64_t)(s + 0.5);
+		if (t < 3600)
+			snprintf(buf, len, "%um%02us", (unsigned)(t / 60), (unsigned)(t % 60));
+		else if (t < 86400)
+			snprintf(buf, len, "%uh%02um", (unsigned)(t / 3600), (unsigned)(t % 3600 / 60));
+		else
+			snprintf(buf, len, "%llud%02uh", (unsigned long long)(t / 86400),
+				 (unsigned)(t % 86400 / 3600));
+	}
+	return buf;
+}
+
+const char *screen_fmt_uptime(double s, char *buf, size_t len)
+{
+	if (isnan(s) || s < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	uint64_t t = (uint64_t)s;
+	unsigned days = (unsigned)(t / 86400);
+	unsigned h = (unsigned)(t % 86400 / 3600), m = (unsigned)(t % 3600 / 60);
+	if (days)
+		snprintf(buf, len, "%u day%s, %u:%02u", days, days == 1 ? "" : "s", h, m);
+	else
+		snprintf(buf, len, "%u:%02u", h, m);
+	return buf;
+}
+
+double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps)
+{
+	if (limit_kb == 0)
+		return -1;
+	if (used_kb >= limit_kb)
+		return 0;
+	if (isnan(growth_kbps) || growth_kbps <= 0)
+		return -1;
+	return (double)(limit_kb - used_kb) / growth_kbps;
+}
+
+double screen_drain_s(uint64_t pending_kb, double written_kbps)
+{
+	if (isnan(written_kbps) || written_kbps <= 0)
+		return -1;
+	return (double)pending_kb / written_kbps;
+}
+
+int screen_spark_level(double v, double max, int levels)
+{
+	if (isnan(v) || v <= 0 || levels <= 0)
+		return 0;
+	if (!(max > 0) || v >= max)
+		return levels;
+	int l = (int)lround(v / max * levels);
+	return l < 1 ? 1 : l;
+}
+
+int screen_bar_eighths(double v, double max, int rows)
+{
+	if (isnan(v) || v <= 0 || !(max > 0) || rows <= 0)
+		return 0;
+	if (v >= max)
+		return rows * 8;
+	int e = (int)lround(v / max * rows * 8);
+	return e < 1 ? 1 : e;	/* a little is not nothing */
+}
+
+int screen_mark_pos(uint64_t value, uint64_t scale, int width)
+{
+	if (scale == 0 || width <= 0 || value > scale)
+		return -1;
+	int pos = (int)((double)value / (double)scale * width);
+	return pos >= width ? width - 1 : pos;
+}

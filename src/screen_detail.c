@@ -1,0 +1,177 @@
+/*
+ * screen_detail.c - one device's page (Enter on a row): who it is (names,
+ * stable key, mounts, filesystem, hardware), its BDI limits, every iostat
+ * figure of the last interval, and graphs of its recent writes and await.
+ *
+ * The identity is what the source looked up when the device appeared
+ * (ident.h); BDI limits are as of that lookup or the last knob write.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ident.h"
+#include "knob.h"
+#include "screen_priv.h"
+
+/* Writes "label value" pairs across rows, wrapping when one doesn't fit. */
+struct scr_flow {
+	struct scr_line ln;
+	int ymax;		/* first row not to write on */
+};
+
+static void scr_flow_field(struct screen *s, struct scr_flow *fl, const char *label,
+			   enum scr_role role, const char *value)
+{
+	if (!value || fl->ln.y >= fl->ymax)
+		return;
+	if (scr_field(s, &fl->ln, label, role, value))
+		return;
+	fl->ln = (struct scr_line){ fl->ln.y + 1, 2, COLS };
+	if (fl->ln.y < fl->ymax && !scr_field(s, &fl->ln, label, role, value)) {
+		/* longer than a row: show what fits */
+		scr_add(s, &fl->ln, SCR_LABEL, label);
+		scr_add(s, &fl->ln, SCR_NORMAL, " ");
+		scr_add(s, &fl->ln, role, value);
+	}
+}
+
+static void scr_flow_title(struct screen *s, struct scr_flow *fl, const char *title)
+{
+	if (fl->ln.x > 0)
+		fl->ln = (struct scr_line){ fl->ln.y + 1, 0, COLS };
+	if (fl->ln.y < fl->ymax)
+		scr_add(s, &fl->ln, SCR_TITLE, title);
+}
+
+static void scr_detail_identity(struct screen *s, struct scr_flow *fl, const struct dev_counters *d)
+{
+	const struct dev_ident *id = d->ident;
+	char mm[32];
+	snprintf(mm, sizeof mm, "%" PRIu32 ":%" PRIu32, d->major, d->minor);
+	scr_flow_title(s, fl, "identity");
+	scr_flow_field(s, fl, "kernel", SCR_NORMAL, d->name);
+	scr_flow_field(s, fl, "dev", SCR_NORMAL, mm);
+	if (!id) {
+		scr_flow_field(s, fl, "", SCR_DIM, "(no identity known)");
+		return;
+	}
+	scr_flow_field(s, fl, "key", SCR_NORMAL, id->key);
+	scr_flow_field(s, fl, "dm", SCR_NORMAL, id->dm_name);
+	scr_flow_field(s, fl, "dm-uuid", SCR_NORMAL, id->dm_uuid);
+	scr_flow_field(s, fl, "md", SCR_NORMAL, id->md_name);
+	scr_flow_field(s, fl, "mounted", SCR_NORMAL, id->mounts);
+	scr_flow_field(s, fl, "fs", SCR_NORMAL, id->fstype);
+	scr_flow_field(s, fl, "label", SCR_NORMAL, id->fs_label);
+	scr_flow_field(s, fl, "fs-uuid", SCR_NORMAL, id->fs_uuid);
+	scr_flow_field(s, fl, "wwid", SCR_NORMAL, id->wwid);
+	scr_flow_field(s, fl, "serial", SCR_NORMAL, id->serial);
+	scr_flow_field(s, fl, "rotational", SCR_NORMAL,
+		       id->rotational < 0 ? NULL : id->rotational ? "yes" : "no");
+	scr_flow_field(s, fl, "cache", SCR_NORMAL, id->write_cache);
+	if (id->partition)
+		scr_flow_field(s, fl, "partition", SCR_NORMAL, "yes");
+}
+
+static void scr_detail_bdi(struct screen *s, struct scr_flow *fl, const struct dev_counters *d)
+{
+	const struct dev_ident *id = d->ident;
+	scr_flow_title(s, fl, "BDI limits");
+	if (!id || !id->has_bdi) {
+		scr_flow_field(s, fl, "", SCR_DIM,
+			       id && id->partition ? "none of its own: a partition shares its disk's"
+						   : "none (the device has no BDI)");
+		return;
+	}
+	for (int k = 0; k < KNOB_BDI_COUNT; k++) {
+		if (id->bdi[k] < 0)
+			continue;	/* this kernel does not have it */
+		char v[32];
+		scr_flow_field(s, fl, knob_bdi_table[k].name, SCR_NORMAL,
+			       knob_format_value(knob_bdi_table[k].kind, id->bdi[k], v, sizeof v));
+	}
+}
+
+static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
+{
+	const struct dev_rates *r = &s->f->dev[i];
+	scr_flow_title(s, fl, "last interval");
+	if (s->f->dev_dip && s->f->dev_dip[i])
+		scr_flow_field(s, fl, "", SCR_DIP, "! write rate dipped");
+	for (size_t c = 0; c < scr_ncols; c++) {
+		const struct scr_col *col = &scr_cols[c];
+		bool have = r->status == RATE_OK && (col->need == SCR_NEED_NONE ||
+			    (col->need == SCR_NEED_FLUSH ? r->has_flush : r->has_discard));
+		char v[24];
+		scr_flow_field(s, fl, col->title, SCR_NORMAL,
+			       screen_fmt_num(have ? col->get(r) : NAN, 9, col->prec, v, sizeof v));
+	}
+}
+
+/* A titled graph of one figure of the device: rule, bars, mark row. */
+static void scr_detail_graph(struct screen *s, int y, int bars, const struct hist_series *hs,
+			     enum hist_field field, const char *title, bool kb, const char *unit)
+{
+	int x = 8, w = COLS - x;
+	scr_draw_rule(s, y, title);
+	if (!s->h || !hs || bars < 1 || !scr_scratch(s, (size_t)w))
+		return;
+	history_series(s->h, hs, field, s->vals, (size_t)w);
+	history_marks(s->h, hs, true, s->dips, s->evs, (size_t)w);
+	scr_draw_graph(s, y + 1, x, bars, w, s->vals, s->dips, s->evs, kb, unit);
+}
+
+void scr_draw_detail(struct screen *s)
+{
+	scr_draw_top_line(s);
+	size_t i;
+	const struct dev_counters *d = scr_selected(s, &i);
+	char label[160], title[224];
+	if (!d) {
+		scr_draw_rule(s, 1, "device gone");
+		struct scr_line ln = { 2, 0, COLS };
+		scr_add(s, &ln, SCR_DIM, "  The device is no longer in the data.  Esc: back");
+		return;
+	}
+	snprintf(title, sizeof title, "%s   (Esc: back, Up/Down: other devices, e: BDI knobs)",
+		 scr_dev_label(d, label, sizeof label));
+	scr_draw_rule(s, 1, title);
+	/* Text first, graphs share what is left, writes getting the larger part. */
+	int graphs_at = LINES - 1 - 2 * 4;
+	struct scr_flow fl = { { 2, 0, COLS }, graphs_at };
+	scr_detail_identity(s, &fl, d);
+	scr_detail_bdi(s, &fl, d);
+	scr_detail_rates(s, &fl, i);
+	int top = fl.ln.y + 1;
+	int room = LINES - 1 - top;	/* rows for both graphs, with their rules and marks */
+	int write_bars = (room - 4) * 2 / 3, await_bars = room - 4 - write_bars;
+	const struct hist_series *hs = s->h ? history_find(s->h, scr_dev_key(d)) : NULL;
+	scr_detail_graph(s, top, write_bars, hs, HIST_DEV_WKB_S, "writes", true, "/s");
+	scr_detail_graph(s, top + write_bars + 2, await_bars, hs, HIST_DEV_AWAIT_MS, "await (ms)", false, "");
+}
+
+bool scr_detail_key(struct screen *s, int ch, struct screen_req *req)
+{
+	switch (ch) {
+	case 27: case 'q': case KEY_LEFT: case KEY_BACKSPACE: case 127: case '\n': case '\r': case KEY_ENTER:
+		s->view = SCR_VIEW_MAIN;
+		return true;
+	case 'h': case '?':
+		s->view = SCR_VIEW_HELP;
+		return true;
+	case 'e': {
+		const struct dev_counters *d = scr_selected(s, NULL);
+		if (!d)
+			return true;
+		req->kind = SCREEN_REQ_KNOBS_OPEN;
+		req->ref.bdi = true;
+		req->ref.major = d->major;
+		req->ref.minor = d->minor;
+		s->view = SCR_VIEW_KNOBS;
+		s->ksel = 0;
+		return true;
+	}
+	}
+	return scr_devs_key(s, ch);
+}

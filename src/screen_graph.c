@@ -1,0 +1,94 @@
+/*
+ * screen_graph.c - bar graphs and sparklines of a series from the history.
+ *
+ * One column (or sparkline cell) per frame, newest at the right.  UTF-8
+ * terminals get eighth-block glyphs; other locales get ASCII ramps.  A
+ * dip's column is drawn in the dip colour and marked '^' under the graph,
+ * a knob change '*', so both show without colour too.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "screen_priv.h"
+
+static const char *const scr_blocks_utf8[9] = {
+	" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+};
+static const char *const scr_spark_ascii[9] = { " ", ".", ":", "-", "=", "+", "*", "#", "@" };
+
+static double scr_series_max(const double *vals, int n, double floor_max)
+{
+	double max = floor_max;
+	for (int i = 0; i < n; i++)
+		if (!isnan(vals[i]) && vals[i] > max)
+			max = vals[i];
+	return max;
+}
+
+/* One cell of a bar holding eighths (0..8) of its height. */
+static const char *scr_bar_cell(const struct screen *s, int eighths)
+{
+	if (s->utf8)
+		return scr_blocks_utf8[eighths];
+	return eighths == 0 ? " " : eighths < 4 ? "." : "#";
+}
+
+static void scr_graph_axis(struct screen *s, int y, int x, int h, double max, bool kb,
+			   const char *unit)
+{
+	char v[16], label[24];
+	snprintf(label, sizeof label, "%s%s", kb ? screen_fmt_kb(max, v, sizeof v) :
+		 screen_fmt_num(max, 5, 1, v, sizeof v), unit);
+	struct scr_line ln = { y, 0, x - 1 };
+	scr_addf(s, &ln, SCR_DIM, "%*s", x - 1, label);
+	ln = (struct scr_line){ y + h - 1, 0, x - 1 };
+	scr_addf(s, &ln, SCR_DIM, "%*s", x - 1, "0");
+}
+
+void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *vals,
+		    const bool *dips, const bool *evs, bool kb, const char *unit)
+{
+	if (h < 1 || w < 1)
+		return;
+	double max = scr_series_max(vals, w, 0);
+	scr_graph_axis(s, y, x, h, max, kb, unit);
+	for (int i = 0; i < w && x + i < COLS; i++) {
+		int e = screen_bar_eighths(vals[i], max, h);
+		attr_t a = scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
+		attron(a);
+		for (int r = 0; r < h && e > r * 8; r++) {
+			int cell = e - r * 8;
+			mvaddstr(y + h - 1 - r, x + i, scr_bar_cell(s, cell > 8 ? 8 : cell));
+		}
+		attroff(a);
+		/* the mark row: knob changes win over dips, both over the baseline */
+		enum scr_role role = SCR_DIM;
+		const char *mark = s->utf8 ? "\u2500" : "-";
+		if (evs && evs[i]) {
+			role = SCR_EVENT;
+			mark = "*";
+		} else if (dips && dips[i]) {
+			role = SCR_DIP;
+			mark = "^";
+		}
+		a = scr_attr(s, role);
+		attron(a);
+		mvaddstr(y + h, x + i, mark);
+		attroff(a);
+	}
+}
+
+void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, const bool *dips,
+		    int n, double floor_max)
+{
+	double max = scr_series_max(vals, n, floor_max);
+	for (int i = 0; i < n && ln->x < ln->xmax; i++) {
+		int level = screen_spark_level(vals[i], max, 8);
+		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
+		attr_t a = scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
+		attron(a);
+		mvaddstr(ln->y, ln->x, g);
+		attroff(a);
+		ln->x++;
+	}
+}

@@ -1,0 +1,193 @@
+/*
+ * screen_keys.c - keys: the status-line prompts (filter, interval, knob
+ * value), the keys every page shares, the main screen's own, and
+ * dispatch to the pages.  A key either changes the view here or becomes a
+ * struct screen_req for the loop.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen_priv.h"
+
+static bool scr_is_enter(int ch)
+{
+	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
+static bool scr_is_backspace(int ch)
+{
+	return ch == KEY_BACKSPACE || ch == 127 || ch == 8;
+}
+
+static void scr_prompt_open(struct screen *s, enum scr_prompt p, const char *initial)
+{
+	s->prompt = p;
+	snprintf(s->input, sizeof s->input, "%s", initial ? initial : "");
+	s->ninput = strlen(s->input);
+	s->msg[0] = '\0';
+}
+
+/* The typed line is complete: act on it. */
+static void scr_prompt_done(struct screen *s, struct screen_req *req)
+{
+	enum scr_prompt p = s->prompt;
+	s->prompt = SCR_PROMPT_NONE;
+	if (p == SCR_PROMPT_FILTER) {
+		scr_set_filter(s, s->input);
+		scr_devs_update(s);
+	} else if (p == SCR_PROMPT_DELAY) {
+		char *end;
+		double v = strtod(s->input, &end);
+		while (*end == ' ')
+			end++;
+		if (end == s->input || *end || !isfinite(v) || v < 0.01 || v > 86400)
+			screen_message(s, "interval '%s': give seconds between 0.01 and 86400", s->input);
+		else {
+			req->kind = SCREEN_REQ_DELAY;
+			req->value = v;
+		}
+	} else if (p == SCR_PROMPT_KNOB) {
+		req->kind = SCREEN_REQ_KNOB_APPLY;
+		req->ref = s->kn.n ? s->kitems[s->ksel].ref : req->ref;
+		snprintf(req->text, sizeof req->text, "%s", s->input);
+	}
+}
+
+/* Line editing on the status line; a knob value is previewed as typed. */
+static void scr_prompt_key(struct screen *s, int ch, struct screen_req *req)
+{
+	if (ch == 27) {		/* Esc */
+		s->prompt = SCR_PROMPT_NONE;
+		s->have_preview = false;
+		return;
+	}
+	if (scr_is_enter(ch)) {
+		scr_prompt_done(s, req);
+		return;
+	}
+	if (scr_is_backspace(ch)) {
+		if (s->ninput)
+			s->input[--s->ninput] = '\0';
+	} else if (ch == 21) {	/* Ctrl-U */
+		s->ninput = 0;
+		s->input[0] = '\0';
+	} else if (ch >= 32 && ch < 127 && s->ninput + 1 < sizeof s->input) {
+		s->input[s->ninput++] = (char)ch;
+		s->input[s->ninput] = '\0';
+	} else {
+		return;
+	}
+	if (s->prompt == SCR_PROMPT_KNOB && s->kn.n) {
+		req->kind = SCREEN_REQ_KNOB_PREVIEW;
+		req->ref = s->kitems[s->ksel].ref;
+		snprintf(req->text, sizeof req->text, "%s", s->input);
+	}
+}
+
+void scr_open_knob_prompt(struct screen *s, const char *initial)
+{
+	scr_prompt_open(s, SCR_PROMPT_KNOB, initial);
+}
+
+/* Keys that mean the same on every page. */
+static bool scr_global_key(struct screen *s, int ch, struct screen_req *req)
+{
+	switch (ch) {
+	case ' ':
+		req->kind = SCREEN_REQ_PAUSE;
+		return true;
+	case 'd': {
+		char cur[32];
+		snprintf(cur, sizeof cur, "%g", s->st.delay_s);
+		scr_prompt_open(s, SCR_PROMPT_DELAY, cur);
+		return true;
+	}
+	case 'u':
+		req->kind = SCREEN_REQ_KNOB_UNDO;
+		return true;
+	case 'U':
+		req->kind = SCREEN_REQ_KNOB_REVERT_ALL;
+		return true;
+	case 12:	/* Ctrl-L: repaint everything */
+		clearok(curscr, TRUE);
+		return true;
+	case KEY_RESIZE:
+		return true;	/* ncurses has the new size; the redraw follows */
+	}
+	return false;
+}
+
+static void scr_main_key(struct screen *s, int ch, struct screen_req *req)
+{
+	if (scr_global_key(s, ch, req) || scr_devs_key(s, ch))
+		return;
+	switch (ch) {
+	case 'q':
+		req->kind = SCREEN_REQ_QUIT;
+		break;
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		s->view = SCR_VIEW_HELP;
+		break;
+	case 'f':
+	case '/':
+		scr_prompt_open(s, SCR_PROMPT_FILTER, s->filter_text);
+		break;
+	case 'W':
+		req->kind = SCREEN_REQ_SAVE_SETTINGS;
+		break;
+	case 'e':
+		req->kind = SCREEN_REQ_KNOBS_OPEN;
+		req->ref.bdi = false;
+		s->view = SCR_VIEW_KNOBS;
+		s->ksel = 0;
+		break;
+	default:
+		if (scr_is_enter(ch) && scr_selected(s, NULL)) {
+			scr_note_selection(s);	/* the page stays on this device */
+			s->view = SCR_VIEW_DETAIL;
+		}
+		break;
+	}
+}
+
+bool screen_key(struct screen *s, struct screen_req *req)
+{
+	memset(req, 0, sizeof *req);
+	int ch = getch();
+	if (ch == ERR)
+		return false;
+	if (s->msg[0] && ch != KEY_RESIZE)
+		s->msg[0] = '\0';	/* a key answers the message */
+	if (s->prompt != SCR_PROMPT_NONE) {
+		if (ch != KEY_RESIZE)
+			scr_prompt_key(s, ch, req);
+		return true;
+	}
+	if (COLS < SCR_MIN_COLS || LINES < SCR_MIN_ROWS) {
+		if (ch == 'q')
+			req->kind = SCREEN_REQ_QUIT;
+		return true;
+	}
+	switch (s->view) {
+	case SCR_VIEW_MAIN:
+		scr_main_key(s, ch, req);
+		break;
+	case SCR_VIEW_HELP:
+		if (!scr_help_key(s, ch))
+			s->view = SCR_VIEW_MAIN;	/* any other key leaves it, as in top */
+		break;
+	case SCR_VIEW_DETAIL:
+		if (!scr_global_key(s, ch, req))
+			scr_detail_key(s, ch, req);
+		break;
+	case SCR_VIEW_KNOBS:
+		if (!scr_knobs_key(s, ch, req))
+			scr_global_key(s, ch, req);
+		break;
+	}
+	return true;
+}

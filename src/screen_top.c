@@ -1,0 +1,237 @@
+/*
+ * screen_top.c - the rows above the device table: the vmstat figures, the
+ * writeback gauge and the writeback knobs.
+ *
+ * Figures come from the frame only (sys_rates and the snapshot's knob
+ * values); nothing here reads the system.  Rates are "-" on a first sample,
+ * gauges (memory, Dirty, Writeback, thresholds) are shown at once.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knob.h"
+#include "screen_priv.h"
+
+static bool scr_rates_ok(const struct screen *s)
+{
+	return s->f->sys.status == RATE_OK;
+}
+
+/* A section title, only with room for a figure after it. */
+static void scr_section(struct screen *s, struct scr_line *ln, const char *title)
+{
+	if (ln->x + (int)strlen(title) + 8 > ln->xmax) {
+		ln->x = ln->xmax;	/* and nothing after it on this row */
+		return;
+	}
+	if (ln->x > 0)
+		scr_add(s, ln, SCR_NORMAL, " ");
+	scr_add(s, ln, SCR_TITLE, title);
+}
+
+static const char *scr_kb(double kb, char *buf, size_t len)
+{
+	return screen_fmt_kb(kb, buf, len);
+}
+
+static const char *scr_kbps(const struct screen *s, double kbps, char *buf, size_t len)
+{
+	if (!scr_rates_ok(s))
+		return "-";
+	screen_fmt_kb(kbps, buf, len);
+	return buf;
+}
+
+/* A whole number, shortened with k/M only past 5 digits. */
+static const char *scr_int(double v, char *buf, size_t len)
+{
+	if (v < 99999.5)
+		snprintf(buf, len, "%.0f", v);
+	else
+		screen_fmt_num(v, 5, 0, buf, len);
+	return buf;
+}
+
+static const char *scr_count(const struct screen *s, double v, char *buf, size_t len)
+{
+	if (!scr_rates_ok(s))
+		return "-";
+	return scr_int(v, buf, len);
+}
+
+static const char *scr_pct(const struct screen *s, double v, char *buf, size_t len)
+{
+	if (!scr_rates_ok(s))
+		return "-";
+	snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+void scr_draw_summary(struct screen *s, int y)
+{
+	const struct sys_rates *r = &s->f->sys;
+	char b[16];
+	struct scr_line ln = { y, 0, COLS };
+	scr_section(s, &ln, "procs");
+	scr_field(s, &ln, "r", SCR_NORMAL, scr_int((double)r->r, b, sizeof b));
+	scr_field(s, &ln, "b", r->b ? SCR_WARN : SCR_NORMAL, scr_int((double)r->b, b, sizeof b));
+	scr_section(s, &ln, " mem");
+	scr_field(s, &ln, "free", SCR_NORMAL, scr_kb((double)r->free_kb, b, sizeof b));
+	scr_field(s, &ln, "buff", SCR_NORMAL, scr_kb((double)r->buff_kb, b, sizeof b));
+	scr_field(s, &ln, "cache", SCR_NORMAL, scr_kb((double)r->cache_kb, b, sizeof b));
+	scr_field(s, &ln, "avail", SCR_NORMAL, scr_kb((double)s->f->cur->sys.mem_avail_kb, b, sizeof b));
+	scr_section(s, &ln, " swap");
+	scr_field(s, &ln, "used", SCR_NORMAL, scr_kb((double)r->swpd_kb, b, sizeof b));
+	scr_field(s, &ln, "si", SCR_NORMAL, scr_kbps(s, r->si_kbps, b, sizeof b));
+	scr_field(s, &ln, "so", r->so_kbps > 0 ? SCR_WARN : SCR_NORMAL, scr_kbps(s, r->so_kbps, b, sizeof b));
+
+	ln = (struct scr_line){ y + 1, 0, COLS };
+	char v[16];
+	scr_section(s, &ln, "io/s");
+	scr_field(s, &ln, "bi", SCR_NORMAL, scr_kbps(s, r->bi_kbps, b, sizeof b));
+	scr_field(s, &ln, "bo", s->f->sys_dip ? SCR_DIP : SCR_NORMAL, scr_kbps(s, r->bo_kbps, v, sizeof v));
+	scr_section(s, &ln, " sys/s");
+	scr_field(s, &ln, "in", SCR_NORMAL, scr_count(s, r->in_ps, b, sizeof b));
+	scr_field(s, &ln, "cs", SCR_NORMAL, scr_count(s, r->cs_ps, b, sizeof b));
+	scr_section(s, &ln, " cpu%");
+	scr_field(s, &ln, "us", SCR_NORMAL, scr_pct(s, r->us, b, sizeof b));
+	scr_field(s, &ln, "sy", SCR_NORMAL, scr_pct(s, r->sy, b, sizeof b));
+	scr_field(s, &ln, "id", SCR_NORMAL, scr_pct(s, r->id, b, sizeof b));
+	scr_field(s, &ln, "wa", r->wa >= 20 && scr_rates_ok(s) ? SCR_WARN : SCR_NORMAL,
+		  scr_pct(s, r->wa, b, sizeof b));
+	scr_field(s, &ln, "st", SCR_NORMAL, scr_pct(s, r->st, b, sizeof b));
+}
+
+/* The bar: Dirty then Writeback cells against the hard limit, with the
+ * background threshold marked.  Glyphs differ, so it reads without colour. */
+static void scr_gauge_bar(struct screen *s, struct scr_line *ln, int w, const struct sys_rates *r)
+{
+	uint64_t scale = r->dirty_thresh_kb;
+	uint64_t used = r->dirty_kb + r->writeback_kb;
+	int nd = 0, nw = 0;
+	if (scale) {
+		nd = (int)lround((double)r->dirty_kb / (double)scale * w);
+		nw = (int)lround((double)used / (double)scale * w) - nd;
+		if (nd > w)
+			nd = w;
+		if (nd + nw > w)
+			nw = w - nd;
+		if (nd == 0 && r->dirty_kb)
+			nd = nd + nw < w ? 1 : 0;	/* some dirt is not none */
+	}
+	int bg = screen_mark_pos(r->bg_thresh_kb, scale, w);
+	bool over = scale && used >= scale;
+	scr_add(s, ln, SCR_NORMAL, "[");
+	for (int i = 0; i < w && ln->x < ln->xmax; i++) {
+		enum scr_role role = i < nd ? SCR_DIRTY : i < nd + nw ? SCR_WB : SCR_DIM;
+		const char *g = i < nd ? (s->utf8 ? "\u2588" : "#") :
+				i < nd + nw ? (s->utf8 ? "\u2592" : "=") : (s->utf8 ? "\u00b7" : ".");
+		if (over)
+			role = SCR_DIP;
+		if (i == bg) {
+			g = s->utf8 ? "\u2502" : "|";
+			role = SCR_WARN;
+		}
+		scr_add(s, ln, role, g);
+	}
+	scr_add(s, ln, SCR_NORMAL, "]");
+}
+
+void scr_draw_gauge(struct screen *s, int y)
+{
+	const struct sys_rates *r = &s->f->sys;
+	char a[16], b[16], c[40];
+	struct scr_line ln = { y, 0, COLS };
+	scr_add(s, &ln, SCR_TITLE, "dirty ");
+	int text_w = 32;
+	int w = COLS - ln.x - 2 - text_w;
+	w = w < 10 ? 10 : w > 120 ? 120 : w;	/* the figures stay near the bar */
+	scr_gauge_bar(s, &ln, w, r);
+	scr_field(s, &ln, "Dirty", SCR_DIRTY, scr_kb((double)r->dirty_kb, a, sizeof a));
+	scr_field(s, &ln, " Writeback", SCR_WB, scr_kb((double)r->writeback_kb, b, sizeof b));
+
+	ln = (struct scr_line){ y + 1, 0, COLS };
+	uint64_t used = r->dirty_kb + r->writeback_kb;
+	scr_add(s, &ln, SCR_NORMAL, "     ");
+	/* 0: the kernel did not say (an old kernel, a replay without them) */
+	scr_field(s, &ln, "bg", SCR_NORMAL, r->bg_thresh_kb ? scr_kb((double)r->bg_thresh_kb, a, sizeof a) : "?");
+	scr_field(s, &ln, "limit", SCR_NORMAL,
+		  r->dirty_thresh_kb ? scr_kb((double)r->dirty_thresh_kb, b, sizeof b) : "?");
+	if (r->dirty_thresh_kb && used >= r->dirty_thresh_kb) {
+		scr_add(s, &ln, SCR_DIP, "  OVER THE LIMIT: writers are throttled");
+		return;
+	}
+	if (!scr_rates_ok(s))
+		return;
+	/* Net growth of dirty memory: what is dirtied minus what is written. */
+	double growth_kbps = r->dirtied_kbps - r->written_kbps;
+	double t = screen_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
+	if (t >= 0) {
+		snprintf(c, sizeof c, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
+		scr_field(s, &ln, " grows", SCR_NORMAL, c);
+		scr_field(s, &ln, "limit in", t < 30 ? SCR_WARN : SCR_NORMAL,
+			  screen_fmt_duration(t, b, sizeof b));
+	} else {
+		scr_add(s, &ln, SCR_NORMAL, "  dirty data not growing");
+	}
+	double d = screen_drain_s(used, r->written_kbps);
+	if (d >= 0) {
+		/* one piece, so it shows whole or not at all (and the rate only if room) */
+		snprintf(c, sizeof c, "%s at %s/s", screen_fmt_duration(d, a, sizeof a),
+			 scr_kb(r->written_kbps, b, sizeof b));
+		if (!scr_field(s, &ln, " drains in", SCR_NORMAL, c))
+			scr_field(s, &ln, " drains in", SCR_NORMAL, a);
+	} else if (used) {
+		scr_add(s, &ln, SCR_NORMAL, "  nothing being written");
+	}
+}
+
+enum scr_force { SCR_SINGLE, SCR_IDLE_MEMBER, SCR_IN_FORCE };
+
+/* "ratio *20%": the member of a pair in force is starred and bright, the
+ * other one dim; knobs without a partner are plain. */
+static void scr_knob(struct screen *s, struct scr_line *ln, const char *label, int k,
+		     enum scr_force force)
+{
+	char v[24], buf[32];
+	knob_format_value(knob_vm_table[k].kind, s->f->cur->knob[k], v, sizeof v);
+	snprintf(buf, sizeof buf, "%s%s", force == SCR_IN_FORCE ? "*" : "", v);
+	enum scr_role role = force == SCR_IN_FORCE ? SCR_TITLE : force == SCR_IDLE_MEMBER ? SCR_DIM : SCR_NORMAL;
+	scr_field(s, ln, label, role, buf);
+}
+
+static void scr_knob_pair(struct screen *s, struct scr_line *ln, const char *title, bool background,
+			  uint64_t thresh_kb)
+{
+	const int64_t *k = s->f->cur->knob;
+	bool bytes = knob_bytes_in_force(k, background);
+	char b[16], t[24];
+	snprintf(t, sizeof t, "%s:", title);
+	if (ln->x + (int)strlen(t) + 1 > ln->xmax)
+		return;
+	scr_add(s, ln, SCR_NORMAL, " ");
+	scr_add(s, ln, SCR_TITLE, t);
+	scr_knob(s, ln, "ratio", background ? KNOB_DIRTY_BG_RATIO : KNOB_DIRTY_RATIO,
+		 bytes ? SCR_IDLE_MEMBER : SCR_IN_FORCE);
+	scr_knob(s, ln, "bytes", background ? KNOB_DIRTY_BG_BYTES : KNOB_DIRTY_BYTES,
+		 bytes ? SCR_IN_FORCE : SCR_IDLE_MEMBER);
+	snprintf(t, sizeof t, "=%s", thresh_kb ? scr_kb((double)thresh_kb, b, sizeof b) : "?");
+	scr_add(s, ln, SCR_NORMAL, " ");
+	scr_add(s, ln, SCR_NORMAL, t);
+}
+
+void scr_draw_knob_rows(struct screen *s, int y)
+{
+	struct scr_line ln = { y, 0, COLS };
+	scr_add(s, &ln, SCR_TITLE, "knobs");
+	scr_knob_pair(s, &ln, "dirty", false, s->f->sys.dirty_thresh_kb);
+	scr_add(s, &ln, SCR_NORMAL, " ");
+	scr_knob_pair(s, &ln, "background", true, s->f->sys.bg_thresh_kb);
+
+	ln = (struct scr_line){ y + 1, 5, COLS };
+	scr_knob(s, &ln, "expire", KNOB_DIRTY_EXPIRE_CS, SCR_SINGLE);
+	scr_knob(s, &ln, " writeback", KNOB_DIRTY_WRITEBACK_CS, SCR_SINGLE);
+	scr_knob(s, &ln, " dirtytime", KNOB_DIRTYTIME_EXPIRE_S, SCR_SINGLE);
+	scr_field(s, &ln, "  *", SCR_NORMAL, "in force");
+}

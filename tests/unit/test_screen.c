@@ -1,0 +1,157 @@
+/*
+ * test_screen.c - the pure part of the screen (screen_calc.c): how figures
+ * are written, the gauge's times, sparkline and bar levels.
+ */
+#include <check.h>
+#include <math.h>
+
+#include "screen.h"
+
+static const struct {
+	double kb;
+	const char *want;
+} kb_cases[] = {
+	{ 0, "0" }, { 0.4, "0" }, { 1, "1K" }, { 812, "812K" }, { 999, "999K" },
+	{ 999.6, "1.0M" }, { 1024, "1.0M" }, { 10240, "10M" }, { 24576, "24M" },
+	{ 800000, "781M" }, { 1048576, "1.0G" }, { 5.5 * 1024 * 1024 * 1024, "5.5T" },
+	{ NAN, "-" }, { -1, "-" },
+};
+
+START_TEST(test_fmt_kb)
+{
+	char buf[16];
+	ck_assert_str_eq(screen_fmt_kb(kb_cases[_i].kb, buf, sizeof buf), kb_cases[_i].want);
+}
+END_TEST
+
+static const struct {
+	double v;
+	int width, prec;
+	const char *want;
+} num_cases[] = {
+	{ 3.14159, 7, 2, "3.14" }, { 3.14159, 7, 1, "3.1" }, { 0, 6, 1, "0.0" },
+	{ 12345.678, 7, 2, "12345.7" }, { 123456.7, 7, 2, "123457" }, { 12345678, 7, 1, "12346k" },
+	{ 98765, 5, 0, "98765" }, { 123456, 5, 0, "123k" }, { NAN, 7, 2, "-" },
+};
+
+START_TEST(test_fmt_num)
+{
+	char buf[32];
+	ck_assert_str_eq(screen_fmt_num(num_cases[_i].v, num_cases[_i].width, num_cases[_i].prec,
+					buf, sizeof buf), num_cases[_i].want);
+}
+END_TEST
+
+static const struct {
+	double s;
+	const char *want;
+} dur_cases[] = {
+	{ 0.42, "0.4s" }, { 9.9, "9.9s" }, { 12.4, "12s" }, { 61, "1m01s" }, { 541.25, "9m01s" },
+	{ 3599.6, "1h00m" }, { 7500, "2h05m" }, { 3 * 86400 + 4 * 3600, "3d04h" }, { -1, "-" },
+	{ NAN, "-" },
+};
+
+START_TEST(test_fmt_duration)
+{
+	char buf[24];
+	ck_assert_str_eq(screen_fmt_duration(dur_cases[_i].s, buf, sizeof buf), dur_cases[_i].want);
+}
+END_TEST
+
+static const struct {
+	double s;
+	const char *want;
+} up_cases[] = {
+	{ 0, "0:00" }, { 4 * 3600 + 12 * 60 + 59, "4:12" }, { 86400 + 300, "1 day, 0:05" },
+	{ 3 * 86400, "3 days, 0:00" }, { -1, "-" },
+};
+
+START_TEST(test_fmt_uptime)
+{
+	char buf[32];
+	ck_assert_str_eq(screen_fmt_uptime(up_cases[_i].s, buf, sizeof buf), up_cases[_i].want);
+}
+END_TEST
+
+/* The gauge: time until Dirty+Writeback reaches the limit at the net
+ * growth rate, and time to write out what is pending. */
+static const struct {
+	uint64_t used_kb, limit_kb;
+	double growth_kbps, want;
+} limit_cases[] = {
+	{ 100, 1000, 10, 90 },
+	{ 245760, 800000, 1024, 541.25 },
+	{ 1000, 1000, 10, 0 },		/* at the limit */
+	{ 1200, 1000, -5, 0 },		/* over it, even while shrinking */
+	{ 100, 1000, 0, -1 },		/* not growing */
+	{ 100, 1000, -5, -1 },
+	{ 100, 0, 10, -1 },		/* limit unknown */
+	{ 100, 1000, NAN, -1 },
+};
+
+START_TEST(test_time_to_limit)
+{
+	ck_assert_double_eq_tol(screen_time_to_limit_s(limit_cases[_i].used_kb, limit_cases[_i].limit_kb,
+						       limit_cases[_i].growth_kbps),
+				limit_cases[_i].want, 1e-9);
+}
+END_TEST
+
+START_TEST(test_drain)
+{
+	ck_assert_double_eq_tol(screen_drain_s(1000, 100), 10, 1e-9);
+	ck_assert_double_eq_tol(screen_drain_s(0, 100), 0, 1e-9);
+	ck_assert_double_eq_tol(screen_drain_s(1000, 0), -1, 1e-9);
+	ck_assert_double_eq_tol(screen_drain_s(1000, NAN), -1, 1e-9);
+}
+END_TEST
+
+static const struct {
+	double v, max;
+	int levels, want;
+} spark_cases[] = {
+	{ 0, 10, 8, 0 }, { NAN, 10, 8, 0 }, { -3, 10, 8, 0 }, { 10, 10, 8, 8 }, { 20, 10, 8, 8 },
+	{ 0.01, 10, 8, 1 }, { 5, 10, 8, 4 }, { 5, 0, 8, 8 }, { 5, 10, 0, 0 },
+};
+
+START_TEST(test_spark_level)
+{
+	ck_assert_int_eq(screen_spark_level(spark_cases[_i].v, spark_cases[_i].max, spark_cases[_i].levels),
+			 spark_cases[_i].want);
+}
+END_TEST
+
+START_TEST(test_bar_and_marks)
+{
+	ck_assert_int_eq(screen_bar_eighths(5, 10, 4), 16);
+	ck_assert_int_eq(screen_bar_eighths(10, 10, 4), 32);
+	ck_assert_int_eq(screen_bar_eighths(11, 10, 4), 32);
+	ck_assert_int_eq(screen_bar_eighths(0.001, 10, 4), 1);
+	ck_assert_int_eq(screen_bar_eighths(0, 10, 4), 0);
+	ck_assert_int_eq(screen_bar_eighths(NAN, 10, 4), 0);
+	ck_assert_int_eq(screen_bar_eighths(5, 0, 4), 0);
+	ck_assert_int_eq(screen_mark_pos(50, 100, 10), 5);
+	ck_assert_int_eq(screen_mark_pos(0, 100, 10), 0);
+	ck_assert_int_eq(screen_mark_pos(100, 100, 10), 9);
+	ck_assert_int_eq(screen_mark_pos(101, 100, 10), -1);
+	ck_assert_int_eq(screen_mark_pos(5, 0, 10), -1);
+}
+END_TEST
+
+#define NCASES(a) (int)(sizeof a / sizeof a[0])
+
+Suite *screen_suite(void)
+{
+	Suite *s = suite_create("screen");
+	TCase *tc = tcase_create("calc");
+	tcase_add_loop_test(tc, test_fmt_kb, 0, NCASES(kb_cases));
+	tcase_add_loop_test(tc, test_fmt_num, 0, NCASES(num_cases));
+	tcase_add_loop_test(tc, test_fmt_duration, 0, NCASES(dur_cases));
+	tcase_add_loop_test(tc, test_fmt_uptime, 0, NCASES(up_cases));
+	tcase_add_loop_test(tc, test_time_to_limit, 0, NCASES(limit_cases));
+	tcase_add_test(tc, test_drain);
+	tcase_add_loop_test(tc, test_spark_level, 0, NCASES(spark_cases));
+	tcase_add_test(tc, test_bar_and_marks);
+	suite_add_tcase(s, tc);
+	return s;
+}
