@@ -455,7 +455,30 @@ static void run_screen_loop(struct screen_run *r)
 	}
 }
 
-int run_screen(const struct opts *o)
+static int run_screen_main(const struct opts *o);
+
+/* The settings file applies to the screen only (scripts and timers running
+ * -b must not change because someone saved a view), and the command line
+ * wins over it. */
+int run_screen(const struct opts *cmdline)
+{
+	struct settings set;
+	settings_load(NULL, &set, stderr);
+	struct opts eff = *cmdline;
+	if ((set.have & SETTINGS_DELAY) && !cmdline->delay_given)
+		eff.delay_s = set.delay_s;
+	if ((set.have & SETTINGS_FILTER) && !cmdline->devices_regex)
+		eff.devices_regex = set.filter[0] ? set.filter : NULL;
+	if ((set.have & SETTINGS_SHOW_IDLE) && !cmdline->all_devices)
+		eff.all_devices = set.show_idle;
+	if ((set.have & SETTINGS_DIP) && !cmdline->dip_given)
+		eff.dip.drop_pct = set.dip_pct;
+	int status = run_screen_main(&eff);
+	settings_free(&set);
+	return status;
+}
+
+static int run_screen_main(const struct opts *o)
 {
 	struct screen_run r;
 	int status = run_screen_open(&r, o);
