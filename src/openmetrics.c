@@ -1,6 +1,7 @@
 /*
  * openmetrics.c - one frame as an OpenMetrics (or Prometheus 0.0.4) text
- * exposition, and the atomic file replacement the textfile collector needs.
+ * exposition, to a stream or to a file replaced atomically (atomic_file.h
+ * does the replacing the textfile collector needs).
  *
  * Every metric is a row of a table (STYLE.md: tables of data): system
  * figures by their offset in struct snapshot, knobs by their index in
@@ -10,14 +11,10 @@
  * counter never loses precision or drifts by rounding.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "ident.h"
 #include "knob.h"
 #include "openmetrics.h"
@@ -399,133 +396,27 @@ int om_write_sample(FILE *out, const struct frame *f)
 	return om_write(out, f, NULL);
 }
 
-/* ---- atomic replacement ---------------------------------------------------- */
+/* ---- the -o file ----------------------------------------------------------- */
 
-/* "DIR/.NAME.XXXXXX" for path "DIR/NAME"; NULL if out of memory. */
-static char *om_temp_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dirlen;
-	size_t len = dirlen + 1 + strlen(base) + 8 + 1;
-	char *tmp = malloc(len);
-	if (tmp)
-		snprintf(tmp, len, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-	return tmp;
-}
+struct om_file_arg {
+	const struct frame *f;
+	const struct om_options *o;
+};
 
-/* Make the rename itself durable: fsync the directory holding path.
- * Best effort: some filesystems refuse fsync on a directory. */
-static void om_sync_dir(const char *path)
+static int om_file_fill(FILE *out, const void *arg)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-	if (!dir)
-		return;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
-/* Write the exposition into the open temporary file fd (closed here). */
-static int om_fill_temp(int fd, const struct frame *f, const struct om_options *o)
-{
-	mode_t mask = umask(0);
-	umask(mask);
-	/* mkstemp makes 0600; node_exporter usually runs as another user */
-	if (fchmod(fd, 0666 & ~mask) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	FILE *fp = fdopen(fd, "w");
-	if (!fp) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	int rc = om_write(fp, f, o);
-	if (rc == 0 && fsync(fileno(fp)) < 0)
-		rc = -errno;
-	if (fclose(fp) == EOF && rc == 0)
-		rc = errno ? -errno : -EIO;
-	return rc;
-}
-
-/* Not a file to replace (a FIFO, /dev/stdout): write the exposition into it. */
-static int om_write_special(const char *path, const struct frame *f, const struct om_options *o)
-{
-	FILE *fp = fopen(path, "we");
-	if (!fp)
-		return -errno;
-	int rc = om_write(fp, f, o);
-	if (fclose(fp) == EOF && rc == 0)
-		rc = errno ? -errno : -EIO;
-	return rc;
-}
-
-/* Write into a temporary file beside target, then rename it over target. */
-static int om_replace(const char *target, const struct frame *f, const struct om_options *o)
-{
-	char *tmp = om_temp_name(target);
-	if (!tmp)
-		return -ENOMEM;
-	int rc;
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-	} else {
-		rc = om_fill_temp(fd, f, o);
-		if (rc == 0 && rename(tmp, target) < 0)
-			rc = -errno;
-		if (rc < 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	if (rc == 0)
-		om_sync_dir(target);
-	return rc;
-}
-
-/* The path a symbolic link names, relative to the link's directory; NULL
- * if path is no link.  realpath() would fail while the target is missing
- * (the first run), so one level is read by hand. */
-static char *om_link_target(const char *path)
-{
-	char buf[PATH_MAX];	/* Linux keeps symlink targets below PATH_MAX */
-	ssize_t n = readlink(path, buf, sizeof buf - 1);
-	if (n < 0 || n == (ssize_t)sizeof buf - 1)
-		return NULL;
-	buf[n] = '\0';
-	const char *slash = strrchr(path, '/');
-	char *out = NULL;
-	if (buf[0] == '/' || !slash)
-		out = strdup(buf);
-	else if (asprintf(&out, "%.*s/%s", (int)(slash - path), path, buf) < 0)
-		out = NULL;
-	return out;
+	const struct om_file_arg *a = arg;
+	return om_write(out, a->f, a->o);
 }
 
 int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
 		  char *err, size_t errlen)
 {
-	struct stat st;
-	char *real = NULL;
-	int rc;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		rc = om_write_special(path, f, o);
-	} else {
-		/* through a symlink, replace the file it names and keep the link */
-		real = om_link_target(path);
-		rc = om_replace(real ? real : path, f, o);
-	}
-	free(real);
-	if (rc < 0)
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-	return rc;
+	struct om_file_arg a = { f, o };
+	/* node_exporter usually runs as another user: 0666 less the umask,
+	 * whatever mode the old file had */
+	return atomic_file_write(path, ATOMIC_FILE_FOLLOW_LINK | ATOMIC_FILE_WRITE_SPECIAL, 0666,
+				 om_file_fill, &a, err, errlen);
 }
 
 int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen)

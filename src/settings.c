@@ -8,14 +8,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "detect.h"
 #include "settings.h"
 
@@ -404,65 +403,11 @@ static int settings_make_dirs(const char *path)
 	return rc;
 }
 
-/* The mode of the new file: the old file's, or 0666 less the umask. */
-static mode_t settings_mode(const char *path)
+/* atomic_file_write's writer: the keys of the struct settings at arg. */
+static int settings_fill(FILE *out, const void *arg)
 {
-	struct stat st;
-	if (stat(path, &st) == 0)
-		return st.st_mode & 07777;
-	mode_t mask = umask(0);
-	umask(mask);
-	return 0666 & ~mask;
-}
-
-/* Write s into the temporary file fd (closed here). */
-static int settings_fill_temp(int fd, mode_t mode, const struct settings *s)
-{
-	if (fchmod(fd, mode) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	FILE *fp = fdopen(fd, "w");
-	if (!fp) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	errno = 0;
-	settings_write_keys(fp, s);
-	int rc = 0;
-	if (fflush(fp) == EOF || ferror(fp))
-		rc = errno ? -errno : -EIO;
-	else if (fsync(fileno(fp)) < 0)
-		rc = -errno;
-	if (fclose(fp) == EOF && rc == 0)
-		rc = errno ? -errno : -EIO;
-	return rc;
-}
-
-/* Atomically replace path with s. */
-static int settings_replace(const char *path, const struct settings *s)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	char *tmp;
-	if (asprintf(&tmp, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen) < 0)
-		return -ENOMEM;
-	mode_t mode = settings_mode(path);
-	int rc;
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-	} else {
-		rc = settings_fill_temp(fd, mode, s);
-		if (rc == 0 && rename(tmp, path) < 0)
-			rc = -errno;
-		if (rc < 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return rc;
+	settings_write_keys(out, arg);
+	return 0;
 }
 
 int settings_save(const char *path_or_NULL, const struct settings *s, char *err, size_t errlen)
@@ -476,10 +421,12 @@ int settings_save(const char *path_or_NULL, const struct settings *s, char *err,
 		return -e;
 	}
 	int rc = path_or_NULL ? 0 : settings_make_dirs(path);
-	if (rc == 0)
-		rc = settings_replace(path, s);
 	if (rc < 0)
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	else	/* a mode the user gave the file is kept, a symlink (dotfile
+		 * managers link wbtoprc into a repository) is followed */
+		rc = atomic_file_write(path, ATOMIC_FILE_KEEP_MODE | ATOMIC_FILE_FOLLOW_LINK, 0666,
+				       settings_fill, s, err, errlen);
 	free(own);
 	return rc;
 }
