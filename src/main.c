@@ -1,15 +1,44 @@
 /*
  * main.c - wbtop: parse the command line and hand over to the mode.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "annotate.h"
 #include "knob_cli.h"
 #include "opts.h"
+#include "rec.h"
 #include "run.h"
 
 #define WBTOP_VERSION "0.1"
+
+static int main_export(const struct opts *o)
+{
+	char err[512] = "";
+	enum rec_format fmt = o->format == FMT_JSON ? REC_FMT_JSON : REC_FMT_CSV;
+	int rc = rec_export(o->replay_path, fmt, o->begin, o->end, stdout, err, sizeof err);
+	if (rc == -EPIPE)
+		return 0;	/* the reader went away */
+	if (rc < 0) {
+		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int main_compare(const struct opts *o)
+{
+	char err[512] = "";
+	int rc = rec_compare(o->compare_a, o->compare_b, stdout, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -46,9 +75,11 @@ int main(int argc, char **argv)
 	case MODE_SYSCTL_CONF:
 		status = knob_cli_sysctl_conf(stdout);
 		break;
-	default:
-		fprintf(stderr, "wbtop: this mode is not built yet\n");
-		status = 2;
+	case MODE_EXPORT:
+		status = main_export(&o);
+		break;
+	case MODE_COMPARE:
+		status = main_compare(&o);
 		break;
 	}
 	opts_free(&o);

@@ -1,9 +1,13 @@
 /*
- * run_batch.c - batch mode: sample, derive, detect, print, until -n
- * intervals have been printed or a signal arrives.
+ * run_batch.c - batch mode: sample (or replay), derive, detect, print and
+ * record, until -n intervals have been printed, the replay ends or a
+ * signal arrives.
  *
  * The first sample is only a baseline (iostat -y): every printed line is a
- * real interval, never a since-boot average.
+ * real interval, never a since-boot average.  A replay (-r) prints exactly
+ * what the live run printed: the same snapshots, the dip marks the live run
+ * recorded.  A recording (-w) that fails stops with one message; the
+ * output goes on.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,16 +31,51 @@ struct batch_run {
 	struct batch *sel;	/* --devices for json and openmetrics */
 	FILE *out;
 	bool live;
+	struct rec_writer *rec;	/* -w, NULL when not recording (or stopped) */
 };
 
 static void batch_run_close(struct batch_run *r)
 {
+	rec_writer_close(r->rec, NULL, 0);
 	batch_free(r->text);
 	batch_free(r->sel);
 	pipeline_free(r->pipe);
 	source_close(r->src);
 	if (r->out && r->out != stdout)
 		fclose(r->out);
+}
+
+/* Close the recording; a failure to finish it is worth a message (its
+ * samples so far are safe: each was committed). */
+static int batch_run_close_rec(struct batch_run *r)
+{
+	char err[512] = "";
+	int rc = rec_writer_close(r->rec, err, sizeof err);
+	r->rec = NULL;
+	if (rc < 0) {
+		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int batch_run_open_source(struct batch_run *r, const struct opts *o, char *err, size_t errlen)
+{
+	if (!o->replay_path) {
+		r->src = source_live_open(err, errlen);
+		r->live = true;
+		return r->src ? 0 : 1;
+	}
+	if (o->procs) {
+		snprintf(err, errlen, "-P: processes are not in recordings yet");
+		return 2;
+	}
+	r->src = rec_replay_open(o->replay_path, false, err, errlen);
+	if (!r->src)
+		return 1;
+	if ((o->begin || o->end) && rec_replay_limit(r->src, o->begin, o->end, err, errlen) < 0)
+		return 2;
+	return 0;
 }
 
 static int batch_run_open(struct batch_run *r, const struct opts *o)
@@ -52,9 +91,12 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		return 1;
 	}
 	setvbuf(r->out, NULL, _IOLBF, 0);
-	r->src = source_live_open(err, sizeof err);
-	r->live = true;
-	if (!r->src) {
+	int status = batch_run_open_source(r, o, err, sizeof err);
+	if (status) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return status;
+	}
+	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
@@ -115,6 +157,30 @@ static int batch_run_json(struct batch_run *r, const struct frame *f)
 	return rc;
 }
 
+/* Store one sample (the baseline too: a replay needs it).  A failing
+ * recording stops with one message; the output goes on. */
+static void batch_run_record(struct batch_run *r, const struct frame *f)
+{
+	if (!r->rec || rec_writer_append(r->rec, f->cur, f->sys_dip, f->dev_dip) == 0)
+		return;
+	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
+	rec_writer_close(r->rec, NULL, 0);
+	r->rec = NULL;
+}
+
+/* A replay shows the marks the live run recorded, so that -r FILE -b
+ * prints what the live run printed even from the middle of a recording
+ * (--begin), where the detector would have no history. */
+static void batch_run_recorded_marks(struct batch_run *r, struct frame *f)
+{
+	struct rec_marks m;
+	if (r->live || rec_replay_marks(r->src, &m) < 0)
+		return;
+	f->sys_dip = m.sys_dip;
+	if (m.dev_dips)
+		f->dev_dip = m.dev_dips;
+}
+
 /* Print one frame; 0, or the exit status to stop with. */
 static int batch_run_emit(struct batch_run *r, const struct frame *f)
 {
@@ -170,8 +236,8 @@ int run_batch(const struct opts *o)
 	long printed = 0;
 	bool first = true;
 	while (!ticker_stop_signal() && (o->count == 0 || printed < o->count)) {
-		const struct frame *f;
-		int rc = pipeline_step(r.pipe, &f);
+		const struct frame *step;
+		int rc = pipeline_step(r.pipe, &step);
 		if (rc == 1)
 			break;
 		if (rc < 0) {
@@ -179,6 +245,9 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
+		struct frame frame = *step, *f = &frame;
+		batch_run_recorded_marks(&r, f);
+		batch_run_record(&r, f);
 		/* counters need no baseline: openmetrics exports the first sample */
 		if (!first || o->format == FMT_OPENMETRICS) {
 			int e = batch_run_emit(&r, f);
@@ -193,6 +262,8 @@ int run_batch(const struct opts *o)
 		    !ticker_sleep_until(ticker_next_deadline(start_ns, step_ns, ticker_now_ns())))
 			break;
 	}
+	if (r.rec && batch_run_close_rec(&r) && status == 0)
+		status = 1;
 	batch_run_close(&r);
 	return status;
 }

@@ -1,0 +1,162 @@
+/*
+ * rec.h - recordings: write a session to an SQLite file, replay it as a
+ * source, export it as CSV or JSON Lines, compare two of them.
+ *
+ * A recording keeps the raw cumulative counters of every sample (never only
+ * rates), so every figure can be derived again on replay exactly as it was
+ * live.  Plain tables hold what people query with SQL (samples with time and
+ * system counters, devices with their identity, knob values, knob-change
+ * events, dips); the per-device counters of each sample are one packed,
+ * delta-encoded frame, with full keyframes now and then for seeking.
+ * doc/recording.md describes the schema and the trade-off.
+ *
+ * This module never prints and never exits: every function returns 0 or a
+ * negative errno and, where it says so, a one-line reason naming the file
+ * ("FILE: disk full: recording stopped after 120 samples").  The caller
+ * decides how to show it and whether to go on (a failed recording must not
+ * stop the live view).
+ *
+ * It is not the batch printer (batch.h) nor the screen: a replay is a plain
+ * struct source (source.h), and the views consume it like a live one.
+ */
+#ifndef WBTOP_REC_H
+#define WBTOP_REC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "derive.h"
+#include "event.h"
+#include "snapshot.h"
+#include "source.h"
+
+/* The schema this wbtop writes and the newest one it reads. */
+#define REC_SCHEMA_VERSION 1
+
+/* ---- Writing ---------------------------------------------------------- */
+
+struct rec_writer;
+
+/* Create a new recording at path; an existing non-empty file is refused
+ * (never overwritten).  NULL on failure with "PATH: reason" in err. */
+struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen);
+
+/* Append one sample in one transaction: s's counters, knob values that
+ * changed, devices that appeared or vanished, and the dips of this interval
+ * (dev_dips has s->ndev entries, same order, or is NULL).  0 or -errno;
+ * after a failure the writer is stopped and every later call returns the
+ * same error (rec_writer_errmsg says why). */
+int rec_writer_append(struct rec_writer *w, const struct snapshot *s, bool sys_dip,
+		      const bool *dev_dips);
+
+/* One sample for rec_writer_append_list(). */
+struct rec_sample {
+	const struct snapshot *snap;
+	bool sys_dip;
+	const bool *dev_dips;	/* snap->ndev entries, or NULL */
+};
+
+/* Append n samples in one transaction (saving the screen's history). */
+int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, size_t n);
+
+/* Store a knob-change event; it belongs to the next sample appended. */
+int rec_writer_event(struct rec_writer *w, const struct wb_event *e);
+
+/* Samples stored so far. */
+int64_t rec_writer_count(const struct rec_writer *w);
+
+/* Why the writer stopped ("" while it works).  Valid until close. */
+const char *rec_writer_errmsg(const struct rec_writer *w);
+
+/* Finish the file (a self-contained file, no -wal beside it) and free w.
+ * NULL is a no-op.  0 or -errno, with a reason in err (may be NULL). */
+int rec_writer_close(struct rec_writer *w, char *err, size_t errlen);
+
+/* Write a whole list of samples to a new file at path (the screen's "save
+ * history" key).  0 or -errno with a reason in err. */
+int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen);
+
+/* ---- Replay ----------------------------------------------------------- */
+
+/* Open a recording as a source (ops->kind "replay").  Its snapshots are
+ * bit-exact copies of the recorded ones; dev[i].ident points into an
+ * identity table the source owns.  follow: at the end, next() returns
+ * -EAGAIN until the writer appends another sample (or 1 once it closed the
+ * file); without it the source ends at the last sample present at open.
+ * NULL on failure with "PATH: reason" in err (not a recording, newer
+ * format, truncated, damaged). */
+struct source *rec_replay_open(const char *path, bool follow, char *err, size_t errlen);
+
+/* Whether src is a replay source. */
+bool rec_is_replay(const struct source *src);
+
+/* Restrict the replay to samples from begin to end (either may be NULL);
+ * see rec_time_parse for the forms.  Indices below then count from begin.
+ * 0, or -EINVAL / -ERANGE with a reason in err. */
+int rec_replay_limit(struct source *src, const char *begin, const char *end, char *err,
+		     size_t errlen);
+
+/* Navigation for the screen.  An index numbers the samples of the replay
+ * (within the limit) from 0; next() delivers the sample at rec_replay_tell()
+ * and advances it.  Negative returns are -errno. */
+int64_t rec_replay_count(struct source *src);	/* samples now in the replay */
+int64_t rec_replay_tell(struct source *src);	/* index next() delivers next */
+/* Make next() deliver sample index (0..count; count = at the end). */
+int rec_replay_seek(struct source *src, int64_t index);
+/* Index of the first sample at or after wall_ns (count if none). */
+int64_t rec_replay_find_time(struct source *src, int64_t wall_ns);
+/* CLOCK_REALTIME of sample index. */
+int64_t rec_replay_wall_ns(struct source *src, int64_t index);
+
+/* What marks a sample, for rec_replay_next_mark(). */
+enum rec_mark_kind {
+	REC_MARK_DIP = 1,	/* a system-wide or device dip */
+	REC_MARK_KNOB = 2	/* a knob changed value, or a knob-change event */
+};
+/* Index of the nearest sample after (dir > 0) or before (dir < 0) index
+ * from with a mark of one of kinds; -ENOENT if there is none. */
+int64_t rec_replay_next_mark(struct source *src, int64_t from, int dir, unsigned kinds);
+
+/* Marks of one sample: what was detected or done in its interval. */
+struct rec_marks {
+	bool sys_dip;
+	const bool *dev_dips;			/* per snapshot device, or NULL */
+	const struct wb_event *events;		/* knob-change events before it */
+	size_t nevents;
+};
+/* The marks of the sample next() delivered last; arrays are valid until
+ * the next call on src.  0, or -ENOENT before the first next(). */
+int rec_replay_marks(struct source *src, struct rec_marks *out);
+
+/* Parse a time for --begin/--end: "HH:MM:SS" (the first such local time at
+ * or after start_wall_ns, the start of the recording), "YYYY-MM-DD
+ * HH:MM:SS" (local time; a 'T' may replace the space), or seconds since the
+ * epoch ("1714550400", fractions allowed).  0 or -EINVAL. */
+int rec_time_parse(const char *text, int64_t start_wall_ns, int64_t *out_ns);
+
+/* ---- Export and compare ----------------------------------------------- */
+
+enum rec_format { REC_FMT_CSV, REC_FMT_JSON };
+
+/* Write the recording at path, limited to begin..end (NULL = all), as CSV
+ * (one row per interval, a fixed block of columns per stable device key)
+ * or JSON Lines (one rec_json_sample object per interval) to out.  0 or
+ * -errno with "PATH: reason" in err. */
+int rec_export(const char *path, enum rec_format fmt, const char *begin, const char *end,
+	       FILE *out, char *err, size_t errlen);
+
+/* One interval as one JSON object on one line (the schema of
+ * doc/recording.md, shared with live -b --format json): cur with its
+ * rates (dev[i] for cur->dev[i]) and marks (may be NULL).  0 or -errno of
+ * the failed write. */
+int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
+		    const struct dev_rates *dev, const struct rec_marks *marks);
+
+/* Print the mean write throughput of recordings a and b per device (by
+ * stable key) and in total, the change in percent and the dip counts.  0
+ * or -errno with "PATH: reason" in err. */
+int rec_compare(const char *a, const char *b, FILE *out, char *err, size_t errlen);
+
+#endif

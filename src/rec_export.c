@@ -1,0 +1,743 @@
+/*
+ * rec_export.c - a recording as CSV or JSON Lines, and two recordings
+ * compared.
+ *
+ * Both read the recording through the replay source and derive rates with
+ * derive.h, so exported figures are the ones the screen and batch mode
+ * showed.  The column sets are tables (one row per column): the JSON object
+ * of an interval and the CSV header are built from the same rows, and
+ * doc/recording.md lists them.  CSV is wide: one row per interval and one
+ * block of columns per stable device key, present for the whole file even
+ * when the device comes and goes (empty cells while it is absent).
+ *
+ * Not here: the batch text format (batch.c) and the screen.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ident.h"
+#include "knob.h"
+#include "rec.h"
+#include "rec_schema.h"
+
+/* ---- Column tables ---------------------------------------------------- */
+
+enum rec_val { REC_U64, REC_DBL };
+
+/* A figure of struct sys_rates; gauges are valid whatever the status,
+ * rates only when it is RATE_OK. */
+struct rec_sys_field {
+	const char *name;
+	enum rec_val type;
+	bool rate;
+	size_t offset;
+};
+
+#define SG(f) { #f, REC_U64, false, offsetof(struct sys_rates, f) }
+#define SR(f) { #f, REC_DBL, true, offsetof(struct sys_rates, f) }
+static const struct rec_sys_field rec_sys_fields[] = {
+	SG(r), SG(b), SG(swpd_kb), SG(free_kb), SG(buff_kb), SG(cache_kb),
+	SR(si_kbps), SR(so_kbps), SR(bi_kbps), SR(bo_kbps), SR(in_ps), SR(cs_ps),
+	SR(us), SR(sy), SR(id), SR(wa), SR(st),
+	SG(dirty_kb), SG(writeback_kb), SG(dirty_thresh_kb), SG(bg_thresh_kb),
+	SR(dirtied_kbps), SR(written_kbps),
+};
+#undef SG
+#undef SR
+#define REC_NSYS (sizeof rec_sys_fields / sizeof rec_sys_fields[0])
+
+/* A double of struct dev_rates; discard and flush figures exist only when
+ * the kernel gives those counters. */
+enum rec_need { REC_ALWAYS, REC_DISCARD, REC_FLUSH };
+struct rec_dev_field {
+	const char *name;
+	enum rec_need need;
+	size_t offset;
+};
+
+#define DF(f, n) { #f, n, offsetof(struct dev_rates, f) }
+static const struct rec_dev_field rec_dev_fields[] = {
+	DF(r_s, REC_ALWAYS), DF(w_s, REC_ALWAYS), DF(rkb_s, REC_ALWAYS), DF(wkb_s, REC_ALWAYS),
+	DF(rrqm_s, REC_ALWAYS), DF(wrqm_s, REC_ALWAYS), DF(r_await_ms, REC_ALWAYS),
+	DF(w_await_ms, REC_ALWAYS), DF(aqu_sz, REC_ALWAYS), DF(util_pct, REC_ALWAYS),
+	DF(d_s, REC_DISCARD), DF(dkb_s, REC_DISCARD), DF(d_await_ms, REC_DISCARD),
+	DF(f_s, REC_FLUSH), DF(f_await_ms, REC_FLUSH),
+};
+#undef DF
+#define REC_NDEVF (sizeof rec_dev_fields / sizeof rec_dev_fields[0])
+
+static const char *const rec_status_names[] = {
+	[RATE_OK] = "ok", [RATE_FIRST] = "first", [RATE_RESET] = "reset", [RATE_NODATA] = "nodata",
+};
+
+static const char *rec_status_name(enum rate_status s)
+{
+	return (unsigned)s < sizeof rec_status_names / sizeof rec_status_names[0] ? rec_status_names[s] : "?";
+}
+
+static double rec_dev_get(const struct dev_rates *r, size_t k)
+{
+	double v;
+	memcpy(&v, (const char *)r + rec_dev_fields[k].offset, sizeof v);
+	return v;
+}
+
+static bool rec_dev_has(const struct dev_rates *r, size_t k)
+{
+	switch (rec_dev_fields[k].need) {
+	case REC_DISCARD:	return r->has_discard;
+	case REC_FLUSH:		return r->has_flush;
+	default:		return true;
+	}
+}
+
+static void rec_dev_name(const struct dev_counters *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
+}
+
+static const char *rec_dev_key(const struct dev_counters *d, char *buf, size_t len)
+{
+	if (d->ident && d->ident->key)
+		return d->ident->key;
+	snprintf(buf, len, "name:%.*s", (int)sizeof d->name, d->name);
+	return buf;
+}
+
+/* ---- Small writers ---------------------------------------------------- */
+
+/* Local time with milliseconds and UTC offset, ISO 8601. */
+static void rec_fmt_time(int64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000);
+	long ms = (long)((wall_ns % 1000000000) / 1000000);
+	if (ms < 0) {
+		t--;
+		ms += 1000;
+	}
+	struct tm tm;
+	char date[32], zone[8];
+	if (!localtime_r(&t, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof zone, "%z", &tm);	/* +hhmm -> +hh:mm */
+	snprintf(buf, len, "%s.%03ld%.3s:%.2s", date, ms, zone, zone[0] ? zone + 3 : "00");
+}
+
+static void rec_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void rec_json_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.3f", v);
+	else
+		fputs("null", out);
+}
+
+/* A CSV cell, quoted when it holds a separator, quote or line break. */
+static void rec_csv_str(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void rec_csv_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.3f", v);
+}
+
+static int rec_out_status(FILE *out)
+{
+	if (fflush(out) != 0 || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void rec_json_sys(FILE *out, const struct sys_rates *sys)
+{
+	fputs("\"sys\":{", out);
+	for (size_t k = 0; k < REC_NSYS; k++) {
+		const struct rec_sys_field *f = &rec_sys_fields[k];
+		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
+		if (f->type == REC_U64) {
+			uint64_t v;
+			memcpy(&v, (const char *)sys + f->offset, sizeof v);
+			fprintf(out, "%" PRIu64, v);
+		} else if (f->rate && sys->status != RATE_OK) {
+			fputs("null", out);
+		} else {
+			double v;
+			memcpy(&v, (const char *)sys + f->offset, sizeof v);
+			rec_json_num(out, v);
+		}
+	}
+	fputc('}', out);
+}
+
+static void rec_json_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
+{
+	char kbuf[64], name[sizeof d->name + 1];
+	rec_dev_name(d, name, sizeof name);
+	fputs("{\"key\":", out);
+	rec_json_str(out, rec_dev_key(d, kbuf, sizeof kbuf));
+	fputs(",\"name\":", out);
+	rec_json_str(out, name);
+	fputs(",\"label\":", out);
+	rec_json_str(out, d->ident && d->ident->label_short ? d->ident->label_short : name);
+	fprintf(out, ",\"status\":\"%s\"", rec_status_name(r->status));
+	for (size_t k = 0; k < REC_NDEVF; k++) {
+		fprintf(out, ",\"%s\":", rec_dev_fields[k].name);
+		if (r->status == RATE_OK && rec_dev_has(r, k))
+			rec_json_num(out, rec_dev_get(r, k));
+		else
+			fputs("null", out);
+	}
+	fprintf(out, ",\"dip\":%s}", dip ? "true" : "false");
+}
+
+static void rec_json_events(FILE *out, const struct rec_marks *m)
+{
+	fputs(",\"events\":[", out);
+	for (size_t i = 0; m && i < m->nevents; i++) {
+		const struct wb_event *e = &m->events[i];
+		fprintf(out, "%s{\"wall_ns\":%" PRId64 ",\"knob\":", i ? "," : "", e->wall_ns);
+		rec_json_str(out, e->knob);
+		fprintf(out, ",\"old\":%" PRId64 ",\"new\":%" PRId64 ",\"read_back\":%" PRId64
+			",\"result\":%d,\"note\":", e->old_value, e->new_value, e->read_back, e->result);
+		rec_json_str(out, e->note);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
+		    const struct dev_rates *dev, const struct rec_marks *marks)
+{
+	char t[48];
+	rec_fmt_time(cur->wall_ns, t, sizeof t);
+	fprintf(out, "{\"schema\":%d,\"time\":\"%s\",\"wall_ns\":%" PRId64 ",\"dt_s\":",
+		REC_SCHEMA_VERSION, t, cur->wall_ns);
+	rec_json_num(out, sys->dt_s);
+	fprintf(out, ",\"status\":\"%s\",", rec_status_name(sys->status));
+	rec_json_sys(out, sys);
+	fputs(",\"knobs\":{", out);
+	for (int k = 0; k < SNAP_NKNOBS; k++)
+		fprintf(out, "%s\"%s\":%" PRId64, k ? "," : "", knob_vm_table[k].name, cur->knob[k]);
+	fprintf(out, "},\"dip\":%s,\"devices\":[", marks && marks->sys_dip ? "true" : "false");
+	for (size_t i = 0; i < cur->ndev; i++) {
+		if (i)
+			fputc(',', out);
+		rec_json_dev(out, &cur->dev[i], &dev[i], marks && marks->dev_dips && marks->dev_dips[i]);
+	}
+	fputc(']', out);
+	rec_json_events(out, marks);
+	fputs("}\n", out);
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+/* The CSV's device columns: one block per stable key. */
+struct rec_csv {
+	char **keys;		/* sorted; one block of columns each */
+	size_t nkeys;
+	struct rec_idmap col_of_id;	/* devices.id -> block */
+	size_t *dev_of_col;	/* per sample: block -> device index; SIZE_MAX absent */
+};
+
+static void rec_csv_free(struct rec_csv *c)
+{
+	for (size_t i = 0; i < c->nkeys; i++)
+		free(c->keys[i]);
+	free(c->keys);
+	rec_idmap_free(&c->col_of_id);
+	free(c->dev_of_col);
+}
+
+static int rec_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Rows of the devices table as (id, key, name, major, minor, first, last). */
+struct rec_devrow {
+	int64_t id, first, last;
+	uint32_t major, minor;
+	char *key;
+};
+
+/* The column key of each devices row: its stable key, with the kernel name
+ * added when two different devices held the same key at the same time
+ * (cloned filesystems share a UUID). */
+static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "SELECT id, coalesce(key, 'name:' || name), name, major, minor,"
+				    " first_seq, coalesce(last_seq, 9223372036854775807) FROM devices"
+				    " ORDER BY id", -1, &st, NULL);
+	struct rec_devrow *rows = NULL;
+	size_t n = 0, cap = 0;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct rec_devrow *r = realloc(rows, cap * sizeof *r);
+			if (!r) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			rows = r;
+		}
+		struct rec_devrow *r = &rows[n];
+		r->id = sqlite3_column_int64(st, 0);
+		r->major = (uint32_t)sqlite3_column_int64(st, 3);
+		r->minor = (uint32_t)sqlite3_column_int64(st, 4);
+		r->first = sqlite3_column_int64(st, 5);
+		r->last = sqlite3_column_int64(st, 6);
+		const char *key = (const char *)sqlite3_column_text(st, 1);
+		const char *name = (const char *)sqlite3_column_text(st, 2);
+		bool clash = false;
+		for (size_t j = 0; j < n && !clash; j++)
+			clash = !strcmp(rows[j].key, key ? key : "") && r->first <= rows[j].last &&
+				rows[j].first <= r->last && (rows[j].major != r->major || rows[j].minor != r->minor);
+		if (asprintf(&r->key, clash ? "%s#%s" : "%s", key ? key : "", name ? name : "") < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	*out = rows;
+	*nout = n;
+	/* A damaged tail (a copy taken mid-write): the devices of the samples
+	 * that replay were read; the replay reports real damage itself. */
+	return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CORRUPT ? 0 : rec_sqlite_errno(rc);
+}
+
+static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
+{
+	struct rec_devrow *rows;
+	size_t n;
+	memset(c, 0, sizeof *c);
+	int r = rec_csv_keys(db, &rows, &n);
+	if (r == 0 && n) {
+		c->keys = calloc(n, sizeof *c->keys);
+		c->dev_of_col = calloc(n, sizeof *c->dev_of_col);
+		r = c->keys && c->dev_of_col ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < c->nkeys && !seen; k++)
+			seen = !strcmp(c->keys[k], rows[i].key);
+		if (!seen && !(c->keys[c->nkeys++] = strdup(rows[i].key)))
+			r = -ENOMEM;
+	}
+	if (r == 0 && c->nkeys)
+		qsort(c->keys, c->nkeys, sizeof *c->keys, rec_cmp_str);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		char **k = bsearch(&rows[i].key, c->keys, c->nkeys, sizeof *c->keys, rec_cmp_str);
+		if (k)
+			r = rec_idmap_put(&c->col_of_id, rows[i].id, (size_t)(k - c->keys));
+	}
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].key);
+	free(rows);
+	return r;
+}
+
+static void rec_csv_header(FILE *out, const struct rec_csv *c)
+{
+	fputs("time,wall_ns,dt_s,status", out);
+	for (size_t k = 0; k < REC_NSYS; k++)
+		fprintf(out, ",%s", rec_sys_fields[k].name);
+	for (int k = 0; k < SNAP_NKNOBS; k++)
+		fprintf(out, ",%s", knob_vm_table[k].name);
+	fputs(",dip,events", out);
+	for (size_t b = 0; b < c->nkeys; b++) {
+		char col[512];
+		for (size_t k = 0; k < REC_NDEVF; k++) {
+			snprintf(col, sizeof col, "%s@%s", rec_dev_fields[k].name, c->keys[b]);
+			fputc(',', out);
+			rec_csv_str(out, col);
+		}
+		snprintf(col, sizeof col, "dip@%s", c->keys[b]);
+		fputc(',', out);
+		rec_csv_str(out, col);
+	}
+	fputc('\n', out);
+}
+
+static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
+{
+	for (size_t k = 0; k < REC_NSYS; k++) {
+		const struct rec_sys_field *f = &rec_sys_fields[k];
+		fputc(',', out);
+		if (f->type == REC_U64) {
+			uint64_t v;
+			memcpy(&v, (const char *)sys + f->offset, sizeof v);
+			fprintf(out, "%" PRIu64, v);
+		} else if (!f->rate || sys->status == RATE_OK) {
+			double v;
+			memcpy(&v, (const char *)sys + f->offset, sizeof v);
+			rec_csv_num(out, v);
+		}
+	}
+}
+
+static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur,
+			const struct sys_rates *sys, const struct dev_rates *dev,
+			const struct rec_marks *m, const int64_t *ids)
+{
+	char t[48];
+	rec_fmt_time(cur->wall_ns, t, sizeof t);
+	fprintf(out, "%s,%" PRId64 ",", t, cur->wall_ns);
+	rec_csv_num(out, sys->dt_s);
+	fprintf(out, ",%s", rec_status_name(sys->status));
+	rec_csv_sys(out, sys);
+	for (int k = 0; k < SNAP_NKNOBS; k++)
+		fprintf(out, ",%" PRId64, cur->knob[k]);
+	fprintf(out, ",%d,%zu", m->sys_dip, m->nevents);
+	for (size_t b = 0; b < c->nkeys; b++)
+		c->dev_of_col[b] = SIZE_MAX;
+	for (size_t i = 0; ids && i < cur->ndev; i++) {
+		size_t col = rec_idmap_get(&c->col_of_id, ids[i]);
+		if (col != SIZE_MAX)
+			c->dev_of_col[col] = i;
+	}
+	for (size_t b = 0; b < c->nkeys; b++) {
+		size_t i = c->dev_of_col[b];
+		for (size_t k = 0; k < REC_NDEVF; k++) {
+			fputc(',', out);
+			if (i != SIZE_MAX && dev[i].status == RATE_OK && rec_dev_has(&dev[i], k))
+				rec_csv_num(out, rec_dev_get(&dev[i], k));
+		}
+		fputc(',', out);
+		if (i != SIZE_MAX)
+			fputc(m->dev_dips && m->dev_dips[i] ? '1' : '0', out);
+	}
+	fputc('\n', out);
+}
+
+/* ---- Walking a recording ---------------------------------------------- */
+
+/* One pass over a replay: each interval with its rates and marks. */
+struct rec_walk {
+	struct source *src;
+	struct snapshot snap[2];
+	int cur;
+	bool have_prev;
+	struct dev_rates *rates;
+	size_t cap;
+	struct sys_rates sys;
+	struct rec_marks marks;
+	struct wb_event events[SNAP_NKNOBS];
+};
+
+static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin, const char *end,
+			 char *err, size_t errlen)
+{
+	memset(w, 0, sizeof *w);
+	snapshot_init(&w->snap[0]);
+	snapshot_init(&w->snap[1]);
+	if (!(w->src = rec_replay_open(path, false, err, errlen)))
+		return -EINVAL;
+	if (begin || end)
+		return rec_replay_limit(w->src, begin, end, err, errlen);
+	return 0;
+}
+
+static void rec_walk_close(struct rec_walk *w)
+{
+	source_close(w->src);
+	snapshot_free(&w->snap[0]);
+	snapshot_free(&w->snap[1]);
+	free(w->rates);
+}
+
+/* The next interval: 0 (w->snap[w->cur] and the rates set), 1 at the end,
+ * or -errno with the reason in err.  The first sample is only a baseline. */
+static int rec_walk_next(struct rec_walk *w, char *err, size_t errlen)
+{
+	for (;;) {
+		int next = w->have_prev ? 1 - w->cur : w->cur;
+		struct snapshot *s = &w->snap[next];
+		int r = source_next(w->src, s);
+		if (r != 0) {
+			if (r < 0)
+				rec_set_err(err, errlen, "%s", w->src->errmsg);
+			return r;
+		}
+		if (s->ndev > w->cap) {
+			struct dev_rates *d = realloc(w->rates, s->ndev * sizeof *d);
+			if (!d) {
+				rec_set_err(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+			w->rates = d;
+			w->cap = s->ndev;
+		}
+		bool had_prev = w->have_prev;
+		if (had_prev) {
+			derive_sys(&w->snap[w->cur], s, &w->sys);
+			derive_devs(&w->snap[w->cur], s, w->rates);
+		}
+		w->cur = next;
+		w->have_prev = true;
+		if (!had_prev)
+			continue;
+		r = rec_replay_marks(w->src, &w->marks);
+		/* Knob changes made outside wbtop have no event row: derive them
+		 * from the knob values, as live batch output does. */
+		if (r == 0 && !w->marks.nevents) {
+			w->marks.nevents = derive_knob_changes(&w->snap[1 - w->cur], s, w->events,
+							       SNAP_NKNOBS);
+			w->marks.events = w->marks.nevents ? w->events : NULL;
+		}
+		return r;
+	}
+}
+
+int rec_export(const char *path, enum rec_format fmt, const char *begin, const char *end,
+	       FILE *out, char *err, size_t errlen)
+{
+	struct rec_walk w;
+	struct rec_csv csv;
+	memset(&csv, 0, sizeof csv);
+	int r = rec_walk_open(&w, path, begin, end, err, errlen);
+	if (r == 0 && fmt == REC_FMT_CSV) {
+		struct sqlite3 *db = NULL;
+		bool unfinished;
+		r = rec_db_open_read(path, false, &db, &unfinished, err, errlen);
+		if (r == 0 && (r = rec_csv_setup(&csv, db)) < 0)
+			rec_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
+		sqlite3_close(db);
+		if (r == 0)
+			rec_csv_header(out, &csv);
+	}
+	while (r == 0 && (r = rec_walk_next(&w, err, errlen)) == 0) {
+		const struct snapshot *cur = &w.snap[w.cur];
+		if (fmt == REC_FMT_JSON)
+			r = rec_json_sample(out, cur, &w.sys, w.rates, &w.marks);
+		else
+			rec_csv_row(out, &csv, cur, &w.sys, w.rates, &w.marks, rec_replay_dev_ids(w.src));
+		if (r == 0 && ferror(out))
+			r = -EIO;
+	}
+	if (r == 1)
+		r = 0;
+	int o = rec_out_status(out);
+	if (r == 0 && o < 0) {
+		r = o;
+		rec_set_err(err, errlen, "writing the export: %s", strerror(-o));
+	}
+	rec_csv_free(&csv);
+	rec_walk_close(&w);
+	return r;
+}
+
+/* ---- Compare ---------------------------------------------------------- */
+
+struct rec_cmp_dev {
+	char *key, *label;
+	double kb[2];		/* KiB written over the run */
+	int64_t dips[2];
+	bool seen[2];
+};
+
+struct rec_cmp {
+	struct rec_cmp_dev *dev;
+	size_t n, cap;
+	double secs[2], bo_kb[2];
+	int64_t sys_dips[2];
+	struct rec_idmap of_id;	/* devices.id -> entry, per run */
+};
+
+static void rec_cmp_free(struct rec_cmp *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->dev[i].key);
+		free(c->dev[i].label);
+	}
+	free(c->dev);
+	rec_idmap_free(&c->of_id);
+}
+
+static struct rec_cmp_dev *rec_cmp_find(struct rec_cmp *c, const struct dev_counters *d)
+{
+	char kbuf[64], name[sizeof d->name + 1];
+	const char *key = rec_dev_key(d, kbuf, sizeof kbuf);
+	rec_dev_name(d, name, sizeof name);
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->dev[i].key, key))
+			return &c->dev[i];
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 32;
+		struct rec_cmp_dev *p = realloc(c->dev, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		c->dev = p;
+		c->cap = cap;
+	}
+	struct rec_cmp_dev *e = &c->dev[c->n];
+	memset(e, 0, sizeof *e);
+	e->key = strdup(key);
+	e->label = strdup(d->ident && d->ident->label_short ? d->ident->label_short : name);
+	if (!e->key || !e->label) {
+		free(e->key);
+		free(e->label);
+		return NULL;
+	}
+	c->n++;
+	return e;
+}
+
+/* The entry of a devices row, found by key once per row and run. */
+static struct rec_cmp_dev *rec_cmp_entry(struct rec_cmp *c, int64_t id, const struct dev_counters *d)
+{
+	size_t k = rec_idmap_get(&c->of_id, id);
+	if (k != SIZE_MAX)
+		return &c->dev[k];
+	struct rec_cmp_dev *e = rec_cmp_find(c, d);
+	if (e && rec_idmap_put(&c->of_id, id, (size_t)(e - c->dev)) < 0)
+		return NULL;
+	return e;
+}
+
+static int rec_cmp_run(struct rec_cmp *c, int run, const char *path, char *err, size_t errlen)
+{
+	struct rec_walk w;
+	int r = rec_walk_open(&w, path, NULL, NULL, err, errlen);
+	if (r < 0) {
+		rec_walk_close(&w);
+		return r;
+	}
+	rec_idmap_free(&c->of_id);	/* row ids differ between files */
+	while ((r = rec_walk_next(&w, err, errlen)) == 0) {
+		const struct snapshot *cur = &w.snap[w.cur];
+		const int64_t *ids = rec_replay_dev_ids(w.src);
+		c->sys_dips[run] += w.marks.sys_dip;
+		if (w.sys.status == RATE_OK) {
+			c->secs[run] += w.sys.dt_s;
+			c->bo_kb[run] += w.sys.bo_kbps * w.sys.dt_s;
+		}
+		for (size_t i = 0; i < cur->ndev; i++) {
+			struct rec_cmp_dev *e = rec_cmp_entry(c, ids ? ids[i] : -1, &cur->dev[i]);
+			if (!e) {
+				r = -ENOMEM;
+				rec_set_err(err, errlen, "out of memory");
+				break;
+			}
+			e->seen[run] = true;
+			if (w.rates[i].status == RATE_OK)
+				e->kb[run] += w.rates[i].wkb_s * w.sys.dt_s;
+			e->dips[run] += w.marks.dev_dips && w.marks.dev_dips[i];
+		}
+		if (r)
+			break;
+	}
+	rec_walk_close(&w);
+	return r == 1 ? 0 : r;
+}
+
+static int rec_cmp_order(const void *a, const void *b)
+{
+	return strcmp(((const struct rec_cmp_dev *)a)->key, ((const struct rec_cmp_dev *)b)->key);
+}
+
+static const char *rec_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+static void rec_cmp_line(FILE *out, const double mbs[2],
+			 const int64_t dips[2], const bool seen[2], const char *label)
+{
+	char cell[2][32], change[16] = "-";
+	for (int k = 0; k < 2; k++) {
+		if (seen[k])
+			snprintf(cell[k], sizeof cell[k], "%12.2f %6" PRId64, mbs[k], dips[k]);
+		else
+			snprintf(cell[k], sizeof cell[k], "%12s %6s", "-", "-");
+	}
+	if (seen[0] && seen[1] && mbs[0] > 0)
+		snprintf(change, sizeof change, "%+.1f%%", (mbs[1] - mbs[0]) / mbs[0] * 100);
+	fprintf(out, "%s  %9s %s  %s\n", cell[0], change, cell[1], label);
+}
+
+static void rec_cmp_print(FILE *out, struct rec_cmp *c, const char *a, const char *b)
+{
+	if (c->n)
+		qsort(c->dev, c->n, sizeof *c->dev, rec_cmp_order);
+	fprintf(out, "%19.19s  %29.29s\n", rec_base(a), rec_base(b));
+	fprintf(out, "-------------------  -----------------------------\n");
+	fprintf(out, "%12s %6s  %9s %12s %6s  %s\n", "write MB/s", "dips", "change", "write MB/s",
+		"dips", "device");
+	for (size_t i = 0; i < c->n; i++) {
+		struct rec_cmp_dev *e = &c->dev[i];
+		double mbs[2];
+		for (int k = 0; k < 2; k++)
+			mbs[k] = c->secs[k] > 0 ? e->kb[k] / 1024 / c->secs[k] : 0;
+		if (mbs[0] <= 0 && mbs[1] <= 0 && !e->dips[0] && !e->dips[1])
+			continue;	/* wrote nothing in either run */
+		char label[512];
+		bool plain = !strncmp(e->key, "name:", 5) && !strcmp(e->key + 5, e->label);
+		snprintf(label, sizeof label, plain ? "%s" : "%s (%s)", e->label, e->key);
+		rec_cmp_line(out, mbs, e->dips, e->seen, label);
+	}
+	double tot[2];
+	bool both[2] = { true, true };
+	for (int k = 0; k < 2; k++)
+		tot[k] = c->secs[k] > 0 ? c->bo_kb[k] / 1024 / c->secs[k] : 0;
+	rec_cmp_line(out, tot, c->sys_dips, both, "TOTAL (vmstat bo)");
+}
+
+int rec_compare(const char *a, const char *b, FILE *out, char *err, size_t errlen)
+{
+	struct rec_cmp c;
+	memset(&c, 0, sizeof c);
+	int r = rec_cmp_run(&c, 0, a, err, errlen);
+	if (r == 0)
+		r = rec_cmp_run(&c, 1, b, err, errlen);
+	if (r == 0) {
+		rec_cmp_print(out, &c, a, b);
+		int o = rec_out_status(out);
+		if (o < 0) {
+			r = o;
+			rec_set_err(err, errlen, "writing the comparison: %s", strerror(-o));
+		}
+	}
+	rec_cmp_free(&c);
+	return r;
+}

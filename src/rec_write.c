@@ -1,0 +1,823 @@
+/*
+ * rec_write.c - the recorder: appends samples to an SQLite recording.
+ *
+ * One transaction per sample, in WAL mode, followed by a passive
+ * checkpoint: a reader can follow the file while it grows, a recorder
+ * killed with SIGKILL leaves every committed sample (in the WAL, which
+ * SQLite replays on the next open), and the main file alone - what a copy
+ * taken mid-run gets when the -wal file does not come along - lags by at
+ * most the sample being written.  synchronous=NORMAL: commits do not wait
+ * for the disk (an fsync per second would stall the very writeback wbtop
+ * watches); checkpoints do, so a power cut loses at most the samples of
+ * the last interval, never the file.
+ *
+ * A write error (disk full, I/O error) rolls the sample back and stops the
+ * writer for good: the file stays a valid recording of what came before,
+ * and the caller (the loop) keeps its view going.  Nothing here prints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knob.h"
+#include "rec.h"
+#include "rec_schema.h"
+
+/* One device of the current sample, as the writer remembers it. */
+struct rec_wdev {
+	int64_t id;			/* devices.id */
+	uint32_t major, minor;
+	char name[sizeof ((struct dev_counters *)0)->name];
+	uint8_t nfields;
+	bool has_ident;
+	struct dev_ident ident;		/* our copy: identities change in place */
+	struct rec_codec_dev st;
+	bool used;			/* matched in the sample being written */
+};
+
+enum rec_stmt {
+	ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAMPLE, ST_FRAME, ST_DEV, ST_DEV_END,
+	ST_KNOB, ST_EVENT, ST_DIP, ST_COUNT
+};
+
+struct rec_writer {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *st[ST_COUNT];
+	int64_t seq;			/* seq of the next sample */
+	int64_t last_key;		/* seq of the last keyframe; -1 none */
+	size_t key_bytes;		/* its size */
+	size_t bytes_since_key;		/* delta frames since */
+	int64_t stream_bytes;		/* length of the frame stream */
+	uint8_t tail[REC_CHUNK_BYTES];	/* its last, partial row */
+	struct rec_wdev *dev, *next;	/* current list, list being built */
+	size_t n, cap;
+	long *src;			/* per new entry: index in the old list, -1 new */
+	int64_t knob[SNAP_NKNOBS];
+	bool have_knobs;
+	struct rec_buf frame;
+	int err;			/* the -errno that stopped the writer */
+	char errmsg[512];
+};
+
+/* ---- Schema ----------------------------------------------------------- */
+
+static char *rec_writer_schema_sql(void)
+{
+	char *sql = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+	if (!f)
+		return NULL;
+	fputs("PRAGMA user_version = " REC_STR(REC_SCHEMA_VERSION) ";\n"
+	      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);\n"
+	      "CREATE TABLE samples (seq INTEGER PRIMARY KEY, wall_ns INTEGER NOT NULL,"
+	      " mono_ns INTEGER NOT NULL, page_size INTEGER NOT NULL", f);
+	for (size_t c = 0; c < rec_nsys_cols; c++)
+		fprintf(f, ", %s INTEGER NOT NULL", rec_sys_cols[c].name);
+	fputs(", keyframe INTEGER NOT NULL, ndev INTEGER NOT NULL, frame_offset INTEGER NOT NULL,"
+	      " nbytes INTEGER NOT NULL,"
+	      " crc INTEGER NOT NULL);\n"
+	      "CREATE TABLE frames (id INTEGER PRIMARY KEY, data BLOB NOT NULL);\n"
+	      "CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+	      " major INTEGER NOT NULL, minor INTEGER NOT NULL, nfields INTEGER NOT NULL,"
+	      " has_ident INTEGER NOT NULL", f);
+	for (size_t c = 0; c < rec_nident_cols; c++)
+		fprintf(f, ", %s TEXT", rec_ident_cols[c].name);
+	fputs(", rotational INTEGER, partition INTEGER, has_bdi INTEGER", f);
+	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
+		fprintf(f, ", %s INTEGER", rec_bdi_cols[k]);
+	fputs(", first_seq INTEGER NOT NULL, last_seq INTEGER, appeared INTEGER NOT NULL,"
+	      " vanished INTEGER NOT NULL DEFAULT 0);\n"
+	      "CREATE INDEX devices_key ON devices(key);\n"
+	      "CREATE TABLE knobs (seq INTEGER NOT NULL, knob TEXT NOT NULL, value INTEGER NOT NULL);\n"
+	      "CREATE TABLE events (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL,"
+	      " wall_ns INTEGER NOT NULL, knob TEXT NOT NULL, old_value INTEGER,"
+	      " new_value INTEGER, read_back INTEGER, result INTEGER, note TEXT);\n"
+	      "CREATE TABLE dips (seq INTEGER NOT NULL, device_id INTEGER REFERENCES devices(id));\n", f);
+	if (fclose(f) != 0) {
+		free(sql);
+		return NULL;
+	}
+	return sql;
+}
+
+static char *rec_writer_insert_sql(const char *table, const char *const *cols, size_t n)
+{
+	char *sql = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "INSERT INTO %s (", table);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", cols[i]);
+	fputs(") VALUES (", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s?", i ? ", " : "");
+	fputs(")", f);
+	if (fclose(f) != 0) {
+		free(sql);
+		return NULL;
+	}
+	return sql;
+}
+
+/* The column lists of the two wide tables, in binding order. */
+static size_t rec_writer_sample_cols(const char **cols)
+{
+	size_t n = 0;
+	cols[n++] = "seq";
+	cols[n++] = "wall_ns";
+	cols[n++] = "mono_ns";
+	cols[n++] = "page_size";
+	for (size_t c = 0; c < rec_nsys_cols; c++)
+		cols[n++] = rec_sys_cols[c].name;
+	cols[n++] = "keyframe";
+	cols[n++] = "ndev";
+	cols[n++] = "frame_offset";
+	cols[n++] = "nbytes";
+	cols[n++] = "crc";
+	return n;
+}
+
+static size_t rec_writer_device_cols(const char **cols)
+{
+	size_t n = 0;
+	cols[n++] = "name";
+	cols[n++] = "major";
+	cols[n++] = "minor";
+	cols[n++] = "nfields";
+	cols[n++] = "has_ident";
+	for (size_t c = 0; c < rec_nident_cols; c++)
+		cols[n++] = rec_ident_cols[c].name;
+	cols[n++] = "rotational";
+	cols[n++] = "partition";
+	cols[n++] = "has_bdi";
+	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
+		cols[n++] = rec_bdi_cols[k];
+	cols[n++] = "first_seq";
+	cols[n++] = "appeared";
+	return n;
+}
+
+static int rec_writer_prepare(struct rec_writer *w)
+{
+	const char *cols[64];
+	char *ins_sample = rec_writer_insert_sql("samples", cols, rec_writer_sample_cols(cols));
+	char *ins_dev = rec_writer_insert_sql("devices", cols, rec_writer_device_cols(cols));
+	const char *sql[ST_COUNT] = {
+		[ST_BEGIN] = "BEGIN",
+		[ST_COMMIT] = "COMMIT",
+		[ST_ROLLBACK] = "ROLLBACK",
+		[ST_SAMPLE] = ins_sample,
+		[ST_FRAME] = "INSERT OR REPLACE INTO frames (id, data) VALUES (?, ?)",
+		[ST_DEV] = ins_dev,
+		[ST_DEV_END] = "UPDATE devices SET last_seq = ?, vanished = ? WHERE id = ?",
+		[ST_KNOB] = "INSERT INTO knobs (seq, knob, value) VALUES (?, ?, ?)",
+		[ST_EVENT] = "INSERT INTO events (seq, wall_ns, knob, old_value, new_value,"
+			     " read_back, result, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+		[ST_DIP] = "INSERT INTO dips (seq, device_id) VALUES (?, ?)",
+	};
+	int rc = SQLITE_NOMEM;
+	if (ins_sample && ins_dev) {
+		rc = SQLITE_OK;
+		for (int i = 0; i < ST_COUNT && rc == SQLITE_OK; i++)
+			rc = sqlite3_prepare_v3(w->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &w->st[i], NULL);
+	}
+	free(ins_sample);
+	free(ins_dev);
+	return rc;
+}
+
+static int rec_writer_meta(struct rec_writer *w)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof u);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	char created[32], key_ratio[16], key_max[16], chunk[16], version[16];
+	snprintf(created, sizeof created, "%lld", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	snprintf(key_ratio, sizeof key_ratio, "%d", REC_KEYFRAME_RATIO);
+	snprintf(key_max, sizeof key_max, "%d", REC_KEYFRAME_MAX);
+	snprintf(chunk, sizeof chunk, "%d", REC_CHUNK_BYTES);
+	snprintf(version, sizeof version, "%d", REC_SCHEMA_VERSION);
+	const char *rows[][2] = {
+		{ "format", REC_FORMAT_NAME },
+		{ "schema_version", version },
+		{ "min_reader_version", "1" },
+		{ "created_wall_ns", created },
+		{ "hostname", u.nodename },
+		{ "kernel", u.release },
+		{ "codec", "bitpack-1" },
+		{ "keyframe_ratio", key_ratio },
+		{ "keyframe_max", key_max },
+		{ "chunk_bytes", chunk },
+		{ "state", "recording" },
+	};
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(w->db, "INSERT INTO meta (key, value) VALUES (?, ?)", -1, &st, NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < sizeof rows / sizeof rows[0]; i++) {
+		sqlite3_bind_text(st, 1, rows[i][0], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, rows[i][1], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(w->db);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int rec_writer_checkpoint(struct rec_writer *w);
+
+/* Settings first (page size and journal mode must precede the tables). */
+static int rec_writer_init_db(struct rec_writer *w)
+{
+	char *schema = rec_writer_schema_sql();
+	if (!schema)
+		return SQLITE_NOMEM;
+	int rc = sqlite3_exec(w->db, "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL;"
+			      " PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;"
+			      " BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(w->db, schema, NULL, NULL, NULL);
+	free(schema);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_meta(w);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_prepare(w);
+	if (rc == SQLITE_OK)	/* a copy of the main file is a recording from now on */
+		rc = rec_writer_checkpoint(w);
+	return rc;
+}
+
+/* ---- Open and close --------------------------------------------------- */
+
+/* Create path, refusing to overwrite anything but an empty file. */
+static int rec_writer_create(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			return 0;
+		rec_set_err(err, errlen, "%s: file exists (wbtop does not overwrite recordings)", path);
+		return -EEXIST;
+	}
+	if (fd < 0) {
+		int e = errno;
+		rec_set_err(err, errlen, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
+static void rec_writer_free(struct rec_writer *w)
+{
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(w->st[i]);
+	sqlite3_close_v2(w->db);
+	for (size_t i = 0; i < w->n; i++)
+		rec_ident_clear(&w->dev[i].ident);
+	free(w->dev);
+	free(w->next);
+	free(w->src);
+	rec_buf_free(&w->frame);
+	free(w->path);
+	free(w);
+}
+
+struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
+{
+	if (rec_writer_create(path, err, errlen) < 0)
+		return NULL;
+	struct rec_writer *w = calloc(1, sizeof *w);
+	if (!w || !(w->path = strdup(path))) {
+		free(w);
+		rec_set_err(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	w->last_key = -1;
+	int rc = sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL);
+	/* Grow the main file ahead in chunks: a checkpoint then never writes
+	 * the header of a file longer than the file is, so a copy taken in
+	 * the middle of one still opens (only its newest pages are stale). */
+	int chunk = REC_GROW_BYTES;
+	if (rc == SQLITE_OK)
+		sqlite3_file_control(w->db, "main", SQLITE_FCNTL_CHUNK_SIZE, &chunk);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_init_db(w);
+	if (rc != SQLITE_OK) {
+		rec_set_err(err, errlen, "%s: cannot create the recording (%s)", path,
+			    w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
+		rec_writer_free(w);
+		unlink(path);
+		return NULL;
+	}
+	return w;
+}
+
+int64_t rec_writer_count(const struct rec_writer *w)
+{
+	return w ? w->seq : 0;
+}
+
+const char *rec_writer_errmsg(const struct rec_writer *w)
+{
+	return w ? w->errmsg : "";
+}
+
+/* Stop for good: keep the first reason. */
+static int rec_writer_fail(struct rec_writer *w, int rc)
+{
+	if (w->err)
+		return w->err;
+	w->err = rec_sqlite_errno(rc);
+	if (!w->err)
+		w->err = -EIO;
+	if (w->err == -ENOSPC)
+		snprintf(w->errmsg, sizeof w->errmsg, "%s: disk full: recording stopped after %" PRId64
+			 " samples", w->path, w->seq);
+	else
+		snprintf(w->errmsg, sizeof w->errmsg, "%s: write failed (%s): recording stopped after %"
+			 PRId64 " samples", w->path, sqlite3_errmsg(w->db), w->seq);
+	return w->err;
+}
+
+/* Bytes of the database proper (page count times page size); -1 if
+ * unknown or still in WAL mode (where the -wal file may hold pages). */
+static int64_t rec_writer_db_bytes(struct rec_writer *w)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(w->db, "SELECT page_count * page_size, journal_mode FROM"
+			       " pragma_page_count(), pragma_page_size(), pragma_journal_mode()",
+			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *mode = sqlite3_column_text(st, 1);
+		if (mode && strcmp((const char *)mode, "delete") == 0)
+			v = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
+{
+	if (!w)
+		return 0;
+	int rc = SQLITE_OK;
+	if (!w->err) {
+		/* "closed" tells a follower the recording is complete; DELETE
+		 * mode folds the WAL in and leaves one self-contained file. */
+		int chunk = 0;	/* the closed file ends at its last page */
+		sqlite3_file_control(w->db, "main", SQLITE_FCNTL_CHUNK_SIZE, &chunk);
+		rc = sqlite3_exec(w->db, "UPDATE meta SET value = 'closed' WHERE key = 'state'",
+				  NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_wal_checkpoint_v2(w->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+		if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+			rc = SQLITE_OK;	/* a follower is reading: its WAL stays */
+		else if (rc == SQLITE_OK)
+			sqlite3_exec(w->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+	}
+	int r = 0;
+	if (rc != SQLITE_OK) {
+		r = rec_sqlite_errno(rc);
+		rec_set_err(err, errlen, "%s: closing the recording: %s", w->path, sqlite3_errmsg(w->db));
+	}
+	int64_t size = w->err || r ? -1 : rec_writer_db_bytes(w);
+	char *path = w->path;
+	w->path = NULL;
+	rec_writer_free(w);
+	/* Drop the growth chunk past the last page (nothing refers to it). */
+	if (size > 0 && truncate(path, size) != 0 && !r) {
+		r = -errno;
+		rec_set_err(err, errlen, "%s: closing the recording: %s", path, strerror(errno));
+	}
+	free(path);
+	return r;
+}
+
+/* ---- Devices ---------------------------------------------------------- */
+
+static bool rec_wdev_same(const struct rec_wdev *a, const struct dev_counters *d)
+{
+	return a->major == d->major && a->minor == d->minor && a->nfields == d->nfields &&
+	       strncmp(a->name, d->name, sizeof a->name) == 0 &&
+	       (a->has_ident ? rec_ident_equal(&a->ident, d->ident) : d->ident == NULL);
+}
+
+static bool rec_wdev_same_name(const struct rec_wdev *a, const struct dev_counters *d)
+{
+	return a->major == d->major && a->minor == d->minor &&
+	       strncmp(a->name, d->name, sizeof a->name) == 0;
+}
+
+static int rec_writer_grow(struct rec_writer *w, size_t n)
+{
+	if (n <= w->cap)
+		return 0;
+	size_t cap = w->cap ? w->cap : 64;
+	while (cap < n)
+		cap *= 2;
+	struct rec_wdev *a = realloc(w->dev, cap * sizeof *a);
+	if (a)
+		w->dev = a;
+	struct rec_wdev *b = realloc(w->next, cap * sizeof *b);
+	if (b)
+		w->next = b;
+	long *s = realloc(w->src, cap * sizeof *s);
+	if (s)
+		w->src = s;
+	if (!a || !b || !s)
+		return SQLITE_NOMEM;
+	w->cap = cap;
+	return 0;
+}
+
+static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static int rec_step(sqlite3 *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : (rc ? rc : sqlite3_errcode(db));
+}
+
+/* A devices row for d, which starts at sample seq. */
+static int rec_writer_insert_dev(struct rec_writer *w, const struct dev_counters *d,
+				 bool appeared, int64_t *id)
+{
+	sqlite3_stmt *st = w->st[ST_DEV];
+	const struct dev_ident *ident = d->ident;
+	int c = 1;
+	sqlite3_bind_text(st, c++, d->name, (int)strnlen(d->name, sizeof d->name), SQLITE_STATIC);
+	sqlite3_bind_int64(st, c++, d->major);
+	sqlite3_bind_int64(st, c++, d->minor);
+	sqlite3_bind_int(st, c++, d->nfields);
+	sqlite3_bind_int(st, c++, ident != NULL);
+	for (size_t k = 0; k < rec_nident_cols; k++)
+		rec_bind_opt_text(st, c++, ident ? rec_ident_str(ident, k) : NULL);
+	if (ident) {
+		sqlite3_bind_int(st, c++, ident->rotational);
+		sqlite3_bind_int(st, c++, ident->partition);
+		sqlite3_bind_int(st, c++, ident->has_bdi);
+		for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
+			sqlite3_bind_int64(st, c++, ident->bdi[k]);
+	} else {
+		c += 3 + KNOB_BDI_COUNT;	/* left NULL */
+	}
+	sqlite3_bind_int64(st, c++, w->seq);
+	sqlite3_bind_int(st, c++, appeared);
+	int rc = rec_step(w->db, st);
+	*id = sqlite3_last_insert_rowid(w->db);
+	return rc;
+}
+
+static int rec_writer_end_dev(struct rec_writer *w, const struct rec_wdev *old, bool vanished)
+{
+	sqlite3_stmt *st = w->st[ST_DEV_END];
+	sqlite3_bind_int64(st, 1, w->seq - 1);
+	sqlite3_bind_int(st, 2, vanished);
+	sqlite3_bind_int64(st, 3, old->id);
+	return rec_step(w->db, st);
+}
+
+/* Index of the unused old entry that is the same device as d, or -1.
+ * Lists are usually in the same order, so try the hint first. */
+static long rec_writer_match(struct rec_writer *w, const struct dev_counters *d, size_t hint)
+{
+	if (hint < w->n && !w->dev[hint].used && rec_wdev_same(&w->dev[hint], d))
+		return (long)hint;
+	for (size_t j = 0; j < w->n; j++)
+		if (!w->dev[j].used && rec_wdev_same(&w->dev[j], d))
+			return (long)j;
+	return -1;
+}
+
+static int rec_writer_new_entry(struct rec_writer *w, struct rec_wdev *e, const struct dev_counters *d)
+{
+	bool appeared = true;
+	for (size_t j = 0; j < w->n && appeared; j++)
+		appeared = !rec_wdev_same_name(&w->dev[j], d);
+	memset(e, 0, sizeof *e);
+	e->major = d->major;
+	e->minor = d->minor;
+	memcpy(e->name, d->name, sizeof e->name);
+	e->nfields = d->nfields;
+	e->has_ident = d->ident != NULL;
+	if (d->ident && rec_ident_copy(&e->ident, d->ident) < 0)
+		return SQLITE_NOMEM;
+	int rc = rec_writer_insert_dev(w, d, appeared, &e->id);
+	if (rc)
+		rec_ident_clear(&e->ident);
+	return rc;
+}
+
+/* After a failure half-way through a new list: free what only it owns. */
+static void rec_writer_drop_new(struct rec_writer *w, size_t upto)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (w->src[i] < 0)
+			rec_ident_clear(&w->next[i].ident);
+}
+
+/* Build w->next for s (moving matched entries over); *changed when the
+ * device list differs from the previous sample's. */
+static int rec_writer_devices(struct rec_writer *w, const struct snapshot *s, bool *changed)
+{
+	int rc = rec_writer_grow(w, s->ndev > w->n ? s->ndev : w->n);
+	if (rc)
+		return rc;
+	*changed = s->ndev != w->n;
+	size_t hint = 0;
+	for (size_t i = 0; i < s->ndev; i++) {
+		long j = rec_writer_match(w, &s->dev[i], hint);
+		w->src[i] = j;
+		if (j >= 0) {
+			w->next[i] = w->dev[j];
+			w->dev[j].used = true;
+			hint = (size_t)j + 1;
+			*changed |= (size_t)j != i;
+		} else {
+			*changed = true;
+			rc = rec_writer_new_entry(w, &w->next[i], &s->dev[i]);
+			if (rc) {
+				rec_writer_drop_new(w, i);
+				return rc;
+			}
+		}
+	}
+	for (size_t j = 0; j < w->n; j++) {
+		if (w->dev[j].used) {
+			w->dev[j].used = false;
+			continue;
+		}
+		bool vanished = true;
+		for (size_t i = 0; i < s->ndev && vanished; i++)
+			vanished = !rec_wdev_same_name(&w->dev[j], &s->dev[i]);
+		rc = rec_writer_end_dev(w, &w->dev[j], vanished);
+		if (rc) {
+			rec_writer_drop_new(w, s->ndev);
+			return rc;
+		}
+		rec_ident_clear(&w->dev[j].ident);
+		w->dev[j].has_ident = false;
+	}
+	for (size_t i = 0; i < s->ndev; i++)
+		w->next[i].used = false;
+	struct rec_wdev *t = w->dev;
+	w->dev = w->next;
+	w->next = t;
+	w->n = s->ndev;
+	return SQLITE_OK;
+}
+
+/* ---- Frames ----------------------------------------------------------- */
+
+static void rec_writer_encode_key(struct rec_writer *w, const struct snapshot *s)
+{
+	struct rec_buf *b = &w->frame;
+	uint8_t flags = REC_FRAME_KEY;
+	rec_buf_put(b, &flags, 1);
+	rec_buf_varint(b, w->n);
+	int64_t prev_id = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		int64_t d = w->dev[i].id - prev_id;
+		rec_buf_varint(b, (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0));
+		prev_id = w->dev[i].id;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		for (int f = 0; f < DS_NFIELDS; f++)
+			rec_buf_varint(b, s->dev[i].f[f]);
+		rec_codec_reset(&w->dev[i].st, s->dev[i].f);
+	}
+}
+
+static void rec_writer_encode_delta(struct rec_writer *w, const struct snapshot *s, bool changed)
+{
+	struct rec_buf *b = &w->frame;
+	uint8_t flags = changed ? REC_FRAME_NEWLIST : 0;
+	rec_buf_put(b, &flags, 1);
+	if (changed) {
+		rec_buf_varint(b, w->n);
+		for (size_t i = 0; i < w->n; i++) {
+			if (w->src[i] < 0) {
+				rec_buf_varint(b, 0);
+				rec_buf_varint(b, (uint64_t)w->dev[i].id);
+				rec_codec_reset(&w->dev[i].st, NULL);
+			} else {
+				rec_buf_varint(b, (uint64_t)w->src[i] + 1);
+			}
+		}
+	}
+	struct rec_bitw bw = { .b = b };
+	rec_buf_reserve(b, w->n * REC_CODEC_MAX_BYTES + 8);
+	for (size_t i = 0; i < w->n; i++)
+		rec_codec_put(&bw, &w->dev[i].st, s->dev[i].f);
+	rec_bitw_flush(&bw);
+}
+
+/* Append the frame to the stream: full rows as they fill, then the
+ * partial last row (rewritten by the next sample, in its transaction). */
+static int rec_writer_stream(struct rec_writer *w, const uint8_t *p, size_t n)
+{
+	int rc = SQLITE_OK;
+	sqlite3_stmt *st = w->st[ST_FRAME];
+	while (rc == SQLITE_OK && n) {
+		size_t used = (size_t)(w->stream_bytes % REC_CHUNK_BYTES);
+		size_t take = REC_CHUNK_BYTES - used < n ? REC_CHUNK_BYTES - used : n;
+		memcpy(w->tail + used, p, take);
+		w->stream_bytes += (int64_t)take;
+		p += take;
+		n -= take;
+		if (n && w->stream_bytes % REC_CHUNK_BYTES)
+			continue;	/* cannot happen: take fills the row */
+		sqlite3_bind_int64(st, 1, (w->stream_bytes - 1) / REC_CHUNK_BYTES);
+		sqlite3_bind_blob(st, 2, w->tail, (int)(used + take), SQLITE_STATIC);
+		rc = rec_step(w->db, st);
+	}
+	return rc;
+}
+
+static int rec_writer_put_frame(struct rec_writer *w, const struct snapshot *s, int keyframe)
+{
+	sqlite3_stmt *st = w->st[ST_SAMPLE];
+	const struct rec_buf *b = &w->frame;
+	int c = 1;
+	sqlite3_bind_int64(st, c++, w->seq);
+	sqlite3_bind_int64(st, c++, s->wall_ns);
+	sqlite3_bind_int64(st, c++, (int64_t)s->mono_ns);
+	sqlite3_bind_int64(st, c++, (int64_t)s->page_size);
+	for (size_t k = 0; k < rec_nsys_cols; k++)
+		sqlite3_bind_int64(st, c++, (int64_t)rec_sys_get(s, k));
+	sqlite3_bind_int(st, c++, keyframe);
+	sqlite3_bind_int64(st, c++, (int64_t)w->n);
+	sqlite3_bind_int64(st, c++, w->stream_bytes);
+	sqlite3_bind_int64(st, c++, (int64_t)b->len);
+	sqlite3_bind_int64(st, c++, rec_sample_crc(w->seq, s, keyframe, (int64_t)w->n, b->p, b->len));
+	int rc = rec_step(w->db, st);
+	return rc == SQLITE_OK ? rec_writer_stream(w, b->p, b->len) : rc;
+}
+
+/* ---- Marks ------------------------------------------------------------ */
+
+static int rec_writer_knobs(struct rec_writer *w, const struct snapshot *s)
+{
+	int rc = SQLITE_OK;
+	for (int k = 0; k < SNAP_NKNOBS && rc == SQLITE_OK; k++) {
+		if (w->have_knobs && w->knob[k] == s->knob[k])
+			continue;
+		sqlite3_stmt *st = w->st[ST_KNOB];
+		sqlite3_bind_int64(st, 1, w->seq);
+		sqlite3_bind_text(st, 2, knob_vm_table[k].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, s->knob[k]);
+		rc = rec_step(w->db, st);
+		w->knob[k] = s->knob[k];
+	}
+	w->have_knobs = true;
+	return rc;
+}
+
+static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id)
+{
+	sqlite3_stmt *st = w->st[ST_DIP];
+	sqlite3_bind_int64(st, 1, w->seq);
+	if (dev_id)
+		sqlite3_bind_int64(st, 2, *dev_id);
+	return rec_step(w->db, st);
+}
+
+static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_dips)
+{
+	int rc = sys_dip ? rec_writer_dip(w, NULL) : SQLITE_OK;
+	for (size_t i = 0; dev_dips && i < w->n && rc == SQLITE_OK; i++)
+		if (dev_dips[i])
+			rc = rec_writer_dip(w, &w->dev[i].id);
+	return rc;
+}
+
+/* ---- Appending -------------------------------------------------------- */
+
+/* Everything of one sample, inside the caller's transaction. */
+static int rec_writer_put(struct rec_writer *w, const struct snapshot *s, bool sys_dip,
+			  const bool *dev_dips)
+{
+	bool changed;
+	int rc = rec_writer_devices(w, s, &changed);
+	if (rc)
+		return rc;
+	int keyframe = w->last_key < 0 || w->seq - w->last_key >= REC_KEYFRAME_MAX ||
+		       w->bytes_since_key >= (size_t)REC_KEYFRAME_RATIO * w->key_bytes;
+	w->frame.len = 0;
+	if (keyframe)
+		rec_writer_encode_key(w, s);
+	else
+		rec_writer_encode_delta(w, s, changed);
+	if (w->frame.oom)
+		return SQLITE_NOMEM;
+	rc = rec_writer_put_frame(w, s, keyframe);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_knobs(w, s);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_dips(w, sys_dip, dev_dips);
+	if (rc == SQLITE_OK) {
+		if (keyframe) {
+			w->last_key = w->seq;
+			w->key_bytes = w->frame.len;
+			w->bytes_since_key = 0;
+		} else {
+			w->bytes_since_key += w->frame.len;
+		}
+		w->seq++;
+	}
+	return rc;
+}
+
+/* Copy the WAL into the main file (see the top comment).  A reader in the
+ * middle of a read only holds part of it back until next time. */
+static int rec_writer_checkpoint(struct rec_writer *w)
+{
+	int rc = sqlite3_wal_checkpoint_v2(w->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? SQLITE_OK : rc;
+}
+
+int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, size_t n)
+{
+	if (w->err)
+		return w->err;
+	int64_t seq0 = w->seq;
+	int rc = rec_step(w->db, w->st[ST_BEGIN]);
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
+		rc = rec_writer_put(w, v[i].snap, v[i].sys_dip, v[i].dev_dips);
+	if (rc == SQLITE_OK)
+		rc = rec_step(w->db, w->st[ST_COMMIT]);
+	if (rc != SQLITE_OK) {
+		if (!sqlite3_get_autocommit(w->db))
+			rec_step(w->db, w->st[ST_ROLLBACK]);
+		w->seq = seq0;	/* for the message: what the file holds */
+		return rec_writer_fail(w, rc);
+	}
+	/* Committed: the samples are safe in the WAL even if copying them
+	 * into the main file fails (then the writer stops all the same). */
+	rc = rec_writer_checkpoint(w);
+	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
+}
+
+int rec_writer_append(struct rec_writer *w, const struct snapshot *s, bool sys_dip,
+		      const bool *dev_dips)
+{
+	struct rec_sample one = { s, sys_dip, dev_dips };
+	return rec_writer_append_list(w, &one, 1);
+}
+
+int rec_writer_event(struct rec_writer *w, const struct wb_event *e)
+{
+	if (w->err)
+		return w->err;
+	sqlite3_stmt *st = w->st[ST_EVENT];
+	sqlite3_bind_int64(st, 1, w->seq);
+	sqlite3_bind_int64(st, 2, e->wall_ns);
+	sqlite3_bind_text(st, 3, e->knob, (int)strnlen(e->knob, sizeof e->knob), SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, e->old_value);
+	sqlite3_bind_int64(st, 5, e->new_value);
+	sqlite3_bind_int64(st, 6, e->read_back);
+	sqlite3_bind_int(st, 7, e->result);
+	sqlite3_bind_text(st, 8, e->note, (int)strnlen(e->note, sizeof e->note), SQLITE_STATIC);
+	int rc = rec_step(w->db, st);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_checkpoint(w);
+	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
+}
+
+int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen)
+{
+	struct rec_writer *w = rec_writer_open(path, err, errlen);
+	if (!w)
+		return -EIO;
+	int r = rec_writer_append_list(w, v, n);
+	if (r < 0) {
+		rec_set_err(err, errlen, "%s", w->errmsg);
+		rec_writer_close(w, NULL, 0);
+		return r;
+	}
+	return rec_writer_close(w, err, errlen);
+}
