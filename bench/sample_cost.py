@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Cost of one sample: wbtop next to iostat -dx and vmstat -d.
 
+"wbtop -b -q" is the live sample alone (read, parse, derive, detect: what
+recording headless costs); "wbtop -b" adds printing every busy device.
+
 For each tool and each /proc (the real one, and a fixture /proc/diskstats of
 2000 busy devices bind-mounted in a private mount namespace), runs the tool
 for a short and a long count under callgrind; the difference divided by the
@@ -26,21 +29,40 @@ def callgrind_ir(cmd):
                     return int(line.split()[1])
     raise RuntimeError("no callgrind summary for %s" % cmd)
 
-def rusage_run(cmd):
-    # A fresh python per run: RUSAGE_CHILDREN's ru_maxrss is the largest
-    # child ever waited for (valgrind's runs would hide wbtop's own).
+def peak_rss_kib(cmd):
+    """CPU seconds (user, system) of cmd and its peak RSS in KiB.
+
+    The peak is VmHWM from /proc/PID/status, read until the process exits:
+    ru_maxrss would count the forked python image the child was before exec.
+    """
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    hwm = 0
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        hwm = max(hwm, int(line.split()[1]))
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            pass
+        time.sleep(0.01)
+    return hwm
+
+def cpu_run(cmd):
+    """User and system CPU seconds of cmd (in a fresh process, so that
+    RUSAGE_CHILDREN counts it alone)."""
     probe = ("import resource, subprocess, sys; "
              "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True); "
              "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
-             "print(r.ru_utime, r.ru_stime, r.ru_maxrss)")
-    u, s, rss = subprocess.check_output([sys.executable, "-c", probe] + cmd, text=True).split()
-    return float(u), float(s), int(rss)
+             "print(r.ru_utime, r.ru_stime)")
+    u, s = subprocess.check_output([sys.executable, "-c", probe] + cmd, text=True).split()
+    return float(u), float(s)
 
 TOOLS = {
     # name: (command for n samples, short n, long n) -- the delay is the
     # shortest each tool takes; iostat and vmstat only take whole seconds.
-    "wbtop -b": (lambda n: [WBTOP, "-b", "-d", "0.05", "-n", str(n)], 5, 45),
-    "wbtop -b -a": (lambda n: [WBTOP, "-b", "-a", "-d", "0.05", "-n", str(n)], 5, 45),
+    "wbtop -b -q": (lambda n: [WBTOP, "-b", "-q", "-d", "0.05", "-n", str(n)], 5, 25),
+    "wbtop -b": (lambda n: [WBTOP, "-b", "-d", "0.05", "-n", str(n)], 5, 25),
     "iostat -dx": (lambda n: ["iostat", "-dx", "1", str(n)], 2, 4),
     "vmstat -d": (lambda n: ["vmstat", "-d", "1", str(n)], 2, 4),
 }
@@ -51,8 +73,9 @@ def measure(label):
         if not name.startswith("wbtop") and subprocess.run(["which", cmd(1)[0]], stdout=subprocess.DEVNULL).returncode:
             continue
         ir = (callgrind_ir(cmd(n2)) - callgrind_ir(cmd(n1))) / (n2 - n1)
-        u1, s1, _ = rusage_run(cmd(n1))
-        u2, s2, rss = rusage_run(cmd(n2))
+        u1, s1 = cpu_run(cmd(n1))
+        u2, s2 = cpu_run(cmd(n2))
+        rss = peak_rss_kib(cmd(n2)) if name.startswith("wbtop") else 0
         us_user = max(0.0, (u2 - u1) / (n2 - n1) * 1e6)
         us_sys = max(0.0, (s2 - s1) / (n2 - n1) * 1e6)
         rows.append((name, ir, us_user, us_sys, rss))
@@ -84,6 +107,11 @@ def fixture_run():
     with open(path, "w") as f:
         f.write(fixture_text(1))
     subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
+    # iostat and vmstat -d show only what /sys/block lists as a disk: give
+    # them the same 2000 devices there (a tmpfs, private to this namespace).
+    subprocess.check_call(["mount", "-t", "tmpfs", "tmpfs", "/sys/block"])
+    for i in range(NDEV):
+        os.mkdir("/sys/block/dm-%d" % i)
     stop = threading.Event()
     def writer():
         fd = os.open(path, os.O_WRONLY)
@@ -100,6 +128,7 @@ def fixture_run():
     finally:
         stop.set()
         t.join()
+        subprocess.call(["umount", "/sys/block"])
         subprocess.call(["umount", "/proc/diskstats"])
 
 def main():

@@ -28,12 +28,22 @@ def text(k, rnd):
     return "\n".join(lines) + "\n"
 
 def peak_rss_kib(cmd):
-    # In a fresh process: RUSAGE_CHILDREN's ru_maxrss is the largest child
-    # ever waited for, so valgrind's own run would hide wbtop's.
-    probe = ("import resource, subprocess, sys; "
-             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    return int(subprocess.check_output([sys.executable, "-c", probe] + cmd, text=True))
+    # VmHWM read until the process exits (ru_maxrss would count the python
+    # image the child was before exec).
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    hwm = 0
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        hwm = max(hwm, int(line.split()[1]))
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            pass
+        time.sleep(0.01)
+    if p.returncode != 0:
+        raise RuntimeError("%s exited %d" % (cmd, p.returncode))
+    return hwm
 
 def main():
     with open(path, "w") as f:
