@@ -139,11 +139,16 @@ def main():
         if os.geteuid() != 0:
             print("SKIP fixture run: needs root for a private mount namespace")
         elif mode == "--fixture-only":
+            # only ever inside the private namespace main() made: mounted
+            # in the host's, the fixture would hide the real /proc/diskstats
+            if os.environ.get("WBTOP_BENCH_PRIVATE_NS") != "1":
+                sys.exit("sample_cost.py: --fixture-only is internal; run without it")
             fixture_run()
         else:
             sys.stdout.flush()
             subprocess.check_call(["unshare", "-m", "--propagation", "private", sys.executable,
-                                   os.path.abspath(__file__), WBTOP, "--fixture-only"])
+                                   os.path.abspath(__file__), WBTOP, "--fixture-only"],
+                                  env=dict(os.environ, WBTOP_BENCH_PRIVATE_NS="1"))
 
 if __name__ == "__main__":
     main()
