@@ -109,17 +109,27 @@ def fixture_run():
     subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
     # iostat and vmstat -d show only what /sys/block lists as a disk: give
     # them the same 2000 devices there (a tmpfs, private to this namespace).
+    # iostat reads each device's /sys/block/NAME/stat: those get the same
+    # counters.
     subprocess.check_call(["mount", "-t", "tmpfs", "tmpfs", "/sys/block"])
+    def write_sysfs(text):
+        for line in text.splitlines():
+            f = line.split()
+            with open("/sys/block/%s/stat" % f[2], "w") as out:
+                out.write(" ".join(f[3:]) + "\n")
     for i in range(NDEV):
         os.mkdir("/sys/block/dm-%d" % i)
+    write_sysfs(fixture_text(1))
     stop = threading.Event()
     def writer():
         fd = os.open(path, os.O_WRONLY)
         k = 1
         while not stop.is_set():
             k += 1
-            os.pwrite(fd, fixture_text(k).encode(), 0)
-            time.sleep(0.02)
+            text = fixture_text(k)
+            os.pwrite(fd, text.encode(), 0)
+            write_sysfs(text)
+            time.sleep(0.05)
         os.close(fd)
     t = threading.Thread(target=writer, daemon=True)
     t.start()

@@ -140,38 +140,35 @@ static void batch_sys_line(FILE *out, const struct snapshot *cur, const struct s
  * a value, which for 2000 devices x 15 columns would be most of a sample.
  * Rounds half away from zero (printf rounds the exact binary value; the two
  * differ only on exact ties, which rates almost never are). */
-static void batch_put_fixed(char *buf, size_t *pos, int width, int prec, double v)
+static size_t batch_put_fixed(char *buf, size_t pos, int width, int prec, double v)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
-	char tmp[32];
-	int n = 0;
+	char tmp[40];
+	char *end = tmp + sizeof tmp, *p = end;
 	if (!(v < 1e15 && v > -1e15) || prec < 0 || prec > 3) {
-		n = snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+		int n = snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+		p = tmp;
+		end = tmp + (n < (int)sizeof tmp ? n : (int)sizeof tmp - 1);
 	} else {
 		bool neg = v < 0;
 		uint64_t x = (uint64_t)((neg ? -v : v) * scale[prec] + 0.5);
-		char rev[32];
-		int r = 0;
-		for (int d = 0; d < prec; d++) {
-			rev[r++] = (char)('0' + x % 10);
-			x /= 10;
-		}
+		/* digits from the right: the decimals, the point, the integer part */
+		for (int d = 0; d < prec; d++, x /= 10)
+			*--p = (char)('0' + x % 10);
 		if (prec)
-			rev[r++] = '.';
-		do {
-			rev[r++] = (char)('0' + x % 10);
-			x /= 10;
-		} while (x);
+			*--p = '.';
+		do
+			*--p = (char)('0' + x % 10);
+		while (x /= 10);
 		if (neg)
-			rev[r++] = '-';
-		while (r)
-			tmp[n++] = rev[--r];
+			*--p = '-';
 	}
-	buf[(*pos)++] = ' ';
-	for (int pad = width - n; pad > 0; pad--)
-		buf[(*pos)++] = ' ';
-	memcpy(buf + *pos, tmp, (size_t)n);
-	*pos += (size_t)n;
+	size_t n = (size_t)(end - p);
+	size_t pad = (size_t)width > n ? (size_t)width - n : 0;
+	memset(buf + pos, ' ', pad + 1);	/* the separator and the padding */
+	pos += pad + 1;
+	memcpy(buf + pos, p, n);
+	return pos + n;
 }
 
 static bool batch_col_wanted(const struct dev_col *c, bool discard, bool flush)
@@ -213,8 +210,8 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		const struct dev_counters *d = &cur->dev[i];
 		if (!batch_dev_shown(b, d, &dev[i]))
 			continue;
-		/* one line buffer per device: a column is at most 32 bytes */
-		char line[NCOLS * 34 + 16];
+		/* one line buffer per device: a column is at most 41 bytes */
+		char line[NCOLS * 42 + 16];
 		size_t pos = (size_t)snprintf(line, 16, "%-12s", d->name);
 		for (size_t c = 0; c < NCOLS; c++) {
 			const struct dev_col *col = &batch_dev_cols[c];
@@ -227,8 +224,8 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 				pos += (size_t)col->width - 1;
 				line[pos++] = '-';
 			} else {
-				batch_put_fixed(line, &pos, col->width, col->prec,
-						*(const double *)((const char *)&dev[i] + col->offset));
+				pos = batch_put_fixed(line, pos, col->width, col->prec,
+						      *(const double *)((const char *)&dev[i] + col->offset));
 			}
 		}
 		fwrite(line, 1, pos, out);
