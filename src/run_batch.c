@@ -32,6 +32,7 @@ struct batch_run {
 	FILE *out;
 	bool live;
 	struct rec_writer *rec;	/* -w, NULL when not recording (or stopped) */
+	bool rec_failed;	/* the recording stopped on an error: exit status 1 */
 };
 
 static void batch_run_close(struct batch_run *r)
@@ -161,7 +162,8 @@ static int batch_run_json(struct batch_run *r, const struct frame *f)
 }
 
 /* Store one sample (the baseline too: a replay needs it).  A failing
- * recording stops with one message; the output goes on. */
+ * recording stops with one message; the output goes on, and the exit
+ * status says the recording is short. */
 static void batch_run_record(struct batch_run *r, const struct frame *f)
 {
 	if (!r->rec || rec_writer_append(r->rec, f->cur, f->sys_dip, f->dev_dip) == 0)
@@ -169,6 +171,7 @@ static void batch_run_record(struct batch_run *r, const struct frame *f)
 	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
 	rec_writer_close(r->rec, NULL, 0);
 	r->rec = NULL;
+	r->rec_failed = true;
 }
 
 /* A replay shows the marks the live run recorded, so that -r FILE -b
@@ -251,6 +254,8 @@ int run_batch(const struct opts *o)
 		struct frame frame = *step, *f = &frame;
 		batch_run_recorded_marks(&r, f);
 		batch_run_record(&r, f);
+		if (r.rec_failed && o->quiet)
+			break;	/* recording was all there was to do */
 		/* counters need no baseline: openmetrics exports the first sample */
 		if (!first || o->format == FMT_OPENMETRICS) {
 			int e = batch_run_emit(&r, f);
@@ -266,6 +271,8 @@ int run_batch(const struct opts *o)
 			break;
 	}
 	if (r.rec && batch_run_close_rec(&r) && status == 0)
+		status = 1;
+	if (r.rec_failed && status == 0)
 		status = 1;
 	batch_run_close(&r);
 	return status;
