@@ -12,7 +12,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d /tmp/wbtop-recbench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # The recording modules and what they use, optimised as in ./wbtop.
-srcs="bench/rec_bench.c src/rec_schema.c src/rec_write.c src/rec_read.c src/rec_export.c
+srcs="bench/rec_bench.c $(ls src/rec_*.c)
       src/snapshot.c src/ident.c src/knob.c src/derive.c src/source.c"
 # shellcheck disable=SC2086
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude $(pkg-config --cflags sqlite3 blkid) -o "$out/rec_bench" \

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Live proof of the dip detector: three loop-device filesystems, one writer
+# each held at 24 MB/s; the second writer is paused (SIGSTOP on its process
+# group) for five seconds.  wbtop -b -d 1 marks the paused intervals for
+# that device (one interval of slack at each edge) and nothing in the
+# steady stretches.
+. "$E2E_LIB"
+need_root "makes loop devices and filesystems"
+command -v pv >/dev/null || skip "pv not installed"
+N=26		# intervals printed
+STOP_AT=11	# the pause starts half-way through interval 11 ...
+STOP_FOR=5	# ... and lasts 5 s: intervals 12-15 entirely, 11 and 16 partly
+for i in 1 2 3; do
+	make_loop_fs 1024 "$TMP/m$i" || fail "could not make loop filesystem $i"
+	# direct I/O to the backing file, so the disk under the loop files sees
+	# the same steady stream rather than page-cache flush bursts
+	losetup --direct-io=on "$LOOPDEV" 2>/dev/null
+	eval "dev$i=$(basename "$LOOPDEV")"
+done
+# Each writer in a process group of its own (setsid), so SIGSTOP on the
+# group holds both pv and dd.  Not in $(...): the writer would hold its pipe.
+for i in 1 2 3; do
+	setsid sh -c "pv -q -L 24m /dev/zero | dd of=$TMP/m$i/f bs=1M iflag=fullblock oflag=direct" \
+		</dev/null >/dev/null 2>&1 &
+	eval "w$i=\$!"
+done
+on_exit "kill -CONT -$w1 -$w2 -$w3 2>/dev/null; kill -TERM -$w1 -$w2 -$w3 2>/dev/null; sleep 0.5"
+sleep 2		# let the writers settle before the baseline
+"$WBTOP" -b -a -d 1 -n $N --devices "^($dev1|$dev2|$dev3)\$" >"$TMP/out" 2>"$TMP/err" &
+wb=$!
+# wbtop keeps absolute deadlines: interval k ends k seconds after it started
+sleep "$STOP_AT".5
+kill -STOP -"$w2" || fail "could not stop writer 2"
+sleep "$STOP_FOR"
+kill -CONT -"$w2"
+wait $wb || fail "wbtop exited $?: $(cat "$TMP/err")"
+# Per interval, which devices are marked.
+awk -v d1="$dev1" -v d2="$dev2" -v d3="$dev3" '
+	$1 == "time" { k++ }
+	/<<<<<$/ && ($1 == d1 || $1 == d2 || $1 == d3) { m[k] = m[k] " " $1 }
+	END { for (i = 1; i <= k; i++) printf "%d%s\n", i, m[i] }' "$TMP/out" >"$TMP/marks"
+first=$STOP_AT; last=$((STOP_AT + STOP_FOR))	# the partly paused intervals
+bad=0
+while read -r k devs; do
+	if [ "$k" -gt "$first" ] && [ "$k" -lt "$last" ]; then
+		case " $devs " in *" $dev2 "*) ;; *) echo "interval $k: $dev2 was paused but not marked"; bad=1 ;; esac
+	elif [ "$k" -lt $((first - 1)) ] || [ "$k" -gt $((last + 1)) ]; then
+		[ -z "$devs" ] || { echo "interval $k (steady): marked$devs"; bad=1; }
+	fi
+done <"$TMP/marks"
+[ "$(wc -l <"$TMP/marks")" -eq $N ] || bad=1
+if [ $bad -ne 0 ]; then
+	cat "$TMP/marks"
+	grep -E "^(time|$dev1|$dev2|$dev3) " "$TMP/out" | awk '{print $1, $2, $6, $NF}' | head -120
+	fail "marks do not match the pause"
+fi
+echo "paused intervals $((first + 1))-$((last - 1)) marked for $dev2; no marks in the steady stretches"
