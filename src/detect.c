@@ -77,6 +77,12 @@ struct dip_group {
 	bool *part;		/* part[i]: input i is judged this interval */
 	double *pool;		/* |residuals| of all judged devices */
 	size_t cap_in, cap_pool;
+	/* key -> index in dev[]: open addressing, SIZE_MAX = empty; kept at
+	 * most half full; rebuilt when devices are added past that or pruned.
+	 * Without it a group seeing thousands of new devices at once would
+	 * compare every key with every other (quadratic). */
+	size_t *hash;
+	size_t hash_cap;	/* a power of two, or 0 */
 };
 
 void dip_params_default(struct dip_params *p)
@@ -296,6 +302,7 @@ void dip_group_free(struct dip_group *g)
 	free(g->base);
 	free(g->part);
 	free(g->pool);
+	free(g->hash);
 	free(g);
 }
 
@@ -331,16 +338,66 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 	return 0;
 }
 
+/* FNV-1a: short keys, no adversary; good enough to spread device names. */
+static size_t dip_hash_key(const char *key)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 1099511628211ull;
+	return (size_t)h;
+}
+
+static void dip_hash_put(struct dip_group *g, size_t j)
+{
+	size_t mask = g->hash_cap - 1, at = dip_hash_key(g->dev[j].key) & mask;
+	while (g->hash[at] != SIZE_MAX)
+		at = (at + 1) & mask;
+	g->hash[at] = j;
+}
+
+/* Rebuild the index for the current dev[], with room for cap_dev devices
+ * at most half full.  0 or -ENOMEM (then the index is dropped and finds
+ * fall back to a linear search). */
+static int dip_hash_rebuild(struct dip_group *g)
+{
+	size_t cap = 16;
+	while (cap < 2 * g->cap_dev)
+		cap *= 2;
+	if (cap != g->hash_cap) {
+		size_t *h = realloc(g->hash, cap * sizeof *h);
+		if (!h) {
+			free(g->hash);
+			g->hash = NULL;
+			g->hash_cap = 0;
+			return -ENOMEM;
+		}
+		g->hash = h;
+		g->hash_cap = cap;
+	}
+	for (size_t i = 0; i < cap; i++)
+		g->hash[i] = SIZE_MAX;
+	for (size_t j = 0; j < g->ndev; j++)
+		dip_hash_put(g, j);
+	return 0;
+}
+
 /* Index of key in dev[], SIZE_MAX if unknown. The hint (the device that followed the previous
  * input last time) is right whenever devices come in the same order, which keeps a group of
- * thousands of devices linear. */
+ * thousands of devices linear; otherwise the hash index answers. */
 static size_t dip_group_find(const struct dip_group *g, const char *key, size_t hint)
 {
 	if (hint < g->ndev && strcmp(g->dev[hint].key, key) == 0)
 		return hint;
-	for (size_t j = 0; j < g->ndev; j++)
-		if (strcmp(g->dev[j].key, key) == 0)
-			return j;
+	if (!g->hash) {
+		for (size_t j = 0; j < g->ndev; j++)
+			if (strcmp(g->dev[j].key, key) == 0)
+				return j;
+		return SIZE_MAX;
+	}
+	size_t mask = g->hash_cap - 1;
+	for (size_t at = dip_hash_key(key) & mask; g->hash[at] != SIZE_MAX; at = (at + 1) & mask)
+		if (strcmp(g->dev[g->hash[at]].key, key) == 0)
+			return g->hash[at];
 	return SIZE_MAX;
 }
 
@@ -357,7 +414,14 @@ static size_t dip_group_add(struct dip_group *g, const char *key)
 	memset(d, 0, sizeof *d);
 	d->next = SIZE_MAX;
 	d->key = strdup(key);
-	return d->key ? g->ndev++ : SIZE_MAX;
+	if (!d->key)
+		return SIZE_MAX;
+	size_t j = g->ndev++;
+	if (g->hash_cap < 2 * g->cap_dev)
+		dip_hash_rebuild(g);	/* grown: rebuild (it includes j) */
+	else if (g->hash)
+		dip_hash_put(g, j);
+	return j;
 }
 
 /* Fill slot[] for this interval's inputs; -ENOMEM if a new device could not be added. */
@@ -470,14 +534,18 @@ static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
 /* Forget devices absent for a while, so that a churning device set does not grow forever. */
 static void dip_group_prune(struct dip_group *g)
 {
+	bool pruned = false;
 	for (size_t j = 0; j < g->ndev;) {
 		if (g->tick - g->dev[j].seen > DIP_FORGET_AFTER) {
 			free(g->dev[j].key);
 			g->dev[j] = g->dev[--g->ndev];
+			pruned = true;
 		} else {
 			j++;
 		}
 	}
+	if (pruned && g->hash)
+		dip_hash_rebuild(g);	/* indices moved */
 }
 
 bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,

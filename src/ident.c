@@ -46,6 +46,11 @@ struct ident_table {
 	struct ident_mount *mnt;
 	size_t nmnt;
 	bool mnt_loaded;
+	/* major:minor -> index in slot[]: open addressing, SIZE_MAX = empty,
+	 * at most half full.  Thousands of devices appearing at once must not
+	 * each search all the others. */
+	size_t *hash;
+	size_t hash_cap;	/* a power of two */
 };
 
 /* One line of a small sysfs file, trailing newline removed; NULL if absent. */
@@ -396,20 +401,72 @@ void ident_table_free(struct ident_table *t)
 		free(t->slot[i]);
 	}
 	free(t->slot);
+	free(t->hash);
 	ident_mounts_clear(t);
 	if (t->mountinfo_fd >= 0)
 		close(t->mountinfo_fd);
 	free(t);
 }
 
+static size_t ident_hash_of(uint32_t major, uint32_t minor)
+{
+	uint64_t x = ((uint64_t)major << 32 | minor) * 0x9E3779B97F4A7C15ull;	/* Fibonacci hashing */
+	return (size_t)(x >> 17);
+}
+
+static void ident_hash_put(struct ident_table *t, size_t i)
+{
+	size_t mask = t->hash_cap - 1;
+	size_t at = ident_hash_of(t->slot[i]->id.major, t->slot[i]->id.minor) & mask;
+	while (t->hash[at] != SIZE_MAX)
+		at = (at + 1) & mask;
+	t->hash[at] = i;
+}
+
+/* Rebuild the index for slot[0..n) with room for cap slots; 0 or -ENOMEM
+ * (then finds fall back to a linear search). */
+static int ident_hash_rebuild(struct ident_table *t)
+{
+	size_t cap = 64;
+	while (cap < 2 * t->cap)
+		cap *= 2;
+	if (cap != t->hash_cap) {
+		size_t *h = realloc(t->hash, cap * sizeof *h);
+		if (!h) {
+			free(t->hash);
+			t->hash = NULL;
+			t->hash_cap = 0;
+			return -ENOMEM;
+		}
+		t->hash = h;
+		t->hash_cap = cap;
+	}
+	for (size_t i = 0; i < cap; i++)
+		t->hash[i] = SIZE_MAX;
+	for (size_t i = 0; i < t->n; i++)
+		ident_hash_put(t, i);
+	return 0;
+}
+
 static struct ident_slot *ident_find(struct ident_table *t, uint32_t major, uint32_t minor)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->slot[i]->id.major == major && t->slot[i]->id.minor == minor)
-			return t->slot[i];
+	if (!t->hash) {
+		for (size_t i = 0; i < t->n; i++)
+			if (t->slot[i]->id.major == major && t->slot[i]->id.minor == minor)
+				return t->slot[i];
+		return NULL;
+	}
+	size_t mask = t->hash_cap - 1;
+	for (size_t at = ident_hash_of(major, minor) & mask; t->hash[at] != SIZE_MAX; at = (at + 1) & mask) {
+		struct ident_slot *slot = t->slot[t->hash[at]];
+		if (slot->id.major == major && slot->id.minor == minor)
+			return slot;
+	}
 	return NULL;
 }
 
+/* Remove slot i (the last slot moves into its place: the caller rebuilds
+ * the index once it has removed what it removes). */
 static void ident_remove(struct ident_table *t, size_t i)
 {
 	ident_clear(&t->slot[i]->id);
@@ -428,21 +485,32 @@ static struct ident_slot *ident_append(struct ident_table *t)
 		t->cap = cap;
 	}
 	struct ident_slot *slot = calloc(1, sizeof *slot);
-	if (slot)
-		t->slot[t->n++] = slot;
+	if (!slot)
+		return NULL;
+	t->slot[t->n++] = slot;
 	return slot;
+}
+
+/* Index the slot just appended (its major:minor now set). */
+static void ident_index_last(struct ident_table *t)
+{
+	if (t->hash_cap < 2 * t->cap)
+		ident_hash_rebuild(t);
+	else if (t->hash)
+		ident_hash_put(t, t->n - 1);
 }
 
 const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 					uint32_t minor, const char *kname)
 {
-	/* Called only for devices new to the caller: a linear search is fine,
-	 * and keeps the table simple. */
+	/* Called only for devices new to the caller (the live source hands
+	 * known identities on itself). */
 	struct ident_slot *slot = ident_find(t, major, minor);
 	if (slot && strcmp(slot->id.kname, kname) == 0) {
 		slot->gone_gen = 0;
 		return &slot->id;
 	}
+	bool appended = !slot;
 	if (slot) {	/* minor reused by another device: start afresh */
 		ident_clear(&slot->id);
 		memset(&slot->id, 0, sizeof slot->id);
@@ -451,6 +519,8 @@ const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 	}
 	slot->id.major = major;
 	slot->id.minor = minor;
+	if (appended)
+		ident_index_last(t);
 	slot->id.kname = strdup(kname);
 	if (!slot->id.kname)
 		return NULL;
@@ -466,6 +536,7 @@ const struct dev_ident *ident_table_add(struct ident_table *t, const struct dev_
 		return NULL;
 	struct dev_ident *id = &slot->id;
 	*id = *proto;
+	ident_index_last(t);
 #define DUP(f) id->f = proto->f ? strdup(proto->f) : NULL
 	DUP(kname); DUP(key); DUP(label_short); DUP(dm_name); DUP(dm_uuid); DUP(md_name);
 	DUP(mounts); DUP(fstype); DUP(fs_label); DUP(fs_uuid); DUP(wwid); DUP(serial);
@@ -529,12 +600,17 @@ void ident_table_release(struct ident_table *t, uint32_t major, uint32_t minor)
 
 void ident_table_sweep(struct ident_table *t)
 {
+	bool removed = false;
 	t->generation++;
 	for (size_t i = 0; i < t->n;) {
 		struct ident_slot *slot = t->slot[i];
-		if (slot->gone_gen && t->generation - slot->gone_gen >= 2)
+		if (slot->gone_gen && t->generation - slot->gone_gen >= 2) {
 			ident_remove(t, i);
-		else
+			removed = true;
+		} else {
 			i++;
+		}
 	}
+	if (removed && t->hash)
+		ident_hash_rebuild(t);	/* slots moved */
 }

@@ -1,0 +1,142 @@
+/*
+ * rec_replay_priv.h - the replay source's state and the helpers its files
+ * share: rec_read.c (opening, the source ops), rec_decode.c (frames into
+ * snapshots), rec_marks.c (knob values, dips and events of each sample)
+ * and rec_nav.c (count, seek, find a time, next mark, --begin/--end).
+ *
+ * Private to the replay: nothing outside those files includes it; everyone
+ * else uses rec.h.  It builds on rec_schema.h (the codec, the column tables
+ * and the error wording all recording modules share) and repeats none of
+ * it.  The functions that can fail return 0 or -errno with "PATH: reason"
+ * in rp->src.errmsg unless they say otherwise; none prints.
+ */
+#ifndef WBTOP_REC_REPLAY_PRIV_H
+#define WBTOP_REC_REPLAY_PRIV_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "ident.h"
+#include "rec_schema.h"
+#include "snapshot.h"
+#include "source.h"
+
+/* A devices row, read when a frame first names it. */
+struct rec_row {
+	uint32_t major, minor;
+	char name[sizeof ((struct dev_counters *)0)->name];
+	uint8_t nfields;
+	const struct dev_ident *ident;	/* NULL if recorded without one */
+};
+
+struct rec_rdev {
+	int64_t id;
+	size_t row;			/* in rows[] */
+	struct rec_codec_dev st;
+};
+
+/* A decoded device list kept for seeking back. */
+struct rec_state {
+	int64_t seq;			/* -1: empty */
+	struct rec_rdev *act;
+	size_t nact, cap;
+};
+#define REC_CACHE_SLOTS 16
+#define REC_CACHE_STEP 32
+
+struct rec_knobrow { int64_t seq; int knob; int64_t value; };
+struct rec_diprow { int64_t seq; int64_t dev; };	/* dev 0: system-wide */
+
+enum rec_rstmt {
+	RS_SAMPLE, RS_FRAMES, RS_WHERE, RS_DEV, RS_KEY, RS_MAX, RS_MIN, RS_WALL, RS_STATE,
+	RS_KNOBS, RS_DIPS, RS_EVENTS, RS_COUNT
+};
+
+struct rec_replay {
+	struct source src;
+	sqlite3 *db;
+	char *path;
+	bool follow;
+	bool tolerant;			/* unfinished file: its tail may be cut */
+	sqlite3_stmt *st[RS_COUNT];
+	struct ident_table *idents;
+	struct rec_row *rows;		/* devices rows read so far */
+	size_t nrows, cap_rows;
+	struct rec_idmap row_of_id;
+	struct rec_rdev *act, *tmp;	/* decoded device list of state_seq */
+	size_t nact, cap;
+	int64_t *dev_ids;		/* ids of the delivered snapshot's devices */
+	bool *dev_dips;
+	size_t ndelivered;
+	int64_t state_seq;		/* seq decoded into act[]; -1 none */
+	int64_t pos;			/* seq next() delivers */
+	int64_t base, last;		/* the samples of the replay; last may grow */
+	int64_t first_seq;		/* first sample of the file (knob rows there are not changes) */
+	int64_t end_ns;			/* --end when following; INT64_MAX none */
+	int64_t delivered;		/* seq delivered last; -1 none */
+	struct rec_buf blob;
+	/* marks, sorted by seq */
+	struct rec_knobrow *knobs;
+	size_t nknobs, cap_knobs;
+	struct rec_diprow *dips;
+	size_t ndips, cap_dips;
+	struct wb_event *events;
+	int64_t *event_seq;
+	size_t nevents, cap_events;
+	int64_t rowid[3];		/* last loaded rowid of knobs, dips, events */
+	int64_t marks_upto;		/* marks are complete up to this seq */
+	int64_t knob_cur[SNAP_NKNOBS];	/* knob values at knob_seq */
+	int64_t knob_seq;
+	size_t knob_next;		/* first knob row past knob_seq */
+	struct rec_state cache[REC_CACHE_SLOTS];
+	int cache_next;			/* slot to fill next */
+};
+
+/* ---- rec_read.c: the source and shared helpers ------------------------ */
+
+/* The replay behind src, or NULL if src is not a replay source. */
+struct rec_replay *rec_rp(struct source *src);
+/* Set rp->src.errmsg to "PATH: " and the printf text; returns err. */
+int rec_rp_fail(struct rec_replay *rp, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* rec_rp_fail for SQLite result rc while reading sample seq (-EIO when rc
+ * maps to no errno). */
+int rec_rp_sqlfail(struct rec_replay *rp, int rc, int64_t seq);
+/* One integer from statement stmt (enum rec_rstmt) with one optional int64
+ * parameter: 0 with *v set, 1 when there is no row or the value is NULL,
+ * or -errno (no message set). */
+int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v);
+/* Room for n elements of size bytes at *p, capacity *cap (grown by
+ * doubling); false when out of memory, *p and *cap then unchanged. */
+bool rec_rp_grow(void **p, size_t *cap, size_t n, size_t size);
+/* Text column col of st into dst (len bytes, terminated, cut to fit; NULL
+ * gives ""). */
+void rec_rp_copy_text(char *dst, size_t len, sqlite3_stmt *st, int col);
+/* The last seq of the replay as of now: rp->last, or for a followed
+ * recording its newest sample if that comes first (-1 if it has none). */
+int64_t rec_rp_last(struct rec_replay *rp);
+
+/* ---- rec_decode.c: frames into snapshots ------------------------------ */
+
+/* Sample target into out with its devices (and their ids into dev_ids[]),
+ * decoding forward from the decoded state, a cached one or the keyframe
+ * at or before target.  0, 1 if there is no such sample, or -errno. */
+int rec_rp_advance(struct rec_replay *rp, int64_t target, struct snapshot *out);
+/* The frame at offset of the frame stream, nbytes long, into rp->blob;
+ * 0, or -EBADMSG with no message if rows are missing or short (*sqlrc:
+ * the SQLite error behind it, or SQLITE_OK). */
+int rec_rp_read_stream(struct rec_replay *rp, int64_t offset, int64_t nbytes, int *sqlrc);
+
+/* ---- rec_marks.c: knob values, dips, events --------------------------- */
+
+/* Read the marks written since the last call (all of them the first time);
+ * sets marks_upto.  An unfinished file's cut mark tables end the replay
+ * early (rp->last) rather than failing. */
+int rec_rp_load_marks(struct rec_replay *rp);
+/* Knob values in force at sample seq into knob[] (-1: never recorded). */
+void rec_rp_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOBS]);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * rec_marks.c - the replay's marks: knob values, dips and knob-change
+ * events, read from their tables and looked up per sample.
+ *
+ * Knob values, dips and events are small and read into memory once (and
+ * again as a followed recording grows), sorted by seq.  next() folds the
+ * knob rows into each snapshot's knob values; rec_replay_marks() gives the
+ * dips and events of the sample delivered last.
+ *
+ * It is not the search for the next mark (rec_nav.c) nor the decoding of
+ * counters (rec_decode.c).  Nothing here prints.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "knob.h"
+#include "rec.h"
+#include "rec_replay_priv.h"
+#include "rec_schema.h"
+
+/* ---- Marks ------------------------------------------------------------ */
+
+#define REC_DIP_SEQ(a, i) ((a)[i].seq)
+#define REC_KNOB_SEQ(a, i) ((a)[i].seq)
+#define REC_EVENT_SEQ(a, i) ((a)[i])
+
+static int rec_rp_load_knobs(struct rec_replay *rp)
+{
+	sqlite3_stmt *st = rp->st[RS_KNOBS];
+	sqlite3_bind_int64(st, 1, rp->rowid[0]);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rp->rowid[0] = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 2);
+		int k = name ? knob_vm_find(name) : -1;
+		if (k < 0 || k >= SNAP_NKNOBS)
+			continue;	/* a knob this build does not know */
+		if (!rec_rp_grow((void **)&rp->knobs, &rp->cap_knobs, rp->nknobs + 1, sizeof *rp->knobs)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		rp->knobs[rp->nknobs++] = (struct rec_knobrow){
+			sqlite3_column_int64(st, 1), k, sqlite3_column_int64(st, 3) };
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : rc;
+}
+
+static int rec_rp_load_dips(struct rec_replay *rp)
+{
+	sqlite3_stmt *st = rp->st[RS_DIPS];
+	sqlite3_bind_int64(st, 1, rp->rowid[1]);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rp->rowid[1] = sqlite3_column_int64(st, 0);
+		if (!rec_rp_grow((void **)&rp->dips, &rp->cap_dips, rp->ndips + 1, sizeof *rp->dips)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		rp->dips[rp->ndips++] = (struct rec_diprow){
+			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : rc;
+}
+
+static int rec_rp_load_events(struct rec_replay *rp)
+{
+	sqlite3_stmt *st = rp->st[RS_EVENTS];
+	sqlite3_bind_int64(st, 1, rp->rowid[2]);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rp->rowid[2] = sqlite3_column_int64(st, 0);
+		size_t n = rp->nevents + 1, cap = rp->cap_events;
+		if (!rec_rp_grow((void **)&rp->events, &cap, n, sizeof *rp->events) ||
+		    !rec_rp_grow((void **)&rp->event_seq, &rp->cap_events, n, sizeof *rp->event_seq)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		struct wb_event *e = &rp->events[rp->nevents];
+		memset(e, 0, sizeof *e);
+		rp->event_seq[rp->nevents++] = sqlite3_column_int64(st, 1);
+		e->wall_ns = sqlite3_column_int64(st, 2);
+		rec_rp_copy_text(e->knob, sizeof e->knob, st, 3);
+		e->old_value = sqlite3_column_int64(st, 4);
+		e->new_value = sqlite3_column_int64(st, 5);
+		e->read_back = sqlite3_column_int64(st, 6);
+		e->result = sqlite3_column_int(st, 7);
+		rec_rp_copy_text(e->note, sizeof e->note, st, 8);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : rc;
+}
+
+/* The seq of the last row of a seq-sorted mark array, or fallback. */
+#define REC_TAIL_SEQ(arr, n, getseq, fallback) ((n) ? getseq(arr, (n) - 1) : (fallback))
+
+/* A mark table whose tail is cut: the samples after the last mark read
+ * may lack marks, so the replay ends before them (never a sample shown
+ * without the knob change or dip it had). */
+static void rec_rp_clamp(struct rec_replay *rp, int64_t last_mark_seq)
+{
+	if (last_mark_seq - 1 < rp->last)
+		rp->last = last_mark_seq - 1;
+}
+
+/* Read the marks written since the last call; they are complete up to
+ * the newest sample seen before reading them (a sample and its marks are
+ * one transaction). */
+int rec_rp_load_marks(struct rec_replay *rp)
+{
+	int64_t upto = rp->last;
+	if (rp->follow) {
+		int r = rec_rp_int(rp, RS_MAX, NULL, &upto);
+		if (r < 0)
+			return rec_rp_fail(rp, r, "damaged or unreadable (%s)", sqlite3_errmsg(rp->db));
+	}
+	int rc[3] = { rec_rp_load_knobs(rp), rec_rp_load_dips(rp), rec_rp_load_events(rp) };
+	int64_t tail[3] = {
+		REC_TAIL_SEQ(rp->knobs, rp->nknobs, REC_KNOB_SEQ, rp->first_seq),
+		REC_TAIL_SEQ(rp->dips, rp->ndips, REC_DIP_SEQ, rp->first_seq),
+		REC_TAIL_SEQ(rp->event_seq, rp->nevents, REC_EVENT_SEQ, rp->first_seq),
+	};
+	for (int k = 0; k < 3; k++) {
+		if (rc[k] == SQLITE_OK)
+			continue;
+		if (!rp->tolerant || (rc[k] & 0xff) != SQLITE_CORRUPT)
+			return rec_rp_fail(rp, rec_sqlite_errno(rc[k]), "reading marks: %s",
+					   sqlite3_errstr(rc[k]));
+		rec_rp_clamp(rp, tail[k]);
+	}
+	rp->marks_upto = upto;
+	return 0;
+}
+
+/* First index in a seq-sorted array whose seq is >= seq. */
+#define REC_LOWER_BOUND(arr, n, getseq, seq, out) do { \
+		size_t lo_ = 0, hi_ = (n); \
+		while (lo_ < hi_) { \
+			size_t mid_ = lo_ + (hi_ - lo_) / 2; \
+			if ((getseq(arr, mid_)) < (seq)) \
+				lo_ = mid_ + 1; \
+			else \
+				hi_ = mid_; \
+		} \
+		(out) = lo_; \
+	} while (0)
+
+/* Knob values in force at sample seq (rows fold forward, in seq order). */
+void rec_rp_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOBS])
+{
+	if (seq < rp->knob_seq) {
+		for (int k = 0; k < SNAP_NKNOBS; k++)
+			rp->knob_cur[k] = -1;
+		rp->knob_next = 0;
+	}
+	while (rp->knob_next < rp->nknobs && rp->knobs[rp->knob_next].seq <= seq) {
+		rp->knob_cur[rp->knobs[rp->knob_next].knob] = rp->knobs[rp->knob_next].value;
+		rp->knob_next++;
+	}
+	rp->knob_seq = seq;
+	memcpy(knob, rp->knob_cur, sizeof rp->knob_cur);
+}
+
+/* ---- The marks of a sample -------------------------------------------- */
+
+int rec_replay_marks(struct source *src, struct rec_marks *out)
+{
+	struct rec_replay *rp = rec_rp(src);
+	if (!rp)
+		return -EINVAL;
+	memset(out, 0, sizeof *out);
+	if (rp->delivered < 0)
+		return -ENOENT;
+	int64_t s = rp->delivered;
+	size_t i;
+	REC_LOWER_BOUND(rp->dips, rp->ndips, REC_DIP_SEQ, s, i);
+	if (rp->ndelivered)
+		memset(rp->dev_dips, 0, rp->ndelivered * sizeof *rp->dev_dips);
+	for (; i < rp->ndips && rp->dips[i].seq == s; i++) {
+		if (rp->dips[i].dev == 0)
+			out->sys_dip = true;
+		for (size_t d = 0; d < rp->ndelivered; d++)
+			if (rp->dev_ids[d] == rp->dips[i].dev)
+				rp->dev_dips[d] = true;
+	}
+	out->dev_dips = rp->ndelivered ? rp->dev_dips : NULL;
+	REC_LOWER_BOUND(rp->event_seq, rp->nevents, REC_EVENT_SEQ, s, i);
+	size_t j = i;
+	while (j < rp->nevents && rp->event_seq[j] == s)
+		j++;
+	out->events = j > i ? &rp->events[i] : NULL;
+	out->nevents = j - i;
+	return 0;
+}
