@@ -67,6 +67,12 @@ extern const size_t rec_nident_cols;
 /* devices columns for the BDI limits, indexed by enum knob_bdi. */
 extern const char *const rec_bdi_cols[KNOB_BDI_COUNT];
 
+/* The columns of the devices table that describe a device (name, numbers,
+ * identity, BDI limits), in the order the writer stores and the reader
+ * selects them, into cols; returns how many (about 30: the callers' arrays
+ * of 64 leave room for their own). */
+size_t rec_device_desc_cols(const char **cols);
+
 uint64_t rec_sys_get(const struct snapshot *s, size_t col);
 void rec_sys_set(struct snapshot *s, size_t col, uint64_t v);
 const char *rec_ident_str(const struct dev_ident *id, size_t col);

@@ -93,19 +93,7 @@ static int rec_rp_prepare(struct rec_replay *rp)
 	cols[n++] = "nbytes";
 	cols[n++] = "crc";
 	char *sample = rec_rp_select_sql("SELECT ", cols, n, " FROM samples WHERE seq = ?");
-	n = 0;
-	cols[n++] = "name";
-	cols[n++] = "major";
-	cols[n++] = "minor";
-	cols[n++] = "nfields";
-	cols[n++] = "has_ident";
-	for (size_t c = 0; c < rec_nident_cols; c++)
-		cols[n++] = rec_ident_cols[c].name;
-	cols[n++] = "rotational";
-	cols[n++] = "partition";
-	cols[n++] = "has_bdi";
-	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
-		cols[n++] = rec_bdi_cols[k];
+	n = rec_device_desc_cols(cols);
 	char *dev = rec_rp_select_sql("SELECT ", cols, n, " FROM devices WHERE id = ?");
 	const char *sql[RS_COUNT] = {
 		[RS_SAMPLE] = sample,

@@ -858,3 +858,21 @@ int rec_db_open_read(const char *path, bool follow, sqlite3 **out, bool *unfinis
 		r = rec_try_open(path, true, out, err, errlen);	/* no access to the -shm */
 	return r;
 }
+
+size_t rec_device_desc_cols(const char **cols)
+{
+	size_t n = 0;
+	cols[n++] = "name";
+	cols[n++] = "major";
+	cols[n++] = "minor";
+	cols[n++] = "nfields";
+	cols[n++] = "has_ident";
+	for (size_t c = 0; c < rec_nident_cols; c++)
+		cols[n++] = rec_ident_cols[c].name;
+	cols[n++] = "rotational";
+	cols[n++] = "partition";
+	cols[n++] = "has_bdi";
+	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
+		cols[n++] = rec_bdi_cols[k];
+	return n;
+}

@@ -151,19 +151,7 @@ static size_t rec_writer_sample_cols(const char **cols)
 
 static size_t rec_writer_device_cols(const char **cols)
 {
-	size_t n = 0;
-	cols[n++] = "name";
-	cols[n++] = "major";
-	cols[n++] = "minor";
-	cols[n++] = "nfields";
-	cols[n++] = "has_ident";
-	for (size_t c = 0; c < rec_nident_cols; c++)
-		cols[n++] = rec_ident_cols[c].name;
-	cols[n++] = "rotational";
-	cols[n++] = "partition";
-	cols[n++] = "has_bdi";
-	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
-		cols[n++] = rec_bdi_cols[k];
+	size_t n = rec_device_desc_cols(cols);
 	cols[n++] = "first_seq";
 	cols[n++] = "appeared";
 	return n;
