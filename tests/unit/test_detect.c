@@ -444,6 +444,46 @@ START_TEST(test_group_bad_input_and_churn)
 }
 END_TEST
 
+/* A large group: 150 quiet devices (+-3%), so the pooled residuals (up to 150 x 60) are more
+ * than the detector pools exactly and it estimates the pooled jitter from a sample. A paused
+ * writer is still marked in exactly its 4 intervals and nothing else is, while a few devices
+ * come and go; a second group fed the same numbers (a replay) gives the same marks. */
+START_TEST(test_group_large_sampled_pool)
+{
+	enum { DEVS = 150, STEADY = 80, PAUSE = 4, N = STEADY + PAUSE + 20, PAUSED = 7 };
+	struct dip_params p = detect_test_params_mbps();
+	struct dip_group *live = dip_group_new(&p), *replay = dip_group_new(&p);
+	static char names[DEVS][16];
+	const char *keys[DEVS];
+	double v[DEVS];
+	bool m[DEVS], m2[DEVS];
+	uint64_t st = 3;
+	for (int t = 0; t < N; t++) {
+		size_t n = 0;
+		for (int d = 0; d < DEVS; d++) {
+			if (d % 50 == 49 && t >= 30 && t < 45) /* gone for a while, then back */
+				continue;
+			snprintf(names[n], sizeof names[n], "dm-%d", d);
+			keys[n] = names[n];
+			v[n] = 24.0 * (1.0 + 0.03 * detect_test_noise(&st));
+			if (d == PAUSED && t >= STEADY && t < STEADY + PAUSE)
+				v[n] = 0.1 * fabs(detect_test_noise(&st));
+			n++;
+		}
+		bool paused = t >= STEADY && t < STEADY + PAUSE;
+		bool dip = dip_group_feed(live, keys, v, n, m);
+		ck_assert(dip_group_feed(replay, keys, v, n, m2) == dip);
+		ck_assert_msg(dip == paused, "t %d: interval %s", t, dip ? "marked" : "not marked");
+		for (size_t i = 0; i < n; i++) {
+			ck_assert(m[i] == m2[i]);
+			ck_assert_msg(m[i] == (paused && i == PAUSED), "t %d %s", t, keys[i]);
+		}
+	}
+	dip_group_free(live);
+	dip_group_free(replay);
+}
+END_TEST
+
 Suite *detect_suite(void)
 {
 	Suite *s = suite_create("detect");
@@ -470,6 +510,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, test_group_bursty_device_and_end_of_run);
 	tcase_add_test(tc, test_group_devices_come_and_go);
 	tcase_add_test(tc, test_group_bad_input_and_churn);
+	tcase_add_test(tc, test_group_large_sampled_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }
