@@ -34,6 +34,7 @@ struct screen_config {
 	bool all_devices;		/* -a: idle devices shown from the start */
 	const char *devices_regex;	/* --devices: the starting filter, or NULL */
 	const char *sort;		/* starting sort column ("wMB/s", "util", "name"), or NULL */
+	bool procs;			/* -P: the process pane open from the start */
 };
 
 /* The view's state, for the settings file (W). */
@@ -63,14 +64,21 @@ enum screen_req_kind {
 	SCREEN_REQ_STEP,		/* value frames forward (negative: back) */
 	SCREEN_REQ_SEEK,		/* value seconds forward (negative: back) */
 	SCREEN_REQ_SEEK_START,
-	SCREEN_REQ_SEEK_END
+	SCREEN_REQ_SEEK_END,
+	SCREEN_REQ_SEEK_TIME,		/* to the time in text (rec_time_parse's forms) */
+	SCREEN_REQ_DIP,			/* to the next (value > 0) or previous dip */
+	SCREEN_REQ_KNOB_CHANGE,		/* to the next (value > 0) or previous knob change */
+	SCREEN_REQ_SPEED,		/* multiply the replay speed by value */
+	/* processes and history */
+	SCREEN_REQ_PROCS,		/* the process pane opened (value 1) or closed (0) */
+	SCREEN_REQ_SAVE_HISTORY		/* save the samples in memory to the recording text */
 };
 
 struct screen_req {
 	enum screen_req_kind kind;
 	double value;
 	struct control_ref ref;		/* KNOB_* requests */
-	char text[128];			/* KNOB_PREVIEW/APPLY: what the user typed */
+	char text[256];			/* KNOB_PREVIEW/APPLY, SEEK_TIME, SAVE_HISTORY: what was typed */
 };
 
 /* The loop's own state, shown on the top line. */
@@ -82,6 +90,12 @@ struct screen_state {
 	const char *source_label;	/* recording name, or NULL */
 	bool recording;			/* -w is writing a recording */
 	double revert_in_s;		/* --revert-after: unconfirmed changes revert in; < 0 none */
+	/* a replay: where it is */
+	int64_t replay_index;		/* the sample shown, from 0 */
+	int64_t replay_count;		/* samples in the recording (grows when it is followed) */
+	double replay_speed;		/* x recorded time */
+	bool replay_waiting;		/* caught up with a recording still being written: following it */
+	bool procs_sampled;		/* processes are sampled (the pane is open, live) */
 };
 
 /* The knob panel's contents, from control (the loop fills it). */
@@ -151,5 +165,15 @@ int screen_bar_eighths(double v, double max, int rows);
 /* Where a threshold falls in a bar of width cells (0..width-1), or -1
  * when it lies beyond the bar's end. */
 int screen_mark_pos(uint64_t value, uint64_t scale, int width);
+
+/* What the replay's time prompt asks for: "start" (or "begin"), "end",
+ * an offset from the sample shown ("+30s", "-2m", "+1h", "-1.5d"; plain
+ * "+10" is seconds) in *seconds, or else a time for rec_time_parse. */
+enum screen_req_kind screen_parse_seek(const char *text, double *seconds);
+/* A replay speed as the top line shows it: "1x", "16x", "0.25x". */
+const char *screen_fmt_speed(double speed, char *buf, size_t len);
+/* The default file name for saved history, from a local time:
+ * "wbtop-20240501-140322.db". */
+const char *screen_save_name(int64_t wall_ns, char *buf, size_t len);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * run_screen.c - the interactive monitor's loop: sample on the clock, feed
  * the history and the screen, and carry out what the screen asks (quit,
- * pause, a new interval, knob edits through control).
+ * pause, a new interval, knob edits through control, the process pane,
+ * saving the history to a recording).  Moving through a replayed
+ * recording is run_screen_replay.c's part.
  *
  * One poll() on the terminal waits for keys until the next sample is due,
  * so keys are handled at once while samples keep their deadlines
@@ -19,40 +21,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "history.h"
 #include "ident.h"
-#include "pipeline.h"
-#include "rec.h"
 #include "run.h"
-#include "screen.h"
+#include "run_screen_priv.h"
 #include "settings.h"
-#include "source.h"
 #include "ticker.h"
 
 /* Frames of history kept: the widest graph and sparkline, plus slack. */
 #define RUN_SCREEN_HISTORY 1024
 /* The first interval is short so figures appear at once (top does the same). */
 #define RUN_SCREEN_FIRST_NS 250000000ull
-
-struct screen_run {
-	const struct opts *o;
-	struct source *src;
-	struct pipeline *pipe;
-	struct history *hist;
-	struct screen *scr;
-	struct control *ctl;		/* NULL on a replay: nothing to write */
-	struct rec_writer *rec;		/* -w: the recording, NULL once it failed */
-	const struct frame *f;		/* the frame on screen */
-	struct screen_state st;
-	bool live, ended, quit;
-	long shown;			/* intervals shown, for -n */
-	uint64_t step_ns, start_ns, deadline_ns;
-	struct control_ref kref;	/* the knob panel's scope */
-	bool own_change;		/* wbtop wrote a vm knob: the next sample shows it */
-	int status;
-	char err[512];
-};
+/* Raw samples kept for "save history": an hour at the default interval,
+ * and at most 64 MiB of device counters (192 bytes a device-sample: some
+ * 350,000 device-samples, e.g. 1000 devices for 6 minutes). */
+#define RUN_SCREEN_KEEP_SAMPLES 3600
+#define RUN_SCREEN_KEEP_BYTES (64u << 20)
 
 /* ---- opening and closing ---- */
 
@@ -64,9 +47,12 @@ static int run_screen_open_source(struct screen_run *r)
 		r->live = true;
 		return r->src ? 0 : 1;
 	}
-	r->src = rec_replay_open(o->replay_path, false, r->err, sizeof r->err);
+	/* Followed: a recording still being written shows its new samples. */
+	r->src = rec_replay_open(o->replay_path, true, r->err, sizeof r->err);
 	if (!r->src)
 		return 1;
+	r->replay = true;
+	r->recorded_marks = !o->dip_given;
 	if ((o->begin || o->end) && rec_replay_limit(r->src, o->begin, o->end, r->err, sizeof r->err) < 0)
 		return 2;
 	return 0;
@@ -79,7 +65,9 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	int status = run_screen_open_source(r);
 	if (status)
 		return status;
-	if (!(r->pipe = pipeline_new(r->src, &o->dip)) || !(r->hist = history_new(RUN_SCREEN_HISTORY))) {
+	if (!(r->pipe = pipeline_new(r->src, &o->dip)) || !(r->hist = history_new(RUN_SCREEN_HISTORY)) ||
+	    !(r->ring = snapring_new(RUN_SCREEN_KEEP_SAMPLES,
+				     RUN_SCREEN_KEEP_BYTES / sizeof(struct dev_counters)))) {
 		snprintf(r->err, sizeof r->err, "out of memory");
 		return 1;
 	}
@@ -98,7 +86,10 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	r->st.uptime_s = -1;
 	r->st.revert_in_s = -1;
 	r->st.recording = r->rec != NULL;
+	r->st.replay_speed = 1;
 	r->step_ns = (uint64_t)(o->delay_s * 1e9);
+	if (o->procs && r->live && source_live_sample_procs(r->src, true) == 0)
+		r->st.procs_sampled = true;	/* -P: the pane open from the start */
 	return 0;
 }
 
@@ -114,6 +105,8 @@ static void run_screen_close(struct screen_run *r)
 	if (r->rec && rec_writer_close(r->rec, r->err, sizeof r->err) < 0)
 		fprintf(stderr, "wbtop: %s\n", r->err);
 	control_free(r->ctl);
+	run_replay_free(r);
+	snapring_free(r->ring);
 	history_free(r->hist);
 	pipeline_free(r->pipe);
 	source_close(r->src);
@@ -142,7 +135,7 @@ static void run_screen_rec_append(struct screen_run *r, const struct frame *f)
 }
 
 /* Knob changes by anyone (wbtop, sysctl, a tuning daemon) mark the graph. */
-static void run_screen_knob_changes(struct screen_run *r, const struct frame *f)
+static void run_screen_knob_changes(struct screen_run *r, const struct frame *f, bool show)
 {
 	struct wb_event ev[SNAP_NKNOBS];
 	size_t n = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
@@ -154,8 +147,9 @@ static void run_screen_knob_changes(struct screen_run *r, const struct frame *f)
 		return;
 	}
 	char line[256];
-	screen_message(r->scr, "knob changed: %s%s", control_format_event(&ev[0], line, sizeof line),
-		       n > 1 ? " (and more)" : "");
+	if (show)
+		screen_message(r->scr, "knob changed: %s%s", control_format_event(&ev[0], line, sizeof line),
+			       n > 1 ? " (and more)" : "");
 }
 
 static void run_screen_record(struct screen_run *r, const struct frame *f)
@@ -171,6 +165,22 @@ static void run_screen_record(struct screen_run *r, const struct frame *f)
 	}
 }
 
+void run_screen_take(struct screen_run *r, const struct frame *f, bool show)
+{
+	bool event = false;
+	if (r->replay)
+		f = run_replay_marks(r, f, &event);
+	r->f = f;
+	run_screen_record(r, f);
+	if (event)
+		history_mark_event(r->hist);
+	/* A full ring or a huge sample only means less to save: not an error. */
+	snapring_push(r->ring, f->cur, f->sys_dip, f->dev_dip);
+	run_screen_rec_append(r, f);
+	if (f->prev)
+		run_screen_knob_changes(r, f, show);
+}
+
 static void run_screen_after_write(struct screen_run *r, const struct control_ref *ref, size_t nev,
 				   int rc);
 
@@ -179,25 +189,20 @@ static bool run_screen_sample(struct screen_run *r)
 {
 	const struct frame *f;
 	int rc = pipeline_step(r->pipe, &f);
-	if (rc == 1) {
-		r->ended = true;
-		screen_message(r->scr, "end of the recording (q quits)");
-		return true;
-	}
-	if (rc == -EAGAIN)
-		return true;
-	if (rc < 0) {
+	if (rc < 0 && rc != -EAGAIN && !r->replay) {
 		snprintf(r->err, sizeof r->err, "%s", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
 		r->status = 1;
 		return false;
 	}
-	r->f = f;
-	run_screen_record(r, f);
-	run_screen_rec_append(r, f);
+	if (rc == 0)
+		run_screen_take(r, f, true);
+	if (r->replay)
+		run_replay_after_step(r, rc);	/* the end, a recording still growing, a bad sample */
+	if (rc != 0)
+		return true;
+	f = r->f;
 	if (r->o->count && ++r->shown >= r->o->count)
 		r->quit = true;	/* -n: as top, after the last one is drawn */
-	if (f->prev)
-		run_screen_knob_changes(r, f);
 	if (r->live)
 		r->st.uptime_s = run_screen_uptime_s();
 	if (r->ctl) {
@@ -352,6 +357,54 @@ static void run_screen_save_settings(struct screen_run *r)
 	settings_free(&st);
 }
 
+/* w: what the ring holds becomes a recording, so a dip seen live can be
+ * kept after the fact. */
+static void run_screen_save_history(struct screen_run *r, const char *path)
+{
+	size_t n = snapring_len(r->ring);
+	if (n == 0) {
+		screen_message(r->scr, "history not saved: no sample in memory yet");
+		return;
+	}
+	struct rec_sample *v = malloc(n * sizeof *v);
+	if (!v) {
+		screen_message(r->scr, "history not saved: out of memory");
+		return;
+	}
+	snapring_samples(r->ring, v);
+	char err[320], a[16], b[16];
+	int rc = rec_save(path, v, n, err, sizeof err);
+	if (rc < 0) {
+		screen_message(r->scr, "history not saved: %s", err);
+	} else {
+		struct tm tm;
+		time_t t0 = (time_t)(v[0].snap->wall_ns / 1000000000);
+		time_t t1 = (time_t)(v[n - 1].snap->wall_ns / 1000000000);
+		strftime(a, sizeof a, "%H:%M:%S", localtime_r(&t0, &tm));
+		strftime(b, sizeof b, "%H:%M:%S", localtime_r(&t1, &tm));
+		char cap[64] = "";
+		if (snapring_capped(r->ring))
+			snprintf(cap, sizeof cap, "; older ones did not fit in the %u MiB kept",
+				 RUN_SCREEN_KEEP_BYTES >> 20);
+		screen_message(r->scr, "saved %zu samples (%s to %s) to %s%s", n, a, b, path, cap);
+	}
+	free(v);
+}
+
+/* p: processes are sampled only while the pane is open (they cost about
+ * 2 ms per 100 processes a sample); a replay shows what it recorded. */
+static void run_screen_procs(struct screen_run *r, bool on)
+{
+	if (!r->live)
+		return;
+	int rc = source_live_sample_procs(r->src, on);
+	if (rc < 0) {
+		screen_message(r->scr, "processes cannot be sampled: %s", strerror(-rc));
+		on = false;
+	}
+	r->st.procs_sampled = on;
+}
+
 static void run_screen_set_delay(struct screen_run *r, double s)
 {
 	r->st.delay_s = s;
@@ -377,7 +430,16 @@ static void run_screen_do(struct screen_run *r, const struct screen_req *q)
 		}
 		break;
 	case SCREEN_REQ_DELAY:
-		run_screen_set_delay(r, q->value);
+		if (r->replay)
+			screen_message(r->scr, "a replay keeps its recorded intervals: + and - change the speed");
+		else
+			run_screen_set_delay(r, q->value);
+		break;
+	case SCREEN_REQ_PROCS:
+		run_screen_procs(r, q->value != 0);
+		break;
+	case SCREEN_REQ_SAVE_HISTORY:
+		run_screen_save_history(r, q->text);
 		break;
 	case SCREEN_REQ_SAVE_SETTINGS:
 		run_screen_save_settings(r);
@@ -393,8 +455,18 @@ static void run_screen_do(struct screen_run *r, const struct screen_req *q)
 	case SCREEN_REQ_KNOB_CONFIRM:
 		run_screen_knob_req(r, q);
 		break;
-	default:
-		screen_message(r->scr, "not available here");	/* replay navigation on a live source */
+	case SCREEN_REQ_STEP:
+	case SCREEN_REQ_SEEK:
+	case SCREEN_REQ_SEEK_START:
+	case SCREEN_REQ_SEEK_END:
+	case SCREEN_REQ_SEEK_TIME:
+	case SCREEN_REQ_DIP:
+	case SCREEN_REQ_KNOB_CHANGE:
+	case SCREEN_REQ_SPEED:
+		if (r->replay)
+			run_replay_req(r, q);
+		else
+			screen_message(r->scr, "only when replaying a recording (wbtop -r FILE)");
 		break;
 	}
 	screen_state(r->scr, &r->st);
@@ -429,7 +501,8 @@ static void run_screen_loop(struct screen_run *r)
 	uint64_t now = ticker_now_ns();
 	uint64_t first = r->step_ns < RUN_SCREEN_FIRST_NS ? r->step_ns : RUN_SCREEN_FIRST_NS;
 	r->start_ns = now + first;
-	r->deadline_ns = r->start_ns;
+	if (!r->replay)	/* a replay keeps its recorded pace from the start */
+		r->deadline_ns = r->start_ns;
 	screen_state(r->scr, &r->st);
 	screen_draw(r->scr);
 	while (!r->quit && !ticker_stop_signal()) {
@@ -448,7 +521,8 @@ static void run_screen_loop(struct screen_run *r)
 				screen_draw(r->scr);
 				break;
 			}
-			r->deadline_ns = ticker_next_deadline(r->start_ns, r->step_ns, ticker_now_ns());
+			if (!r->replay)	/* a replay keeps the recording's pace (run_replay_after_step) */
+				r->deadline_ns = ticker_next_deadline(r->start_ns, r->step_ns, ticker_now_ns());
 			screen_state(r->scr, &r->st);
 		}
 		screen_draw(r->scr);
@@ -499,18 +573,18 @@ static int run_screen_main(const struct opts *o)
 		return 1;
 	}
 	struct screen_config sc = { .no_color = o->no_color, .all_devices = o->all_devices,
-				    .devices_regex = o->devices_regex };
+				    .devices_regex = o->devices_regex, .procs = o->procs };
 	if (!(r.scr = screen_new(&sc, r.err, sizeof r.err))) {
 		fprintf(stderr, "wbtop: %s\n", r.err);
 		run_screen_close(&r);
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
-	r.f = f;
-	run_screen_record(&r, f);
-	run_screen_rec_append(&r, f);
+	run_screen_take(&r, f, false);
+	if (r.replay)
+		run_replay_start(&r);
 	if (r.live)
 		r.st.uptime_s = run_screen_uptime_s();
-	screen_frame(r.scr, f, r.hist);
+	screen_frame(r.scr, r.f, r.hist);
 	run_screen_loop(&r);
 	status = r.status;
 	run_screen_close(&r);

@@ -10,6 +10,7 @@
  * with what the terminal shows and sends only the difference (clear() would
  * make it repaint everything).
  */
+#include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -123,6 +124,7 @@ struct screen *screen_new(const struct screen_config *cfg, char *err, size_t err
 	}
 	s->sort_col = 3;	/* wMB/s: scr_cols[3] */
 	s->show_idle = cfg->all_devices;
+	s->procs_open = cfg->procs;
 	if (cfg->sort && !scr_set_sort(s, cfg->sort)) {
 		snprintf(err, errlen, "sort '%s': no such column", cfg->sort);
 		free(s);
@@ -176,6 +178,7 @@ void screen_free(struct screen *s)
 	}
 	scr_devs_free(s);
 	scr_knobs_free(s);
+	scr_procs_free(s);
 	free(s->vals);
 	free(s->dips);
 	free(s->evs);
@@ -345,11 +348,35 @@ static void scr_fmt_time(int64_t wall_ns, bool date, char *buf, size_t len)
 	strftime(buf, len, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 }
 
+bool scr_is_replay(const struct screen *s)
+{
+	return s->st.source_kind && strcmp(s->st.source_kind, "live") != 0;
+}
+
+/* A replay's place: "sample 12/40  speed 2x  replay FILE  interval
+ * 0.5s" (the recorded interval of the sample shown); the file's base name
+ * when its path does not fit. */
+static void scr_draw_replay_pos(struct screen *s, struct scr_line *ln)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "%" PRId64 "/%" PRId64, s->st.replay_index + 1, s->st.replay_count);
+	scr_field(s, ln, " sample", SCR_NORMAL, buf);
+	scr_field(s, ln, " speed", SCR_NORMAL, screen_fmt_speed(s->st.replay_speed, buf, sizeof buf));
+	const char *path = s->st.source_label ? s->st.source_label : "";
+	const char *base = strrchr(path, '/');
+	if (!scr_field(s, ln, " replay", SCR_NORMAL, path) && base)
+		scr_field(s, ln, " replay", SCR_NORMAL, base + 1);
+	if (s->f && s->f->sys.status == RATE_OK) {
+		snprintf(buf, sizeof buf, "%.3gs", s->f->sys.dt_s);
+		scr_field(s, ln, " interval", SCR_NORMAL, buf);
+	}
+}
+
 void scr_draw_top_line(struct screen *s)
 {
 	struct scr_line ln = { 0, 0, COLS };
 	char buf[64];
-	bool replay = s->st.source_kind && strcmp(s->st.source_kind, "live") != 0;
+	bool replay = scr_is_replay(s);
 	scr_add(s, &ln, SCR_TITLE, "wbtop");
 	if (s->f) {
 		scr_fmt_time(s->f->cur->wall_ns, replay, buf, sizeof buf);
@@ -357,18 +384,23 @@ void scr_draw_top_line(struct screen *s)
 	}
 	if (s->st.uptime_s >= 0)
 		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
-	snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
-	scr_field(s, &ln, " interval", SCR_NORMAL, buf);
-	if (replay)
-		scr_field(s, &ln, " replay", SCR_NORMAL, s->st.source_label ? s->st.source_label : "");
+	if (replay) {
+		scr_draw_replay_pos(s, &ln);
+	} else {
+		snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
+		scr_field(s, &ln, " interval", SCR_NORMAL, buf);
+	}
 	/* Flags at the right: they must show even when the line is full. */
 	bool dip = s->f && (s->f->sys_dip || s->f->interval_dip);
 	char revert[48] = "";
 	if (s->st.revert_in_s >= 0)
 		snprintf(revert, sizeof revert, " c confirms, else revert in %.0fs ", s->st.revert_in_s);
-	int flags = (int)strlen(revert) + (s->st.recording ? 5 : 0) + (s->st.paused ? 8 : 0) + (dip ? 6 : 0);
+	const char *wait = s->st.replay_waiting ? " FOLLOWING " : "";
+	int flags = (int)strlen(revert) + (int)strlen(wait) + (s->st.recording ? 5 : 0) +
+		    (s->st.paused ? 8 : 0) + (dip ? 6 : 0);
 	struct scr_line right = { 0, COLS - flags, COLS };
 	scr_add(s, &right, SCR_WARN, revert);
+	scr_add(s, &right, SCR_EVENT, wait);
 	if (s->st.recording)
 		scr_add(s, &right, SCR_EVENT, " REC ");
 	if (s->st.paused)
@@ -392,6 +424,8 @@ static const char *scr_prompt_title(enum scr_prompt p)
 	case SCR_PROMPT_FILTER: return "filter devices (regex, empty: all): ";
 	case SCR_PROMPT_DELAY: return "interval in seconds: ";
 	case SCR_PROMPT_KNOB: return "new value (K/M/G for bytes, Esc: cancel): ";
+	case SCR_PROMPT_TIME: return "go to (HH:MM:SS, +30s, -2m, start, end): ";
+	case SCR_PROMPT_SAVE: return "save the history to: ";
 	default: return "";
 	}
 }
@@ -430,11 +464,19 @@ void scr_draw_status(struct screen *s)
 	}
 	static const char *const hints[][2] = {
 		{ "h", "help" }, { "q", "quit" }, { "space", "pause" }, { "d", "delay" },
-		{ "f", "filter" }, { "a", "idle" }, { "<>", "sort" }, { "Enter", "detail" },
-		{ "e", "knobs" },
+		{ "f", "filter" }, { "Enter", "detail" }, { "e", "knobs" }, { "p", "procs" },
+		{ "w", "save" }, { "a", "idle" }, { "<>", "sort" },
 	};
-	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
-		scr_hint(s, &ln, hints[i][0], hints[i][1]);
+	/* A replay's own keys first: they are what one came for. */
+	static const char *const replay_hints[][2] = {
+		{ "h", "help" }, { "q", "quit" }, { "space", "play" }, { ",.", "step" },
+		{ "t", "go to" }, { "[]", "dip" }, { "{}", "knob" }, { "+-", "speed" },
+		{ "Enter", "detail" }, { "p", "procs" },
+	};
+	bool replay = scr_is_replay(s);
+	size_t n = replay ? sizeof replay_hints / sizeof replay_hints[0] : sizeof hints / sizeof hints[0];
+	for (size_t i = 0; i < n; i++)
+		scr_hint(s, &ln, replay ? replay_hints[i][0] : hints[i][0], replay ? replay_hints[i][1] : hints[i][1]);
 }
 
 /* ---- layout of the main view ---- */
@@ -473,20 +515,37 @@ static void scr_draw_sys_graph(struct screen *s, int y, int bars)
 	scr_draw_graph(s, y + 1, x, bars, w, s->vals, s->dips, s->evs, true, "/s");
 }
 
+/* With the process pane open, the device table keeps the rows its
+ * devices need, from 3 up to half the room; the pane takes the rest, in
+ * place of the graph. */
+static int scr_procs_table_rows(const struct screen *s, int avail)
+{
+	int want = (int)s->norder + 1;
+	int most = avail / 2;
+	return want < 3 ? 3 : want > most ? (most < 3 ? 3 : most) : want;
+}
+
 static void scr_draw_main(struct screen *s)
 {
+	int avail = LINES - SCR_TOP_ROWS - 1;
+	int bars = avail / 4;
+	bars = bars < 2 ? 2 : bars > 12 ? 12 : bars;
+	int table = avail - bars - 2;
+	if (s->procs_open) {
+		table = scr_procs_table_rows(s, avail);
+		scr_procs_update(s, avail - table - 3);	/* before the summary: it counts the throttled */
+	}
 	scr_draw_top_line(s);
 	if (s->f) {
 		scr_draw_summary(s, 1);
 		scr_draw_gauge(s, 3);
 		scr_draw_knob_rows(s, 5);
 	}
-	int avail = LINES - SCR_TOP_ROWS - 1;
-	int bars = avail / 4;
-	bars = bars < 2 ? 2 : bars > 12 ? 12 : bars;
-	int table = avail - bars - 2;
 	scr_draw_devices(s, SCR_TOP_ROWS, table);
-	scr_draw_sys_graph(s, SCR_TOP_ROWS + table, bars);
+	if (s->procs_open)
+		scr_draw_procs(s, SCR_TOP_ROWS + table, avail - table);
+	else
+		scr_draw_sys_graph(s, SCR_TOP_ROWS + table, bars);
 }
 
 void screen_draw(struct screen *s)

@@ -5,6 +5,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "screen.h"
 
@@ -137,4 +140,52 @@ int screen_mark_pos(uint64_t value, uint64_t scale, int width)
 		return -1;
 	int pos = (int)((double)value / (double)scale * width);
 	return pos >= width ? width - 1 : pos;
+}
+
+/* ---- replay and history ---- */
+
+enum screen_req_kind screen_parse_seek(const char *text, double *seconds)
+{
+	static const struct {
+		char unit;
+		double s;
+	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	while (*text == ' ')
+		text++;
+	if (strcmp(text, "start") == 0 || strcmp(text, "begin") == 0)
+		return SCREEN_REQ_SEEK_START;
+	if (strcmp(text, "end") == 0)
+		return SCREEN_REQ_SEEK_END;
+	if (*text != '+' && *text != '-')
+		return SCREEN_REQ_SEEK_TIME;
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || !isfinite(v))
+		return SCREEN_REQ_SEEK_TIME;	/* not an offset: let the time parser say no */
+	double scale = 1;
+	if (*end) {
+		size_t u = 0;
+		while (u < sizeof units / sizeof units[0] && units[u].unit != *end)
+			u++;
+		if (u == sizeof units / sizeof units[0] || end[1])
+			return SCREEN_REQ_SEEK_TIME;
+		scale = units[u].s;
+	}
+	*seconds = v * scale;
+	return SCREEN_REQ_SEEK;
+}
+
+const char *screen_fmt_speed(double speed, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3gx", speed);
+	return buf;
+}
+
+const char *screen_save_name(int64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000);
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "wbtop-%Y%m%d-%H%M%S.db", &tm))
+		snprintf(buf, len, "wbtop-history.db");
+	return buf;
 }

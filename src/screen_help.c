@@ -11,7 +11,7 @@ static const struct {
 	const char *what;
 } scr_help_keys[] = {
 	{ "q", "quit; on another page: back to the main screen" },
-	{ "space", "pause / resume sampling" },
+	{ "space", "pause / resume sampling; on a replay: play / pause" },
 	{ "d", "change the interval (seconds, fractions allowed)" },
 	{ "h ?", "this help; any key leaves it" },
 	{ "Up Down", "select a device; PgUp PgDn Home End (and j k g G) too" },
@@ -23,7 +23,15 @@ static const struct {
 	{ "e", "edit knobs (in a device's detail: its BDI limits)" },
 	{ "u U", "undo the last knob change / revert all knob changes" },
 	{ "W", "save interval, sort, filter and idle setting for the next start" },
+	{ "p", "process pane: writers, throttled tasks, flush workers, kswapd" },
+	{ "w", "save the samples in memory (up to an hour) to a recording" },
 	{ "Ctrl-L", "repaint the whole screen" },
+	{ "", "replaying a recording (wbtop -r FILE):" },
+	{ ",. Left Right", "step one sample back / forward (and pause)" },
+	{ "t", "go to a time: HH:MM:SS, a date and time, +30s, -2m, start, end" },
+	{ "[ ]", "previous / next dip" },
+	{ "{ }", "previous / next knob change" },
+	{ "+ -", "play twice as fast / half as fast" },
 };
 
 static const struct {

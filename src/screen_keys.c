@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "screen_priv.h"
 
@@ -52,6 +53,16 @@ static void scr_prompt_done(struct screen *s, struct screen_req *req)
 		req->kind = SCREEN_REQ_KNOB_APPLY;
 		req->ref = s->kn.n ? s->kitems[s->ksel].ref : req->ref;
 		snprintf(req->text, sizeof req->text, "%s", s->input);
+	} else if (p == SCR_PROMPT_TIME) {
+		req->kind = screen_parse_seek(s->input, &req->value);
+		snprintf(req->text, sizeof req->text, "%s", s->input);
+	} else if (p == SCR_PROMPT_SAVE) {
+		if (!s->input[0]) {
+			screen_message(s, "history not saved: no file name given");
+			return;
+		}
+		req->kind = SCREEN_REQ_SAVE_HISTORY;
+		snprintf(req->text, sizeof req->text, "%s", s->input);
 	}
 }
 
@@ -91,14 +102,80 @@ void scr_open_knob_prompt(struct screen *s, const char *initial)
 	scr_prompt_open(s, SCR_PROMPT_KNOB, initial);
 }
 
+/* The time prompt starts at the time of the sample shown. */
+static void scr_open_time_prompt(struct screen *s)
+{
+	char now[32] = "";
+	if (s->f) {
+		time_t t = (time_t)(s->f->cur->wall_ns / 1000000000);
+		struct tm tm;
+		if (localtime_r(&t, &tm))
+			strftime(now, sizeof now, "%H:%M:%S", &tm);
+	}
+	scr_prompt_open(s, SCR_PROMPT_TIME, now);
+}
+
+/* Moving through a recording: the same keys on every page, so a device's
+ * page or the knob panel can be stepped through time too. */
+static bool scr_replay_key(struct screen *s, int ch, struct screen_req *req)
+{
+	static const struct {
+		int ch;
+		enum screen_req_kind kind;
+		double value;
+	} keys[] = {
+		{ ',', SCREEN_REQ_STEP, -1 }, { '.', SCREEN_REQ_STEP, 1 },
+		{ '[', SCREEN_REQ_DIP, -1 }, { ']', SCREEN_REQ_DIP, 1 },
+		{ '{', SCREEN_REQ_KNOB_CHANGE, -1 }, { '}', SCREEN_REQ_KNOB_CHANGE, 1 },
+		{ '+', SCREEN_REQ_SPEED, 2 }, { '=', SCREEN_REQ_SPEED, 2 }, { '-', SCREEN_REQ_SPEED, 0.5 },
+	};
+	if (ch == 't') {
+		if (scr_is_replay(s))
+			scr_open_time_prompt(s);
+		else
+			screen_message(s, "t: only when replaying a recording (wbtop -r FILE)");
+		return true;
+	}
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (keys[i].ch != ch)
+			continue;
+		if (!scr_is_replay(s)) {
+			screen_message(s, "%c: only when replaying a recording (wbtop -r FILE)", ch);
+			return true;
+		}
+		req->kind = keys[i].kind;
+		req->value = keys[i].value;
+		return true;
+	}
+	return false;
+}
+
+/* w: the prompt offers a new file named after the time now. */
+static void scr_open_save_prompt(struct screen *s)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	char name[64];
+	screen_save_name((int64_t)ts.tv_sec * 1000000000, name, sizeof name);
+	char path[sizeof s->input];
+	snprintf(path, sizeof path, "./%s", name);
+	scr_prompt_open(s, SCR_PROMPT_SAVE, path);
+}
+
 /* Keys that mean the same on every page. */
 static bool scr_global_key(struct screen *s, int ch, struct screen_req *req)
 {
+	if (scr_replay_key(s, ch, req))
+		return true;
 	switch (ch) {
 	case ' ':
 		req->kind = SCREEN_REQ_PAUSE;
 		return true;
 	case 'd': {
+		if (scr_is_replay(s)) {
+			screen_message(s, "a replay keeps its recorded intervals: + and - change the speed");
+			return true;
+		}
 		char cur[32];
 		snprintf(cur, sizeof cur, "%g", s->st.delay_s);
 		scr_prompt_open(s, SCR_PROMPT_DELAY, cur);
@@ -144,6 +221,21 @@ static void scr_main_key(struct screen *s, int ch, struct screen_req *req)
 		req->ref.bdi = false;
 		s->view = SCR_VIEW_KNOBS;
 		s->ksel = 0;
+		break;
+	case 'p':
+		s->procs_open = !s->procs_open;
+		req->kind = SCREEN_REQ_PROCS;
+		req->value = s->procs_open;
+		break;
+	case 'w':
+		scr_open_save_prompt(s);
+		break;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		if (scr_is_replay(s)) {
+			req->kind = SCREEN_REQ_STEP;
+			req->value = ch == KEY_LEFT ? -1 : 1;
+		}
 		break;
 	default:
 		if (scr_is_enter(ch) && scr_selected(s, NULL)) {

@@ -76,6 +76,7 @@ void scr_draw_summary(struct screen *s, int y)
 	scr_section(s, &ln, "procs");
 	scr_field(s, &ln, "r", SCR_NORMAL, scr_int((double)r->r, b, sizeof b));
 	scr_field(s, &ln, "b", r->b ? SCR_WARN : SCR_NORMAL, scr_int((double)r->b, b, sizeof b));
+	scr_procs_summary_field(s, &ln);
 	scr_section(s, &ln, " mem");
 	scr_field(s, &ln, "free", SCR_NORMAL, scr_kb((double)r->free_kb, b, sizeof b));
 	scr_field(s, &ln, "buff", SCR_NORMAL, scr_kb((double)r->buff_kb, b, sizeof b));

@@ -8,8 +8,13 @@
 # every interval wbtop samples sees the scripted rates whatever its phase.
 #
 #   scr_setup                  check what the tests need, make $FX
+#   scr_setup_live             only tmux: for wbtop on this machine's /proc
 #   scr_scenario < FILE        the scenario (format below)
+#   scr_driver_start           start the fixture driver (scr_start does it too)
 #   scr_start COLS ROWS [ENV...] -- [WBTOP ARGS...]
+#   scr_start_live COLS ROWS [ENV...] -- [WBTOP ARGS...]  the same on the real /proc
+#   scr_fixture_run [WBTOP ARGS...]  wbtop on the fixture, not in tmux (-b, -w);
+#                              stdout in $TMP/fx.out, stderr in $TMP/fx.err
 #   scr_wait TEXT [SECONDS]    until the pane shows TEXT (grep -F)
 #   scr_wait_re RE [SECONDS]   the same with an extended regex
 #   scr_wait_mark CHAR [SECS]  until the graph's mark row shows CHAR
@@ -29,6 +34,11 @@
 #               fixture knobs as the kernel would), dirtied, written (KiB/s),
 #               run, blocked
 SCR_TMUX=""
+
+scr_setup_live() {
+	command -v tmux >/dev/null 2>&1 || skip "tmux not installed"
+	SCR_TMUX="tmux -S $TMP/tmux.sock"
+}
 
 scr_setup() {
 	need_root "bind mounts over /proc in a private mount namespace"
@@ -185,6 +195,30 @@ while time.monotonic() < deadline:
 PY
 }
 
+# One driver for all the runs of a test; its clock starts now.
+scr_driver_start() {
+	[ -e "$FX/ready" ] && return 0
+	python3 "$FX/driver.py" "$FX" "$FX/ready" >"$TMP/driver.log" 2>&1 &
+	drv=$!
+	on_exit "kill $drv 2>/dev/null"
+	i=0
+	while [ ! -e "$FX/ready" ]; do
+		i=$((i + 1)); [ $i -gt 100 ] && fail "the fixture driver did not start: $(cat "$TMP/driver.log")"
+		sleep 0.05
+	done
+}
+
+# wbtop (not in tmux) in a namespace where the fixture files are bound
+# over /proc, for batch runs and recordings.
+scr_fixture_run() {
+	scr_driver_start
+	unshare -m sh -c '
+fx=$1; shift
+for f in diskstats vmstat stat meminfo; do mount --bind "$fx/$f" "/proc/$f" || exit 90; done
+for f in "$fx"/vm/*; do mount --bind "$f" "/proc/sys/vm/${f##*/}" || exit 90; done
+exec "$@"' wbtop "$FX" "$WBTOP" "$@" >"$TMP/fx.out" 2>"$TMP/fx.err"
+}
+
 # scr_start COLS ROWS [VAR=VALUE...] -- [wbtop args]
 scr_start() {
 	cols=$1 rows=$2
@@ -192,16 +226,7 @@ scr_start() {
 	envs=""
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs="$envs $1"; shift; done
 	[ $# -gt 0 ] && shift
-	if [ ! -e "$FX/ready" ]; then	# one driver for all the runs of a test
-		python3 "$FX/driver.py" "$FX" "$FX/ready" >"$TMP/driver.log" 2>&1 &
-		drv=$!
-		on_exit "kill $drv 2>/dev/null"
-		i=0
-		while [ ! -e "$FX/ready" ]; do
-			i=$((i + 1)); [ $i -gt 100 ] && fail "the fixture driver did not start: $(cat "$TMP/driver.log")"
-			sleep 0.05
-		done
-	fi
+	scr_driver_start
 	scr_stop
 	rm -f "$TMP/rc" "$TMP/stty.before" "$TMP/stty.after" "$TMP/stderr"
 	# The pane: remember the terminal modes, run wbtop in its namespace,
@@ -218,9 +243,34 @@ stty -g >"$TMP/stty.after"
 mv "$TMP/rc.tmp" "$TMP/rc"
 exec sleep 300
 EOF
+	scr_new_session "$@"
+}
+
+scr_new_session() {
 	$SCR_TMUX new-session -d -x "$cols" -y "$rows" sh "$TMP/pane.sh" "$@" || fail "tmux new-session failed"
 	[ -n "${SCR_STARTED:-}" ] || on_exit "$SCR_TMUX kill-server 2>/dev/null"
 	SCR_STARTED=1
+}
+
+# scr_start_live COLS ROWS [VAR=VALUE...] -- [wbtop args]: this machine's /proc.
+scr_start_live() {
+	cols=$1 rows=$2
+	shift 2
+	envs=""
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+	[ $# -gt 0 ] && shift
+	scr_stop
+	rm -f "$TMP/rc" "$TMP/stty.before" "$TMP/stty.after" "$TMP/stderr"
+	cat >"$TMP/pane.sh" <<EOF
+trap : INT
+stty -g >"$TMP/stty.before"
+env $envs "$WBTOP" "\$@" 2>"$TMP/stderr"
+echo \$? >"$TMP/rc.tmp"
+stty -g >"$TMP/stty.after"
+mv "$TMP/rc.tmp" "$TMP/rc"
+exec sleep 300
+EOF
+	scr_new_session "$@"
 }
 
 # End the tmux session (and whatever still runs in it).

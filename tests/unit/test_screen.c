@@ -1,9 +1,12 @@
 /*
  * test_screen.c - the pure part of the screen (screen_calc.c): how figures
- * are written, the gauge's times, sparkline and bar levels.
+ * are written, the gauge's times, sparkline and bar levels, the replay's
+ * time prompt, the default name of saved history.
  */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "screen.h"
 
@@ -138,6 +141,48 @@ START_TEST(test_bar_and_marks)
 }
 END_TEST
 
+/* The replay's time prompt: words, offsets from the sample shown, and
+ * everything else left to the time parser (which says no to nonsense). */
+static const struct {
+	const char *text;
+	enum screen_req_kind want;
+	double seconds;
+} seek_cases[] = {
+	{ "start", SCREEN_REQ_SEEK_START, 0 }, { " begin", SCREEN_REQ_SEEK_START, 0 },
+	{ "end", SCREEN_REQ_SEEK_END, 0 },
+	{ "+30s", SCREEN_REQ_SEEK, 30 }, { "-2m", SCREEN_REQ_SEEK, -120 }, { "+1h", SCREEN_REQ_SEEK, 3600 },
+	{ "-1.5d", SCREEN_REQ_SEEK, -129600 }, { "+10", SCREEN_REQ_SEEK, 10 }, { "+0.2s", SCREEN_REQ_SEEK, 0.2 },
+	{ "14:03:22", SCREEN_REQ_SEEK_TIME, 0 }, { "2024-05-01 14:03:22", SCREEN_REQ_SEEK_TIME, 0 },
+	{ "1714550400.5", SCREEN_REQ_SEEK_TIME, 0 },
+	{ "+", SCREEN_REQ_SEEK_TIME, 0 }, { "+5x", SCREEN_REQ_SEEK_TIME, 0 }, { "+5ss", SCREEN_REQ_SEEK_TIME, 0 },
+	{ "+inf", SCREEN_REQ_SEEK_TIME, 0 }, { "-nan", SCREEN_REQ_SEEK_TIME, 0 }, { "soon", SCREEN_REQ_SEEK_TIME, 0 },
+	{ "", SCREEN_REQ_SEEK_TIME, 0 }, { "ending", SCREEN_REQ_SEEK_TIME, 0 },
+};
+
+START_TEST(test_parse_seek)
+{
+	double v = -12345;
+	ck_assert_int_eq(screen_parse_seek(seek_cases[_i].text, &v), seek_cases[_i].want);
+	if (seek_cases[_i].want == SCREEN_REQ_SEEK)
+		ck_assert_double_eq_tol(v, seek_cases[_i].seconds, 1e-9);
+}
+END_TEST
+
+START_TEST(test_speed_and_save_name)
+{
+	char buf[64];
+	ck_assert_str_eq(screen_fmt_speed(1, buf, sizeof buf), "1x");
+	ck_assert_str_eq(screen_fmt_speed(16, buf, sizeof buf), "16x");
+	ck_assert_str_eq(screen_fmt_speed(0.25, buf, sizeof buf), "0.25x");
+	ck_assert_str_eq(screen_fmt_speed(1.0 / 64, buf, sizeof buf), "0.0156x");
+	ck_assert_str_eq(screen_fmt_speed(2.5 / 0.2, buf, sizeof buf), "12.5x");
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ck_assert_str_eq(screen_save_name(1714572202000000000LL, buf, sizeof buf), "wbtop-20240501-140322.db");
+	ck_assert_str_eq(screen_save_name(0, buf, sizeof buf), "wbtop-19700101-000000.db");
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -152,6 +197,8 @@ Suite *screen_suite(void)
 	tcase_add_test(tc, test_drain);
 	tcase_add_loop_test(tc, test_spark_level, 0, NCASES(spark_cases));
 	tcase_add_test(tc, test_bar_and_marks);
+	tcase_add_loop_test(tc, test_parse_seek, 0, NCASES(seek_cases));
+	tcase_add_test(tc, test_speed_and_save_name);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,60 @@
+/*
+ * snapring.h - the last samples as raw snapshots, kept in memory so the
+ * screen can save what it has shown to a recording after the fact (the
+ * "save history" key: a dip seen live can be kept).
+ *
+ * A ring of at most max_samples snapshots (devices and system counters;
+ * processes are not kept, recordings do not hold them), each with the dip
+ * marks of its interval.  Memory is bounded twice: by the number of
+ * samples, and by the device rows all kept samples hold together
+ * (max_dev_rows); with many devices the ring keeps fewer samples rather
+ * than growing without bound, and says so (snapring_capped).  No cap on
+ * devices per sample.
+ *
+ * The devices' identities are copied into an identity table the ring owns:
+ * a live source frees the identity of a vanished device two samples later,
+ * and the ring outlives that.  Slots are reused in steady state: pushing
+ * allocates only when a sample has more devices than the slot held before.
+ *
+ * It reads no file (but for the identity table's mountinfo handle), no
+ * clock, no curses; it is not the recorder (rec.h writes what it returns).
+ */
+#ifndef WBTOP_SNAPRING_H
+#define WBTOP_SNAPRING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rec.h"
+#include "snapshot.h"
+
+struct snapring;
+
+/* A ring of up to max_samples samples (>= 1) holding at most max_dev_rows
+ * device rows in all.  NULL on allocation failure. */
+struct snapring *snapring_new(size_t max_samples, size_t max_dev_rows);
+/* Free everything; NULL is a no-op. */
+void snapring_free(struct snapring *r);
+/* Forget every sample (after a jump in a replay). */
+void snapring_clear(struct snapring *r);
+
+/* Keep a copy of s (devices, system counters, knobs, times) with its
+ * marks (dev_dips: s->ndev entries, or NULL); the oldest samples make
+ * room.  0, or -ENOMEM (the ring then holds the samples before s).  A
+ * sample with more devices than max_dev_rows is not kept: -E2BIG. */
+int snapring_push(struct snapring *r, const struct snapshot *s, bool sys_dip, const bool *dev_dips);
+
+/* Samples held. */
+size_t snapring_len(const struct snapring *r);
+/* Whether samples were dropped for memory (max_dev_rows), not for age,
+ * since the last clear: the ring then holds fewer than max_samples. */
+bool snapring_capped(const struct snapring *r);
+/* Sample age (0 = newest); NULL if age >= snapring_len(). */
+const struct snapshot *snapring_get(const struct snapring *r, size_t age);
+
+/* The samples oldest first as a list for rec_save(): out must have room
+ * for snapring_len() entries; returns how many were written.  The entries
+ * point into the ring: valid until the next push, clear or free. */
+size_t snapring_samples(const struct snapring *r, struct rec_sample *out);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * screen_priv.h - what the screen_*.c files share: the screen's state and
+ * the drawing helpers.  Not a public interface: only screen_*.c include it.
+ */
+#ifndef WBTOP_SCREEN_PRIV_H
+#define WBTOP_SCREEN_PRIV_H
+
+#include <curses.h>
+#include <regex.h>
+
+#include "procs_view.h"
+#include "screen.h"
+#include "snapshot.h"
+
+/* Below this the screen shows a message instead of a squeezed layout. */
+#define SCR_MIN_COLS 64
+#define SCR_MIN_ROWS 16
+/* Rows above the device table: top line, 2 summary, 2 gauge, 2 knob rows. */
+#define SCR_TOP_ROWS 7
+
+enum scr_view { SCR_VIEW_MAIN, SCR_VIEW_HELP, SCR_VIEW_DETAIL, SCR_VIEW_KNOBS };
+enum scr_prompt {
+	SCR_PROMPT_NONE, SCR_PROMPT_FILTER, SCR_PROMPT_DELAY, SCR_PROMPT_KNOB,
+	SCR_PROMPT_TIME,	/* replay: jump to a time */
+	SCR_PROMPT_SAVE		/* the file to save the history to */
+};
+
+/* What a piece of text is; scr_attr() maps it to colour or, without
+ * colour, to an attribute, so every role stays visible on a vt100. */
+enum scr_role {
+	SCR_NORMAL,
+	SCR_LABEL,	/* the name before a figure */
+	SCR_TITLE,	/* the program name, section titles */
+	SCR_DIP,	/* a dipping device, interval or graph column */
+	SCR_DIRTY,	/* the Dirty part of the gauge */
+	SCR_WB,		/* the Writeback part of the gauge */
+	SCR_GRAPH,	/* bars of the throughput graph and sparklines */
+	SCR_HEADER,	/* the device table's column titles */
+	SCR_SELECT,	/* the selected row */
+	SCR_SELECT_DIP,	/* the selected row, dipping */
+	SCR_WARN,	/* over a threshold, paused, read-only */
+	SCR_EVENT,	/* a knob change */
+	SCR_DIM,	/* idle, empty parts of a bar */
+	SCR_NROLES
+};
+
+/* One device table column (STYLE.md: columns are a table). */
+enum scr_need { SCR_NEED_NONE, SCR_NEED_FLUSH, SCR_NEED_DISCARD };
+struct scr_col {
+	const char *title;
+	int width;		/* including the space before it */
+	int prec;		/* decimals, when they fit */
+	enum scr_need need;
+	int level;		/* 0: always; higher: added in order when there is room */
+	double (*get)(const struct dev_rates *r);
+};
+
+/* A cursor writing along one screen row, clipped at xmax. */
+struct scr_line {
+	int y, x, xmax;
+};
+
+struct screen {
+	SCREEN *term;
+	bool color, utf8;
+	attr_t role_attr[SCR_NROLES];
+	const struct frame *f;
+	const struct history *h;
+	struct screen_state st;
+	enum scr_view view;
+	size_t help_top;	/* first line of the help page shown */
+
+	/* the device table */
+	size_t *order;		/* indices into f->cur->dev of the rows shown, sorted */
+	size_t norder, cap_order;
+	size_t nselected;	/* devices passing the filter, idle or not */
+	int sort_col;		/* index into scr_cols, or -1 for the name */
+	bool sort_rev;
+	bool show_idle;
+	bool have_filter;
+	regex_t filter;
+	char filter_text[128];
+	uint32_t sel_major, sel_minor;	/* the selected device */
+	bool have_sel;		/* the user picked a row: follow that device */
+	size_t sel, top;	/* selected row and first row shown, in order[] */
+	int table_rows;		/* device rows drawn last time: a page */
+	bool want_flush, want_discard;
+
+	/* the status line */
+	enum scr_prompt prompt;
+	char input[256];
+	size_t ninput;
+	char msg[256];
+	uint64_t msg_until_ns;	/* CLOCK_MONOTONIC when the message goes */
+
+	/* scratch for series, grown with the screen width */
+	double *vals;
+	bool *dips, *evs;
+	size_t cap_vals;
+
+	/* the knob panel */
+	struct control_item *kitems;
+	size_t nk, cap_k, ksel;
+	struct screen_knobs kn;
+	char kreason[96];
+	char preview[256];
+	int preview_rc;
+	bool have_preview;
+
+	/* the process pane, built from the frame at each draw */
+	bool procs_open;
+	struct proc_row *prows;
+	size_t nprows, cap_prows;
+	struct procs_summary psum;
+	bool have_psum;		/* the frame has process samples */
+};
+
+extern const struct scr_col scr_cols[];
+extern const size_t scr_ncols;
+
+/* screen.c */
+uint64_t scr_now_ns(void);	/* CLOCK_MONOTONIC, for how long messages stay */
+attr_t scr_attr(const struct screen *s, enum scr_role role);
+/* Append text at the cursor, clipped; returns columns written. */
+int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text);
+int scr_addf(struct screen *s, struct scr_line *ln, enum scr_role role, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "label value" with a space before it; only if all of it fits. */
+bool scr_field(struct screen *s, struct scr_line *ln, const char *label, enum scr_role vrole,
+	       const char *value);
+/* text from row y, column x, broken at spaces, at most max_rows rows;
+ * returns the row after the last one written. */
+int scr_wrap(struct screen *s, int y, int x, enum scr_role role, const char *text, int max_rows);
+/* Fill the rest of the row with ch in role (for bars and rules). */
+void scr_fill(struct screen *s, struct scr_line *ln, enum scr_role role, const char *ch, int n);
+void scr_draw_top_line(struct screen *s);
+/* Whether the data is a replayed recording (the replay keys apply). */
+bool scr_is_replay(const struct screen *s);
+void scr_draw_status(struct screen *s);
+/* Make room for n series entries; false on allocation failure. */
+bool scr_scratch(struct screen *s, size_t n);
+
+/* Start typing a knob value on the status line. */
+void scr_open_knob_prompt(struct screen *s, const char *initial);
+
+/* screen_top.c */
+void scr_draw_summary(struct screen *s, int y);
+void scr_draw_gauge(struct screen *s, int y);
+void scr_draw_knob_rows(struct screen *s, int y);
+
+/* screen_devices.c */
+void scr_devs_update(struct screen *s);
+void scr_draw_devices(struct screen *s, int y, int rows);
+bool scr_devs_key(struct screen *s, int ch);
+/* From now on the selection follows the selected device (not the row). */
+void scr_note_selection(struct screen *s);
+/* The selected device of the current frame, or NULL. */
+const struct dev_counters *scr_selected(const struct screen *s, size_t *index);
+/* "vg-home /home xfs": a device as people know it, sanitized. */
+const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len);
+/* The key the history knows the device by. */
+const char *scr_dev_key(const struct dev_counters *d);
+/* Sort by the column titled name ("name": the device name); false if unknown. */
+bool scr_set_sort(struct screen *s, const char *name);
+/* Set the device filter; false (message set) if text is not a regex. */
+bool scr_set_filter(struct screen *s, const char *text);
+void scr_devs_free(struct screen *s);
+
+/* screen_graph.c */
+/* A bar graph of vals (n = w columns, oldest first) in rows y..y+h-1,
+ * with marks (dip '^', knob change '*') on row y+h; the axis left of x
+ * shows the top value, in KiB units when kb, followed by unit. */
+void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *vals,
+		    const bool *dips, const bool *evs, bool kb, const char *unit);
+/* A one-row sparkline of vals at the cursor. */
+void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, const bool *dips,
+		    int n, double floor_max);
+/* A titled rule: "── title ─────". */
+void scr_draw_rule(struct screen *s, int y, const char *title);
+
+/* screen_detail.c */
+void scr_draw_detail(struct screen *s);
+bool scr_detail_key(struct screen *s, int ch, struct screen_req *req);
+
+/* screen_help.c */
+void scr_draw_help(struct screen *s);
+/* Whether the help page goes on below the screen. */
+bool scr_help_more(const struct screen *s);
+/* Scroll keys scroll the page (true); any other key leaves it (false). */
+bool scr_help_key(struct screen *s, int ch);
+
+/* screen_procs.c */
+/* Build the pane's rows (at most rows) and summary from the frame. */
+void scr_procs_update(struct screen *s, int rows);
+/* The pane in rows y..y+rows-1: a rule, the summary, the table. */
+void scr_draw_procs(struct screen *s, int y, int rows);
+/* "thr N" after the procs figures of the summary, when processes are sampled. */
+void scr_procs_summary_field(struct screen *s, struct scr_line *ln);
+void scr_procs_free(struct screen *s);
+
+/* screen_knobs.c */
+void scr_draw_knobs(struct screen *s);
+bool scr_knobs_key(struct screen *s, int ch, struct screen_req *req);
+void scr_knobs_free(struct screen *s);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * snapring.c - the last samples as raw snapshots, for saving the screen's
+ * history to a recording.
+ *
+ * Slots are indexed modulo max_samples from head (the oldest); the slot
+ * array itself grows only as far as it is used, so a short session costs
+ * little.  Memory is counted in allocated device rows (every slot's
+ * cap_dev): that is what the ring really holds, and dropping the oldest
+ * samples frees theirs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ident.h"
+#include "snapring.h"
+
+struct snapring_slot {
+	struct snapshot snap;	/* devices only: nproc stays 0 */
+	bool sys_dip;
+	bool have_dips;
+	bool *dips;
+	size_t cap_dips;
+};
+
+/* The ring's copy of the identity of one major:minor, newest first. */
+struct snapring_id {
+	uint32_t major, minor;
+	const struct dev_ident *copy;
+};
+
+struct snapring {
+	size_t max, max_rows;
+	struct snapring_slot *slot;
+	size_t nslot;		/* slots allocated (<= max) */
+	size_t head, len;
+	size_t rows;		/* device rows allocated in all slots */
+	bool capped;
+	struct ident_table *ids;	/* made at the first device with an identity */
+	struct snapring_id *map;	/* sorted by major:minor */
+	size_t nmap, cap_map;
+};
+
+struct snapring *snapring_new(size_t max_samples, size_t max_dev_rows)
+{
+	if (max_samples < 1)
+		return NULL;
+	struct snapring *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->max = max_samples;
+	r->max_rows = max_dev_rows;
+	return r;
+}
+
+static void snapring_slot_release(struct snapring *r, struct snapring_slot *sl)
+{
+	r->rows -= sl->snap.cap_dev;
+	snapshot_free(&sl->snap);
+	free(sl->dips);
+	sl->dips = NULL;
+	sl->cap_dips = 0;
+}
+
+void snapring_clear(struct snapring *r)
+{
+	for (size_t i = 0; i < r->nslot; i++)
+		snapring_slot_release(r, &r->slot[i]);
+	r->head = r->len = 0;
+	r->capped = false;
+	/* Nothing points at the copies any more. */
+	ident_table_free(r->ids);
+	r->ids = NULL;
+	r->nmap = 0;
+}
+
+void snapring_free(struct snapring *r)
+{
+	if (!r)
+		return;
+	snapring_clear(r);
+	free(r->slot);
+	free(r->map);
+	free(r);
+}
+
+/* ---- identities ---- */
+
+static int snapring_str_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b ? 0 : a ? 1 : -1;
+	return strcmp(a, b);
+}
+
+/* Index of the first map entry not below major:minor. */
+static size_t snapring_map_find(const struct snapring *r, uint32_t major, uint32_t minor)
+{
+	size_t lo = 0, hi = r->nmap;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct snapring_id *m = &r->map[mid];
+		if (m->major < major || (m->major == major && m->minor < minor))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The ring's copy of id: the one made before if the device is still the
+ * same (same kernel name and stable key), else a new one.  Older copies
+ * stay, for the samples that point at them.  NULL on allocation failure. */
+static const struct dev_ident *snapring_ident(struct snapring *r, const struct dev_ident *id)
+{
+	size_t i = snapring_map_find(r, id->major, id->minor);
+	bool have = i < r->nmap && r->map[i].major == id->major && r->map[i].minor == id->minor;
+	if (have && snapring_str_cmp(r->map[i].copy->kname, id->kname) == 0 &&
+	    snapring_str_cmp(r->map[i].copy->key, id->key) == 0)
+		return r->map[i].copy;
+	if (!r->ids && !(r->ids = ident_table_new()))
+		return NULL;
+	if (!have && r->nmap == r->cap_map) {
+		size_t cap = r->cap_map ? r->cap_map * 2 : 64;
+		struct snapring_id *m = realloc(r->map, cap * sizeof *m);
+		if (!m)
+			return NULL;
+		r->map = m;
+		r->cap_map = cap;
+	}
+	const struct dev_ident *copy = ident_table_add(r->ids, id);
+	if (!copy)
+		return NULL;
+	if (!have) {
+		memmove(&r->map[i + 1], &r->map[i], (r->nmap - i) * sizeof *r->map);
+		r->nmap++;
+	}
+	r->map[i] = (struct snapring_id){ id->major, id->minor, copy };
+	return copy;
+}
+
+/* ---- samples ---- */
+
+static struct snapring_slot *snapring_slot_at(const struct snapring *r, size_t pos)
+{
+	return &r->slot[(r->head + pos) % r->max];
+}
+
+static void snapring_drop_oldest(struct snapring *r, bool free_it)
+{
+	if (free_it)
+		snapring_slot_release(r, snapring_slot_at(r, 0));
+	r->head = (r->head + 1) % r->max;
+	r->len--;
+}
+
+/* Make slot index k exist. */
+static int snapring_grow_slots(struct snapring *r, size_t k)
+{
+	if (k < r->nslot)
+		return 0;
+	size_t n = r->nslot ? r->nslot * 2 : 64;
+	while (n <= k)
+		n *= 2;
+	if (n > r->max)
+		n = r->max;
+	struct snapring_slot *sl = realloc(r->slot, n * sizeof *sl);
+	if (!sl)
+		return -ENOMEM;
+	memset(&sl[r->nslot], 0, (n - r->nslot) * sizeof *sl);
+	for (size_t i = r->nslot; i < n; i++)
+		snapshot_init(&sl[i].snap);
+	r->slot = sl;
+	r->nslot = n;
+	return 0;
+}
+
+/* Room for ndev rows in slot sl, dropping the oldest samples (and their
+ * memory) while the ring would hold more rows than allowed. */
+static int snapring_make_room(struct snapring *r, struct snapring_slot *sl, size_t ndev)
+{
+	size_t had = sl->snap.cap_dev;
+	if (ndev > had) {
+		/* Exactly ndev rows (not the snapshot's doubling): with many
+		 * devices every slot's slack would cost samples. */
+		struct dev_counters *d = realloc(sl->snap.dev, ndev * sizeof *d);
+		if (!d)
+			return -ENOMEM;
+		sl->snap.dev = d;
+		sl->snap.cap_dev = ndev;
+		r->rows += ndev - had;
+	}
+	while (r->rows > r->max_rows && r->len > 0) {
+		snapring_drop_oldest(r, true);
+		r->capped = true;
+	}
+	if (ndev > sl->cap_dips) {
+		bool *d = realloc(sl->dips, ndev * sizeof *d);
+		if (!d)
+			return -ENOMEM;
+		sl->dips = d;
+		sl->cap_dips = ndev;
+	}
+	return 0;
+}
+
+/* Copy s into the slot: every field but the arrays, which stay the slot's
+ * own (so fields added to struct snapshot later are copied too). */
+static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const struct snapshot *s)
+{
+	struct snapshot keep = sl->snap;
+	sl->snap = *s;
+	sl->snap.dev = keep.dev;
+	sl->snap.cap_dev = keep.cap_dev;
+	sl->snap.proc = keep.proc;
+	sl->snap.cap_proc = keep.cap_proc;
+	sl->snap.nproc = 0;
+	if (s->ndev)
+		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
+	for (size_t i = 0; i < s->ndev; i++) {
+		const struct dev_ident *id = s->dev[i].ident;
+		if (id && !(sl->snap.dev[i].ident = snapring_ident(r, id)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int snapring_push(struct snapring *r, const struct snapshot *s, bool sys_dip, const bool *dev_dips)
+{
+	if (s->ndev > r->max_rows)
+		return -E2BIG;
+	if (r->len == r->max)
+		snapring_drop_oldest(r, false);	/* its slot is the one written next */
+	size_t k = (r->head + r->len) % r->max;
+	if (snapring_grow_slots(r, k) < 0)
+		return -ENOMEM;
+	struct snapring_slot *sl = &r->slot[k];
+	int rc = snapring_make_room(r, sl, s->ndev);
+	if (rc == 0)
+		rc = snapring_copy(r, sl, s);
+	if (rc < 0) {
+		sl->snap.ndev = 0;
+		return rc;
+	}
+	sl->sys_dip = sys_dip;
+	sl->have_dips = dev_dips != NULL;
+	if (dev_dips && s->ndev)
+		memcpy(sl->dips, dev_dips, s->ndev * sizeof *dev_dips);
+	r->len++;
+	return 0;
+}
+
+size_t snapring_len(const struct snapring *r)
+{
+	return r->len;
+}
+
+bool snapring_capped(const struct snapring *r)
+{
+	return r->capped;
+}
+
+const struct snapshot *snapring_get(const struct snapring *r, size_t age)
+{
+	if (age >= r->len)
+		return NULL;
+	return &snapring_slot_at(r, r->len - 1 - age)->snap;
+}
+
+size_t snapring_samples(const struct snapring *r, struct rec_sample *out)
+{
+	for (size_t i = 0; i < r->len; i++) {
+		const struct snapring_slot *sl = snapring_slot_at(r, i);
+		out[i] = (struct rec_sample){ &sl->snap, sl->sys_dip, sl->have_dips ? sl->dips : NULL };
+	}
+	return r->len;
+}

@@ -1,0 +1,218 @@
+/*
+ * test_snapring.c - the ring of raw snapshots behind "save history": the
+ * newest samples kept in order, the memory cap, identities that outlive
+ * the source's, marks kept with their sample.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ident.h"
+#include "snapring.h"
+
+/* A snapshot of ndev devices (minor = index), at wall_ns = t. */
+static void make_snap(struct snapshot *s, size_t ndev, int64_t t)
+{
+	snapshot_init(s);
+	ck_assert_int_eq(snapshot_reserve(s, ndev), 0);
+	s->ndev = ndev;
+	s->wall_ns = t;
+	s->mono_ns = (uint64_t)t;
+	s->sys.pgpgout_kb = (uint64_t)t * 100;
+	s->knob[0] = 20;
+	for (size_t i = 0; i < ndev; i++) {
+		memset(&s->dev[i], 0, sizeof s->dev[i]);
+		s->dev[i].major = 8;
+		s->dev[i].minor = (uint32_t)i;
+		s->dev[i].nfields = 17;
+		s->dev[i].f[DS_WR_SECT] = (uint64_t)t * 1000 + i;
+	}
+}
+
+/* How many samples stay, by count and by the device-row cap. */
+static const struct {
+	size_t max, max_rows, ndev, pushes;
+	size_t want_len;
+	bool want_capped;
+} keep_cases[] = {
+	{ 4, 1000, 2, 0, 0, false },
+	{ 4, 1000, 2, 3, 3, false },
+	{ 4, 1000, 2, 6, 4, false },	/* by count: the last 4 */
+	{ 1, 1000, 2, 5, 1, false },
+	/* 20 devices take 20 rows a sample: 3 fit in 64 */
+	{ 100, 64, 20, 5, 3, true },
+	{ 100, 64, 16, 5, 4, true },	/* 16 rows each: exactly 4 */
+	{ 100, 60, 20, 3, 3, false },	/* 60: exactly 3 */
+	{ 100, 64, 0, 5, 5, false },	/* no devices, no rows */
+	{ 3, 64, 16, 9, 3, false },	/* the count binds first */
+};
+
+START_TEST(test_keep)
+{
+	struct snapring *r = snapring_new(keep_cases[_i].max, keep_cases[_i].max_rows);
+	ck_assert_ptr_nonnull(r);
+	struct snapshot s;
+	for (size_t k = 1; k <= keep_cases[_i].pushes; k++) {
+		make_snap(&s, keep_cases[_i].ndev, (int64_t)k);
+		ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+		snapshot_free(&s);
+	}
+	size_t n = snapring_len(r);
+	ck_assert_uint_eq(n, keep_cases[_i].want_len);
+	ck_assert_int_eq(snapring_capped(r), keep_cases[_i].want_capped);
+	/* the newest ones, oldest first, with their counters */
+	struct rec_sample v[16];
+	ck_assert_uint_eq(snapring_samples(r, v), n);
+	for (size_t i = 0; i < n; i++) {
+		int64_t t = (int64_t)(keep_cases[_i].pushes - n + 1 + i);
+		ck_assert_int_eq(v[i].snap->wall_ns, t);
+		ck_assert_uint_eq(v[i].snap->sys.pgpgout_kb, (uint64_t)t * 100);
+		ck_assert_int_eq(v[i].snap->knob[0], 20);
+		ck_assert_uint_eq(v[i].snap->ndev, keep_cases[_i].ndev);
+		for (size_t d = 0; d < v[i].snap->ndev; d++)
+			ck_assert_uint_eq(v[i].snap->dev[d].f[DS_WR_SECT], (uint64_t)t * 1000 + d);
+		ck_assert_ptr_eq(snapring_get(r, n - 1 - i), v[i].snap);
+	}
+	ck_assert_ptr_null(snapring_get(r, n));
+	snapring_clear(r);
+	ck_assert_uint_eq(snapring_len(r), 0);
+	ck_assert(!snapring_capped(r));
+	snapring_free(r);
+}
+END_TEST
+
+START_TEST(test_too_big_and_free_null)
+{
+	struct snapring *r = snapring_new(10, 8);
+	struct snapshot s;
+	make_snap(&s, 9, 1);
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), -E2BIG);
+	ck_assert_uint_eq(snapring_len(r), 0);
+	snapshot_free(&s);
+	make_snap(&s, 8, 2);
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	snapshot_free(&s);
+	ck_assert_uint_eq(snapring_len(r), 1);
+	snapring_free(r);
+	snapring_free(NULL);
+	ck_assert_ptr_null(snapring_new(0, 8));
+}
+END_TEST
+
+/* Processes are not kept: recordings do not hold them. */
+START_TEST(test_no_procs)
+{
+	struct snapring *r = snapring_new(4, 100);
+	struct snapshot s;
+	make_snap(&s, 1, 1);
+	ck_assert_int_eq(snapshot_reserve_procs(&s, 3), 0);
+	s.nproc = 3;
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	snapshot_free(&s);
+	ck_assert_uint_eq(snapring_get(r, 0)->nproc, 0);
+	snapring_free(r);
+}
+END_TEST
+
+/* Marks stay with their sample; no marks given, none claimed. */
+START_TEST(test_marks)
+{
+	struct snapring *r = snapring_new(2, 100);
+	struct snapshot s;
+	bool dips[3] = { false, true, false };
+	make_snap(&s, 3, 1);
+	ck_assert_int_eq(snapring_push(r, &s, true, dips), 0);
+	dips[1] = false;	/* the caller's array is its own */
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	struct rec_sample v[2];
+	ck_assert_uint_eq(snapring_samples(r, v), 2);
+	ck_assert(v[0].sys_dip);
+	ck_assert_ptr_nonnull(v[0].dev_dips);
+	ck_assert(!v[0].dev_dips[0] && v[0].dev_dips[1] && !v[0].dev_dips[2]);
+	ck_assert(!v[1].sys_dip);
+	ck_assert_ptr_null(v[1].dev_dips);
+	snapshot_free(&s);
+	snapring_free(r);
+}
+END_TEST
+
+static struct dev_ident *ident_make(uint32_t minor, const char *kname, const char *key)
+{
+	struct dev_ident *id = calloc(1, sizeof *id);
+	id->major = 8;
+	id->minor = minor;
+	id->kname = strdup(kname);
+	id->key = strdup(key);
+	id->mounts = strdup("/mnt/x");
+	id->rotational = -1;
+	return id;
+}
+
+static void ident_drop(struct dev_ident *id)
+{
+	/* scribble first: a ring that kept the pointer would read garbage */
+	memset(id->kname, 'X', strlen(id->kname));
+	memset(id->key, 'X', strlen(id->key));
+	free(id->kname);
+	free(id->key);
+	free(id->mounts);
+	free(id);
+}
+
+/* The source frees a vanished device's identity; the ring's copy lives
+ * on.  The same device keeps one copy; a reused minor gets a new one. */
+START_TEST(test_identity)
+{
+	struct snapring *r = snapring_new(8, 100);
+	struct snapshot s;
+	make_snap(&s, 2, 1);
+	struct dev_ident *a = ident_make(0, "sda", "wwid:aaa"), *b = ident_make(1, "sdb", "wwid:bbb");
+	s.dev[0].ident = a;
+	s.dev[1].ident = b;
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	const struct dev_ident *ca = snapring_get(r, 0)->dev[0].ident;
+	ck_assert_ptr_nonnull(ca);
+	ck_assert_ptr_ne(ca, a);
+	/* the next sample, same devices: the same copies */
+	s.wall_ns = 2;
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_ptr_eq(snapring_get(r, 0)->dev[0].ident, ca);
+	/* sda is gone and its identity freed; 8:0 now names another disk */
+	ident_drop(a);
+	struct dev_ident *c = ident_make(0, "sdc", "wwid:ccc");
+	s.dev[0].ident = c;
+	s.wall_ns = 3;
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	const struct dev_ident *cc = snapring_get(r, 0)->dev[0].ident;
+	ck_assert_ptr_ne(cc, ca);
+	ck_assert_str_eq(cc->key, "wwid:ccc");
+	ck_assert_str_eq(snapring_get(r, 1)->dev[0].ident->key, "wwid:aaa");
+	ck_assert_str_eq(snapring_get(r, 2)->dev[0].ident->kname, "sda");
+	ck_assert_str_eq(snapring_get(r, 2)->dev[0].ident->mounts, "/mnt/x");
+	ck_assert_str_eq(snapring_get(r, 0)->dev[1].ident->key, "wwid:bbb");
+	/* a device without identity stays without */
+	s.dev[1].ident = NULL;
+	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_ptr_null(snapring_get(r, 0)->dev[1].ident);
+	ident_drop(b);
+	ident_drop(c);
+	snapshot_free(&s);
+	snapring_free(r);
+}
+END_TEST
+
+#define NCASES(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+Suite *snapring_suite(void)
+{
+	Suite *s = suite_create("snapring");
+	TCase *tc = tcase_create("core");
+	tcase_add_loop_test(tc, test_keep, 0, NCASES(keep_cases));
+	tcase_add_test(tc, test_too_big_and_free_null);
+	tcase_add_test(tc, test_no_procs);
+	tcase_add_test(tc, test_marks);
+	tcase_add_test(tc, test_identity);
+	suite_add_tcase(s, tc);
+	return s;
+}
