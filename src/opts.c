@@ -60,7 +60,7 @@ void opts_usage(FILE *out)
 	      "      --format FMT         batch output: text (default), json, openmetrics\n"
 	      "  -o, --output FILE        write batch output to FILE\n"
 	      "  -q, --quiet              print nothing (with -w: record only)\n"
-	      "  -P, --processes          show the processes writing (batch)\n"
+	      "  -P, --processes          the processes writing (batch; on the screen: the pane open)\n"
 	      "      --no-color           no colours on the screen (also NO_COLOR)\n"
 	      "  -w, --write FILE         record the session to FILE (SQLite)\n"
 	      "  -r, --read FILE          replay a recording\n"

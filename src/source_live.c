@@ -292,11 +292,12 @@ static int live_next(struct source *src, struct snapshot *out)
 		snprintf(src->errmsg, sizeof src->errmsg, "device identities: %s", strerror(-rc));
 		return rc;
 	}
+	/* Processes are extra: a sample whose process scan failed (out of
+	 * memory, /proc unreadable mid-way) still has every other figure, so
+	 * it goes on without processes rather than failing whole. */
 	out->nproc = 0;
-	if (l->procs && (rc = procs_sample(l->procs, out)) < 0) {
-		snprintf(src->errmsg, sizeof src->errmsg, "processes: %s", strerror(-rc));
-		return rc;
-	}
+	if (l->procs && procs_sample(l->procs, out) < 0)
+		out->nproc = 0;
 	return 0;
 }
 
