@@ -109,6 +109,9 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(PC_LIBS)
 
+# keep the clang objects: they are not intermediate files to clean up
+.SECONDARY: $(FUZZ_LIB)
+
 fuzz-build: $(FUZZ_BIN)
 
 # Longer fuzzing than make check does: make fuzz FUZZ_SECONDS=600
