@@ -203,7 +203,7 @@ scr_driver_start() {
 	on_exit "kill $drv 2>/dev/null"
 	i=0
 	while [ ! -e "$FX/ready" ]; do
-		i=$((i + 1)); [ $i -gt 100 ] && fail "the fixture driver did not start: $(cat "$TMP/driver.log")"
+		i=$((i + 1)); [ $i -gt 400 ] && fail "the fixture driver did not start: $(cat "$TMP/driver.log")"
 		sleep 0.05
 	done
 }
