@@ -43,6 +43,14 @@ unshare -m --propagation private sh -c "mount --bind $TMP/vmstat /proc/vmstat &&
 rc=$?
 [ $rc -eq 1 ] && grep -q '/proc/vmstat' "$TMP/e" || fail "garbage /proc/vmstat: exit $rc, $(cat "$TMP/e")"
 
+# A recording target on a read-only filesystem: one line naming it, exit 1.
+mkdir -p "$TMP/ro"
+mount -t tmpfs -o ro,size=1m tmpfs "$TMP/ro" || fail "could not mount a read-only tmpfs"
+on_exit "umount -l $TMP/ro 2>/dev/null"
+"$WBTOP" -b -w "$TMP/ro/r.db" -n 1 -d 0.1 >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q "$TMP/ro/r.db: Read-only file system" "$TMP/e" ||
+	fail "read-only target: exit $rc, $(cat "$TMP/e")"
+
 # A device that vanishes mid-run: unmounted and detached while wbtop
 # watches it (as -a shows it each interval).  wbtop carries on.
 make_loop_fs 64 "$TMP/mnt" || fail "could not make a loop filesystem"
