@@ -23,6 +23,30 @@ awk -v k=$((k - 1)) '/^time /{n++} n > k {exit} {print}' "$TMP/live.txt" >"$TMP/
 awk -v k=$((k - 1)) '/^time /{n++} n > k {exit} {print}' "$TMP/replay.txt" >"$TMP/replay.head"
 diff -u "$TMP/live.head" "$TMP/replay.head" || fail "replay differs from the live output"
 
+# Killed many times over, at random moments (start-up included): every
+# file replays, or is refused with one clear line if the kill came before
+# its first sample; never a crash.
+i=0 replayed=0
+while [ $i -lt 20 ]; do
+	i=$((i + 1))
+	r=$TMP/many$i.wbrec
+	"$WBTOP" -b -q -w "$r" -d 0.02 &
+	pid=$!
+	sleep "0.$(( (i * 7919) % 6 ))$(( i % 10 ))"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	[ -e "$r" ] || continue
+	"$WBTOP" -r "$r" -b >/dev/null 2>"$TMP/many.err"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		replayed=$((replayed + 1))
+	elif [ $rc -ne 1 ] || [ "$(wc -l <"$TMP/many.err")" -ne 1 ]; then
+		fail "kill $i: replay exit $rc: $(cat "$TMP/many.err")"
+	fi
+done
+[ $replayed -ge 15 ] || fail "only $replayed of 20 killed recordings replay"
+echo "20 recorders killed at random moments: $replayed replay, the rest refused cleanly"
+
 # SIGTERM: a clean close
 rec2=$TMP/term.wbrec
 "$WBTOP" -b -q -w "$rec2" -d 0.05 &
