@@ -6,8 +6,9 @@
  * rates), so every figure can be derived again on replay exactly as it was
  * live.  Plain tables hold what people query with SQL (samples with time and
  * system counters, devices with their identity, knob values, knob-change
- * events, dips); the per-device counters of each sample are one packed,
- * delta-encoded frame, with full keyframes now and then for seeking.
+ * events, dips, the top REC_PROCS_MAX processes of a sample); the
+ * per-device counters of each sample are one packed, delta-encoded frame,
+ * with full keyframes now and then for seeking.
  * doc/recording.md describes the schema and the trade-off.
  *
  * This module never prints and never exits: every function returns 0 or a
@@ -81,7 +82,8 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 /* ---- Replay ----------------------------------------------------------- */
 
 /* Open a recording as a source (ops->kind "replay").  Its snapshots are
- * bit-exact copies of the recorded ones; dev[i].ident points into an
+ * bit-exact copies of the recorded ones (of their processes, the ones
+ * stored: up to REC_PROCS_MAX, sorted by pid); dev[i].ident points into an
  * identity table the source owns.  follow: at the end, next() returns
  * -EAGAIN until the writer appends another sample (or 1 once it closed the
  * file); without it the source ends at the last sample present at open.

@@ -52,7 +52,9 @@ struct rec_diprow { int64_t seq; int64_t dev; };	/* dev 0: system-wide */
 
 enum rec_rstmt {
 	RS_SAMPLE, RS_FRAMES, RS_WHERE, RS_DEV, RS_KEY, RS_MAX, RS_MIN, RS_WALL, RS_STATE,
-	RS_KNOBS, RS_DIPS, RS_EVENTS, RS_COUNT
+	RS_KNOBS, RS_DIPS, RS_EVENTS,
+	RS_PROCS,			/* NULL in a file written before the procs table */
+	RS_COUNT
 };
 
 struct rec_replay {
@@ -121,7 +123,8 @@ int64_t rec_rp_last(struct rec_replay *rp);
 
 /* ---- rec_decode.c: frames into snapshots ------------------------------ */
 
-/* Sample target into out with its devices (and their ids into dev_ids[]),
+/* Sample target into out with its devices (and their ids into dev_ids[])
+ * and its processes (sorted by pid; none if the file has no procs table),
  * decoding forward from the decoded state, a cached one or the keyframe
  * at or before target.  0, 1 if there is no such sample, or -errno. */
 int rec_rp_advance(struct rec_replay *rp, int64_t target, struct snapshot *out);

@@ -1,6 +1,7 @@
 /*
  * rec_decode.c - the replay's decoder: a sample's row and packed frame
- * turned back into a snapshot, with the devices rows it names.
+ * turned back into a snapshot, with the devices rows it names and its
+ * processes (the procs table).
  *
  * Decoding a sample needs the state of the one before it (deltas), so the
  * source keeps the decoded device list of the last sample it read; a seek
@@ -241,8 +242,55 @@ static int rec_rp_read_frame(struct rec_replay *rp, int64_t seq, int64_t offset,
 	return rec_rp_fail(rp, -EBADMSG, "sample %" PRId64 ": frame missing or cut short", seq);
 }
 
-/* Read sample seq into out (its devices too when fill) and advance the
- * decoded state to it.  0, 1 if there is no such sample, or -errno. */
+/* ---- Processes -------------------------------------------------------- */
+
+/* The processes stored for sample seq into out (sorted by pid: the primary
+ * key orders them); none in a file without the procs table. */
+static int rec_rp_load_procs(struct rec_replay *rp, int64_t seq, struct snapshot *out)
+{
+	out->nproc = 0;
+	sqlite3_stmt *st = rp->st[RS_PROCS];
+	if (!st)
+		return 0;
+	sqlite3_bind_int64(st, 1, seq);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (snapshot_reserve_procs(out, out->nproc + 1) < 0) {
+			sqlite3_reset(st);
+			return rec_rp_fail(rp, -ENOMEM, "out of memory");
+		}
+		struct proc_counters *p = &out->proc[out->nproc];
+		int64_t pid = sqlite3_column_int64(st, 0);
+		if (pid <= 0 || pid > INT32_MAX) {
+			sqlite3_reset(st);
+			return rec_rp_fail(rp, -EBADMSG, "sample %" PRId64 ": bad process id %" PRId64,
+					   seq, pid);
+		}
+		memset(p, 0, sizeof *p);
+		p->pid = (int32_t)pid;
+		rec_rp_copy_text(p->comm, sizeof p->comm, st, 1);
+		const unsigned char *state = sqlite3_column_text(st, 2);
+		p->state = state ? (char)state[0] : '\0';
+		p->kthread = sqlite3_column_int(st, 3) != 0;
+		p->io_hidden = sqlite3_column_int(st, 4) != 0;
+		p->read_bytes = (uint64_t)sqlite3_column_int64(st, 5);
+		p->write_bytes = (uint64_t)sqlite3_column_int64(st, 6);
+		p->cancelled_write_bytes = (uint64_t)sqlite3_column_int64(st, 7);
+		p->utime_jif = (uint64_t)sqlite3_column_int64(st, 8);
+		p->stime_jif = (uint64_t)sqlite3_column_int64(st, 9);
+		rec_rp_copy_text(p->wchan, sizeof p->wchan, st, 10);
+		p->flush_major = (uint32_t)sqlite3_column_int64(st, 11);
+		p->flush_minor = (uint32_t)sqlite3_column_int64(st, 12);
+		out->nproc++;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : rec_rp_sqlfail(rp, rc, seq);
+}
+
+/* ---- Samples ---------------------------------------------------------- */
+
+/* Read sample seq into out (its devices and processes too when fill) and
+ * advance the decoded state to it.  0, 1 if there is no such sample, or -errno. */
 static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *out, bool fill)
 {
 	sqlite3_stmt *st = rp->st[RS_SAMPLE];
@@ -297,7 +345,7 @@ static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *ou
 		rp->dev_ids[i] = rp->act[i].id;
 	}
 	rp->ndelivered = rp->nact;
-	return 0;
+	return rec_rp_load_procs(rp, seq, out);
 }
 
 /* Decode up to target: from the state if it is on the way, else from the

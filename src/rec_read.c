@@ -9,9 +9,9 @@
  * followed one grows, next() waiting for new samples until the writer
  * closes it.
  *
- * Not here: decoding the packed frames (rec_decode.c), the marks of each
- * sample (rec_marks.c), navigation and --begin/--end (rec_nav.c), parsing
- * their times (rec_time.c).  The replay's state is in rec_replay_priv.h.
+ * Not here: decoding the packed frames and reading the processes
+ * (rec_decode.c), the marks of each sample (rec_marks.c), navigation and
+ * --begin/--end (rec_nav.c), parsing their times (rec_time.c).  The replay's state is in rec_replay_priv.h.
  * It never touches /proc or /sys: identities come from the devices table
  * (ident_table_add).  Nothing here prints.
  */
@@ -95,6 +95,15 @@ static int rec_rp_prepare(struct rec_replay *rp)
 	char *sample = rec_rp_select_sql("SELECT ", cols, n, " FROM samples WHERE seq = ?");
 	n = rec_device_desc_cols(cols);
 	char *dev = rec_rp_select_sql("SELECT ", cols, n, " FROM devices WHERE id = ?");
+	/* Files written before processes were recorded have no procs table:
+	 * their samples replay without processes. */
+	int64_t has_procs = 0;
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(rp->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+			       " AND name = 'procs'", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		has_procs = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
 	const char *sql[RS_COUNT] = {
 		[RS_SAMPLE] = sample,
 		[RS_FRAMES] = "SELECT id, data FROM frames WHERE id BETWEEN ? AND ? ORDER BY id",
@@ -109,10 +118,14 @@ static int rec_rp_prepare(struct rec_replay *rp)
 		[RS_DIPS] = "SELECT rowid, seq, device_id FROM dips WHERE rowid > ? ORDER BY rowid",
 		[RS_EVENTS] = "SELECT id, seq, wall_ns, knob, old_value, new_value, read_back, result,"
 			      " note FROM events WHERE id > ? ORDER BY id",
+		[RS_PROCS] = has_procs ? "SELECT pid, comm, state, kthread, io_hidden, read_bytes,"
+			     " write_bytes, cancelled_write_bytes, utime_jif, stime_jif, wchan,"
+			     " flush_major, flush_minor FROM procs WHERE seq = ? ORDER BY pid" : NULL,
 	};
 	int rc = sample && dev ? SQLITE_OK : SQLITE_NOMEM;
 	for (int i = 0; i < RS_COUNT && rc == SQLITE_OK; i++)
-		rc = sqlite3_prepare_v3(rp->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &rp->st[i], NULL);
+		if (sql[i])
+			rc = sqlite3_prepare_v3(rp->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &rp->st[i], NULL);
 	free(sample);
 	free(dev);
 	return rc;

@@ -11,6 +11,10 @@
  * watches); checkpoints do, so a power cut loses at most the samples of
  * the last interval, never the file.
  *
+ * Processes (when the sample has them) go to the plain procs table: at most
+ * REC_PROCS_MAX a sample, the ones that matter for writeback (see
+ * rec_writer_pick_procs).  A sample without processes costs nothing there.
+ *
  * A write error (disk full, I/O error) rolls the sample back and stops the
  * writer for good: the file stays a valid recording of what came before,
  * and the caller (the loop) keeps its view going.  Nothing here prints.
@@ -43,9 +47,23 @@ struct rec_wdev {
 	bool used;			/* matched in the sample being written */
 };
 
+/* A process of the previous sample: what its growth is measured from. */
+struct rec_wproc {
+	int32_t pid;
+	uint64_t write_bytes;
+	uint64_t cpu_jif;		/* utime + stime */
+};
+
+/* A candidate for the procs table: index in s->proc and its rank. */
+struct rec_pick {
+	size_t idx;
+	uint64_t grow;			/* write bytes (flushers: CPU ticks) since the last sample */
+	bool dstate;
+};
+
 enum rec_stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAMPLE, ST_FRAME, ST_DEV, ST_DEV_END,
-	ST_KNOB, ST_EVENT, ST_DIP, ST_COUNT
+	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_COUNT
 };
 
 struct rec_writer {
@@ -64,6 +82,9 @@ struct rec_writer {
 	int64_t knob[SNAP_NKNOBS];
 	bool have_knobs;
 	struct rec_buf frame;
+	struct rec_wproc *prevp;	/* processes of the last sample, in its (pid) order */
+	size_t nprevp, cap_prevp;
+	struct rec_pick task[REC_PROCS_MAX], kern[REC_PROCS_MAX];	/* best candidates */
 	int err;			/* the -errno that stopped the writer */
 	char errmsg[512];
 };
@@ -102,7 +123,13 @@ static char *rec_writer_schema_sql(void)
 	      "CREATE TABLE events (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL,"
 	      " wall_ns INTEGER NOT NULL, knob TEXT NOT NULL, old_value INTEGER,"
 	      " new_value INTEGER, read_back INTEGER, result INTEGER, note TEXT);\n"
-	      "CREATE TABLE dips (seq INTEGER NOT NULL, device_id INTEGER REFERENCES devices(id));\n", f);
+	      "CREATE TABLE dips (seq INTEGER NOT NULL, device_id INTEGER REFERENCES devices(id));\n"
+	      "CREATE TABLE procs (seq INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL,"
+	      " state TEXT NOT NULL, kthread INTEGER NOT NULL, io_hidden INTEGER NOT NULL,"
+	      " read_bytes INTEGER NOT NULL, write_bytes INTEGER NOT NULL,"
+	      " cancelled_write_bytes INTEGER NOT NULL, utime_jif INTEGER NOT NULL,"
+	      " stime_jif INTEGER NOT NULL, wchan TEXT NOT NULL, flush_major INTEGER NOT NULL,"
+	      " flush_minor INTEGER NOT NULL, PRIMARY KEY (seq, pid)) WITHOUT ROWID;\n", f);
 	if (fclose(f) != 0) {
 		free(sql);
 		return NULL;
@@ -174,6 +201,10 @@ static int rec_writer_prepare(struct rec_writer *w)
 		[ST_EVENT] = "INSERT INTO events (seq, wall_ns, knob, old_value, new_value,"
 			     " read_back, result, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		[ST_DIP] = "INSERT INTO dips (seq, device_id) VALUES (?, ?)",
+		[ST_PROC] = "INSERT OR REPLACE INTO procs (seq, pid, comm, state, kthread, io_hidden,"
+			    " read_bytes, write_bytes, cancelled_write_bytes, utime_jif, stime_jif,"
+			    " wchan, flush_major, flush_minor)"
+			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	};
 	int rc = SQLITE_NOMEM;
 	if (ins_sample && ins_dev) {
@@ -193,12 +224,13 @@ static int rec_writer_meta(struct rec_writer *w)
 		memset(&u, 0, sizeof u);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	char created[32], key_ratio[16], key_max[16], chunk[16], version[16];
+	char created[32], key_ratio[16], key_max[16], chunk[16], version[16], procs_max[16];
 	snprintf(created, sizeof created, "%lld", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
 	snprintf(key_ratio, sizeof key_ratio, "%d", REC_KEYFRAME_RATIO);
 	snprintf(key_max, sizeof key_max, "%d", REC_KEYFRAME_MAX);
 	snprintf(chunk, sizeof chunk, "%d", REC_CHUNK_BYTES);
 	snprintf(version, sizeof version, "%d", REC_SCHEMA_VERSION);
+	snprintf(procs_max, sizeof procs_max, "%d", REC_PROCS_MAX);
 	const char *rows[][2] = {
 		{ "format", REC_FORMAT_NAME },
 		{ "schema_version", version },
@@ -210,6 +242,7 @@ static int rec_writer_meta(struct rec_writer *w)
 		{ "keyframe_ratio", key_ratio },
 		{ "keyframe_max", key_max },
 		{ "chunk_bytes", chunk },
+		{ "procs_max", procs_max },
 		{ "state", "recording" },
 	};
 	sqlite3_stmt *st = NULL;
@@ -281,6 +314,7 @@ static void rec_writer_free(struct rec_writer *w)
 	free(w->dev);
 	free(w->next);
 	free(w->src);
+	free(w->prevp);
 	rec_buf_free(&w->frame);
 	free(w->path);
 	free(w);
@@ -703,6 +737,148 @@ static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_d
 	return rc;
 }
 
+/* ---- Processes -------------------------------------------------------- */
+
+/* A writeback thread: a flush worker (by its device, or its name, as
+ * "kworker/u8:2+flush-7:0" or "flush-8:0") or kswapd.  Only kernel threads:
+ * a user process may call itself anything. */
+static bool rec_proc_is_kernel_wb(const struct proc_counters *p)
+{
+	if (p->flush_major)
+		return true;
+	if (!p->kthread)
+		return false;
+	const char *c = p->comm;
+	return (strncmp(c, "kworker", 7) == 0 && strstr(c, "flush-")) ||
+	       strncmp(c, "flush-", 6) == 0 || strncmp(c, "kswapd", 6) == 0;
+}
+
+/* Whether a ranks before b: D state first, then more growth, then lower
+ * pid (index). */
+static bool rec_pick_before(const struct rec_pick *a, const struct rec_pick *b)
+{
+	if (a->dstate != b->dstate)
+		return a->dstate;
+	if (a->grow != b->grow)
+		return a->grow > b->grow;
+	return a->idx < b->idx;
+}
+
+/* Keep c among the best REC_PROCS_MAX of v (n of them, best first). */
+static void rec_pick_add(struct rec_pick *v, size_t *n, const struct rec_pick *c)
+{
+	size_t i = *n < REC_PROCS_MAX ? (*n)++ : REC_PROCS_MAX;
+	if (i == REC_PROCS_MAX && !rec_pick_before(c, &v[REC_PROCS_MAX - 1]))
+		return;
+	if (i == REC_PROCS_MAX)
+		i--;
+	while (i > 0 && rec_pick_before(c, &v[i - 1])) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = *c;
+}
+
+/* Growth of counter cur since the last sample; a pid absent then (or whose
+ * counter went back: a reused pid) counts all of it. */
+static uint64_t rec_grow(uint64_t cur, const uint64_t *prev)
+{
+	return prev && cur >= *prev ? cur - *prev : cur;
+}
+
+/* Choose the processes of s worth storing into idx[] (ascending, so in pid
+ * order); returns how many, at most REC_PROCS_MAX.  Two groups, as the
+ * process pane shows them: tasks in D state (whatever they wrote) and then
+ * the tasks that wrote most since the last sample; and every flush worker
+ * and kswapd, by CPU ticks used.  When both do not fit, each keeps at least
+ * half, and what one leaves goes to the other. */
+static size_t rec_writer_pick_procs(struct rec_writer *w, const struct snapshot *s, size_t *idx)
+{
+	size_t ntask = 0, nkern = 0, j = 0;
+	for (size_t i = 0; i < s->nproc; i++) {
+		const struct proc_counters *p = &s->proc[i];
+		while (j < w->nprevp && w->prevp[j].pid < p->pid)
+			j++;	/* both in pid order: one walk */
+		const struct rec_wproc *old = j < w->nprevp && w->prevp[j].pid == p->pid ? &w->prevp[j] : NULL;
+		struct rec_pick c = { .idx = i, .dstate = p->state == 'D' };
+		if (rec_proc_is_kernel_wb(p)) {
+			c.grow = rec_grow(p->utime_jif + p->stime_jif, old ? &old->cpu_jif : NULL);
+			rec_pick_add(w->kern, &nkern, &c);
+		} else {
+			c.grow = rec_grow(p->write_bytes, old ? &old->write_bytes : NULL);
+			if (c.grow || c.dstate)
+				rec_pick_add(w->task, &ntask, &c);
+		}
+	}
+	size_t half = REC_PROCS_MAX / 2;
+	size_t take_kern = ntask + nkern <= REC_PROCS_MAX ? nkern
+			 : nkern < half ? nkern : ntask < REC_PROCS_MAX - half ? REC_PROCS_MAX - ntask : half;
+	size_t take_task = ntask < REC_PROCS_MAX - take_kern ? ntask : REC_PROCS_MAX - take_kern;
+	size_t n = 0;
+	for (size_t k = 0; k < take_task; k++)
+		idx[n++] = w->task[k].idx;
+	for (size_t k = 0; k < take_kern; k++)
+		idx[n++] = w->kern[k].idx;
+	for (size_t a = 1; a < n; a++) {	/* insertion sort: n <= REC_PROCS_MAX */
+		size_t v = idx[a], b = a;
+		for (; b > 0 && idx[b - 1] > v; b--)
+			idx[b] = idx[b - 1];
+		idx[b] = v;
+	}
+	return n;
+}
+
+static int rec_writer_proc_row(struct rec_writer *w, const struct proc_counters *p)
+{
+	sqlite3_stmt *st = w->st[ST_PROC];
+	char state[2] = { p->state, '\0' };
+	int c = 1;
+	sqlite3_bind_int64(st, c++, w->seq);
+	sqlite3_bind_int64(st, c++, p->pid);
+	sqlite3_bind_text(st, c++, p->comm, (int)strnlen(p->comm, sizeof p->comm), SQLITE_STATIC);
+	sqlite3_bind_text(st, c++, state, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, c++, p->kthread);
+	sqlite3_bind_int(st, c++, p->io_hidden);
+	sqlite3_bind_int64(st, c++, (int64_t)p->read_bytes);
+	sqlite3_bind_int64(st, c++, (int64_t)p->write_bytes);
+	sqlite3_bind_int64(st, c++, (int64_t)p->cancelled_write_bytes);
+	sqlite3_bind_int64(st, c++, (int64_t)p->utime_jif);
+	sqlite3_bind_int64(st, c++, (int64_t)p->stime_jif);
+	sqlite3_bind_text(st, c++, p->wchan, (int)strnlen(p->wchan, sizeof p->wchan), SQLITE_STATIC);
+	sqlite3_bind_int64(st, c++, p->flush_major);
+	sqlite3_bind_int64(st, c++, p->flush_minor);
+	return rec_step(w->db, st);
+}
+
+/* The chosen processes of s, then s's processes become the previous ones
+ * (all of them, not only those stored: growth is measured for everyone). */
+static int rec_writer_procs(struct rec_writer *w, const struct snapshot *s)
+{
+	size_t idx[REC_PROCS_MAX];
+	size_t n = s->nproc ? rec_writer_pick_procs(w, s, idx) : 0;
+	int rc = SQLITE_OK;
+	for (size_t k = 0; k < n && rc == SQLITE_OK; k++)
+		rc = rec_writer_proc_row(w, &s->proc[idx[k]]);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (s->nproc > w->cap_prevp) {
+		size_t cap = w->cap_prevp ? w->cap_prevp : 256;
+		while (cap < s->nproc)
+			cap *= 2;
+		struct rec_wproc *v = realloc(w->prevp, cap * sizeof *v);
+		if (!v)
+			return SQLITE_NOMEM;
+		w->prevp = v;
+		w->cap_prevp = cap;
+	}
+	for (size_t i = 0; i < s->nproc; i++) {
+		const struct proc_counters *p = &s->proc[i];
+		w->prevp[i] = (struct rec_wproc){ p->pid, p->write_bytes, p->utime_jif + p->stime_jif };
+	}
+	w->nprevp = s->nproc;
+	return SQLITE_OK;
+}
+
 /* ---- Appending -------------------------------------------------------- */
 
 /* Everything of one sample, inside the caller's transaction. */
@@ -727,6 +903,8 @@ static int rec_writer_put(struct rec_writer *w, const struct snapshot *s, bool s
 		rc = rec_writer_knobs(w, s);
 	if (rc == SQLITE_OK)
 		rc = rec_writer_dips(w, sys_dip, dev_dips);
+	if (rc == SQLITE_OK && (s->nproc || w->nprevp))
+		rc = rec_writer_procs(w, s);
 	if (rc == SQLITE_OK) {
 		if (keyframe) {
 			w->last_key = w->seq;

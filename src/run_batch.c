@@ -67,10 +67,6 @@ static int batch_run_open_source(struct batch_run *r, const struct opts *o, char
 		r->live = true;
 		return r->src ? 0 : 1;
 	}
-	if (o->procs) {
-		snprintf(err, errlen, "-P: processes are not in recordings yet");
-		return 2;
-	}
 	r->src = rec_replay_open(o->replay_path, false, err, errlen);
 	if (!r->src)
 		return 1;
@@ -104,7 +100,8 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
-	int rc = o->procs ? source_live_sample_procs(r->src, true) : 0;
+	/* A replay delivers the processes it recorded. */
+	int rc = o->procs && r->live ? source_live_sample_procs(r->src, true) : 0;
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;

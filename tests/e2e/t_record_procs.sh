@@ -1,0 +1,58 @@
+#!/bin/sh
+# Processes in recordings: a buffered dd on a loop-device filesystem (dirty
+# limits set low, 4 MiB and 1 MiB, so it keeps writing for the whole run)
+# recorded with -b -P -w, then replayed with -r -b -P: dd is the top writer
+# of the replayed process tables as it was live, and a replay without -P
+# prints exactly what the recording printed without processes.  The dirty
+# knobs are restored on exit.
+. "$E2E_LIB"
+need_root "makes a loop filesystem and sets vm.dirty_bytes"
+vm=/proc/sys/vm
+old_ratio=$(cat $vm/dirty_ratio) old_bytes=$(cat $vm/dirty_bytes)
+old_bg_ratio=$(cat $vm/dirty_background_ratio) old_bg_bytes=$(cat $vm/dirty_background_bytes)
+# Writing one member of a ratio/bytes pair zeroes the other: restore the one in force.
+restore_dirty() {
+	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $vm/dirty_bytes; else echo "$old_ratio" > $vm/dirty_ratio; fi
+	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $vm/dirty_background_bytes
+	else echo "$old_bg_ratio" > $vm/dirty_background_ratio; fi
+}
+on_exit restore_dirty
+make_loop_fs 2048 "$TMP/mnt" || fail "could not make a loop filesystem"
+echo $((4 * 1024 * 1024)) > $vm/dirty_bytes || fail "could not set vm.dirty_bytes"
+echo $((1024 * 1024)) > $vm/dirty_background_bytes || fail "could not set vm.dirty_background_bytes"
+
+dd if=/dev/zero of="$TMP/mnt/big" bs=1M count=1800 2>/dev/null &
+ddpid=$!
+on_exit "kill $ddpid 2>/dev/null; wait $ddpid 2>/dev/null"
+sleep 0.5
+rec=$TMP/procs.wbrec
+"$WBTOP" -b -P -w "$rec" -d 1 -n 5 > "$TMP/live" 2> "$TMP/live.err" || fail "recording exited $?: $(cat "$TMP/live.err")"
+[ -s "$TMP/live.err" ] && fail "recording wrote to stderr: $(cat "$TMP/live.err")"
+kill $ddpid 2>/dev/null
+
+"$WBTOP" -r "$rec" -b -P > "$TMP/replay" 2> "$TMP/replay.err" || fail "replay -P exited $?: $(cat "$TMP/replay.err")"
+[ -s "$TMP/replay.err" ] && fail "replay -P wrote to stderr: $(cat "$TMP/replay.err")"
+
+# The first row of each process table: table PID S wkB/s ... command
+first_rows() {
+	awk '/^procs [0-9]+ tasks:/ { t++; row = 0; inproc = 1; next }
+	     inproc && $1 == "PID" { next }
+	     inproc && NF == 0 { inproc = 0; next }
+	     inproc && ++row == 1 { print t, $0 }' "$1"
+}
+first_rows "$TMP/replay" > "$TMP/rows"
+tables=$(grep -c '^procs [0-9]* tasks:' "$TMP/replay")
+[ "$tables" -eq 5 ] || { cat "$TMP/replay"; fail "expected 5 replayed process tables, got $tables"; }
+# fields: table PID S wkB/s cwkB/s share% cpu% kind dev thr wait wchan command
+top=$(awk -v pid=$ddpid '$2 == pid && $NF == "dd" && $4 + 0 > 0' "$TMP/rows" | wc -l)
+livetop=$(first_rows "$TMP/live" | awk -v pid=$ddpid '$2 == pid && $NF == "dd"' | wc -l)
+echo "dd top writer in $top of 5 replayed intervals ($livetop of 5 live)"
+[ "$top" -ge 3 ] || { cat "$TMP/replay"; fail "dd (pid $ddpid) is not the top writer of the replay"; }
+[ "$top" -ge "$livetop" ] || { cat "$TMP/live" "$TMP/replay"; fail "dd tops fewer replayed intervals than live ones"; }
+
+# Without -P the replay is the live text without its process tables.
+"$WBTOP" -r "$rec" -b > "$TMP/plain" 2> "$TMP/plain.err" || fail "replay exited $?: $(cat "$TMP/plain.err")"
+grep -q '^procs ' "$TMP/plain" && fail "replay without -P printed processes"
+awk '/^procs [0-9]+ tasks:/ { skip = 1; next } skip && NF == 0 { skip = 0; next } !skip' "$TMP/live" > "$TMP/live.plain"
+diff -u "$TMP/live.plain" "$TMP/plain" > "$TMP/diff" || { cat "$TMP/diff"; fail "replay without -P differs from the live text"; }
+exit 0
