@@ -23,3 +23,18 @@ make_loop_fs() {
 	on_exit "umount -l $dir 2>/dev/null"
 	LOOPDEV=$dev
 }
+
+# Remember the dirty-limit knobs and put them back at exit, also when the
+# test fails.  Writing one member of a ratio/bytes pair zeroes the other,
+# so what is written back is the member that was in force (non-zero).
+save_dirty_knobs() {
+	_vm=/proc/sys/vm
+	old_ratio=$(cat $_vm/dirty_ratio) old_bytes=$(cat $_vm/dirty_bytes)
+	old_bg_ratio=$(cat $_vm/dirty_background_ratio) old_bg_bytes=$(cat $_vm/dirty_background_bytes)
+	on_exit restore_dirty_knobs
+}
+restore_dirty_knobs() {
+	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $_vm/dirty_bytes; else echo "$old_ratio" > $_vm/dirty_ratio; fi
+	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $_vm/dirty_background_bytes
+	else echo "$old_bg_ratio" > $_vm/dirty_background_ratio; fi
+}

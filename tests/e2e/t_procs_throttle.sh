@@ -6,16 +6,7 @@
 . "$E2E_LIB"
 need_root "makes a loop filesystem and sets vm.dirty_bytes"
 vm=/proc/sys/vm
-old_ratio=$(cat $vm/dirty_ratio) old_bytes=$(cat $vm/dirty_bytes)
-old_bg_ratio=$(cat $vm/dirty_background_ratio) old_bg_bytes=$(cat $vm/dirty_background_bytes)
-# Writing one member of a ratio/bytes pair zeroes the other, so restoring
-# means writing back the member that was in force (non-zero).
-restore_dirty() {
-	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $vm/dirty_bytes; else echo "$old_ratio" > $vm/dirty_ratio; fi
-	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $vm/dirty_background_bytes
-	else echo "$old_bg_ratio" > $vm/dirty_background_ratio; fi
-}
-on_exit restore_dirty
+save_dirty_knobs
 make_loop_fs 2048 "$TMP/mnt" || fail "could not make a loop filesystem"
 loop=$(basename "$LOOPDEV")
 echo $((4 * 1024 * 1024)) > $vm/dirty_bytes || fail "could not set vm.dirty_bytes"
@@ -48,7 +39,7 @@ echo "dd top writer in $top of 8 intervals, throttled in $thr, flush worker of $
 
 # The knobs come back as they were.
 kill $ddpid 2>/dev/null
-restore_dirty
+restore_dirty_knobs
 [ "$(cat $vm/dirty_ratio) $(cat $vm/dirty_bytes) $(cat $vm/dirty_background_ratio) $(cat $vm/dirty_background_bytes)" = \
   "$old_ratio $old_bytes $old_bg_ratio $old_bg_bytes" ] || fail "dirty knobs not restored"
 exit 0

@@ -8,15 +8,7 @@
 . "$E2E_LIB"
 need_root "makes a loop filesystem and sets vm.dirty_bytes"
 vm=/proc/sys/vm
-old_ratio=$(cat $vm/dirty_ratio) old_bytes=$(cat $vm/dirty_bytes)
-old_bg_ratio=$(cat $vm/dirty_background_ratio) old_bg_bytes=$(cat $vm/dirty_background_bytes)
-# Writing one member of a ratio/bytes pair zeroes the other: restore the one in force.
-restore_dirty() {
-	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $vm/dirty_bytes; else echo "$old_ratio" > $vm/dirty_ratio; fi
-	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $vm/dirty_background_bytes
-	else echo "$old_bg_ratio" > $vm/dirty_background_ratio; fi
-}
-on_exit restore_dirty
+save_dirty_knobs
 make_loop_fs 2048 "$TMP/mnt" || fail "could not make a loop filesystem"
 echo $((4 * 1024 * 1024)) > $vm/dirty_bytes || fail "could not set vm.dirty_bytes"
 echo $((1024 * 1024)) > $vm/dirty_background_bytes || fail "could not set vm.dirty_background_bytes"

@@ -11,16 +11,7 @@
 need_root "makes a loop filesystem and sets vm.dirty_bytes"
 scr_setup_live
 vm=/proc/sys/vm
-old_ratio=$(cat $vm/dirty_ratio) old_bytes=$(cat $vm/dirty_bytes)
-old_bg_ratio=$(cat $vm/dirty_background_ratio) old_bg_bytes=$(cat $vm/dirty_background_bytes)
-# Writing one member of a ratio/bytes pair zeroes the other: restore the
-# member that was in force.
-restore_dirty() {
-	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $vm/dirty_bytes; else echo "$old_ratio" > $vm/dirty_ratio; fi
-	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $vm/dirty_background_bytes
-	else echo "$old_bg_ratio" > $vm/dirty_background_ratio; fi
-}
-on_exit restore_dirty
+save_dirty_knobs
 make_loop_fs 2048 "$TMP/mnt" || fail "could not make a loop filesystem"
 loop=$(basename "$LOOPDEV")
 
@@ -78,5 +69,5 @@ grep -qE " $loop +flusher " "$TMP/pane" || echo "(no flush worker of $loop in th
 scr_quit
 [ -s "$TMP/stderr" ] && { cat "$TMP/stderr"; fail "wbtop wrote to stderr"; }
 kill $ddpid 2>/dev/null
-restore_dirty
+restore_dirty_knobs
 echo "ok"
