@@ -48,12 +48,18 @@ static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not
 
 /* Each ring says which value leaves next; its sorted twin holds the same values in ascending
  * order. Only magnitudes of residuals are ever used, so that ring keeps |residual|. */
+/* A window keeps its values sorted, each with the (mod 256) number of its
+ * arrival, instead of a second copy in arrival order: the oldest is found
+ * by its tag.  Half the memory of a ring plus a sorted copy (a device
+ * costs about 650 bytes here; thousands of devices are real), for a scan of
+ * at most 60 one-byte tags per push.  The windows are far shorter than
+ * 256, so a tag is never shared. */
 struct dip_stat {
-	double level[DIP_BASE_LEN];	/* ring: recent valid values */
-	double level_sorted[DIP_BASE_LEN];
-	double resid[DIP_JITTER_LEN];	/* ring: |relative residuals| of recent quiet intervals */
-	double resid_sorted[DIP_JITTER_LEN];
-	size_t nlevel, next_level, nresid, next_resid;
+	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
+	uint8_t level_tag[DIP_BASE_LEN];
+	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals, ascending */
+	uint8_t resid_tag[DIP_JITTER_LEN];
+	uint8_t nlevel, next_level, nresid, next_resid;	/* next_*: the tag the next value gets */
 };
 
 struct dip_series {
@@ -129,20 +135,6 @@ static bool dip_busy(const struct dip_params *p, double base)
 	return !isnan(base) && base > p->idle_floor && base > 0.0;
 }
 
-/* First index of ascending s[0..n) whose value is not below x. */
-static size_t dip_lower_bound(const double *s, size_t n, double x)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* First index of ascending s[0..n) whose value is above x. */
 static size_t dip_upper_bound(const double *s, size_t n, double x)
 {
@@ -157,27 +149,32 @@ static size_t dip_upper_bound(const double *s, size_t n, double x)
 	return lo;
 }
 
-/* Append x to a window of the last cap values: ring[] in arrival order, sorted[] the same values
- * ascending. When full, the oldest value leaves both; in sorted[] only the values between its
- * rank and x's move, by one. Values are never NaN (rates are finite, baselines positive), so
- * the searches find the leaving value (or one equal to it: 0.0 and -0.0 are interchangeable). */
-static void dip_window_push(double *ring, double *sorted, size_t cap, size_t *len, size_t *next,
+/* Append x to a window of the last cap values, sorted[] ascending with each value's arrival
+ * tag in tag[]. When full, the oldest value (the tag cap arrivals back) leaves; only the values
+ * between its rank and x's move, by one. */
+static void dip_window_push(double *sorted, uint8_t *tag, size_t cap, uint8_t *len, uint8_t *next,
 			    double x)
 {
-	size_t n = *len;
-	size_t out = n == cap ? dip_lower_bound(sorted, n, ring[*next]) : n; /* n: a free slot */
+	size_t n = *len, out = n; /* n: a free slot */
+	if (n == cap) {
+		uint8_t oldest = (uint8_t)(*next - cap);
+		for (out = 0; tag[out] != oldest; out++)
+			;
+	}
 	size_t at = dip_upper_bound(sorted, n, x);
 	if (at > out) { /* x ranks above the leaving value: shift the values between down */
 		memmove(sorted + out, sorted + out + 1, (at - out - 1) * sizeof *sorted);
-		sorted[at - 1] = x;
+		memmove(tag + out, tag + out + 1, at - out - 1);
+		at--;
 	} else {
 		memmove(sorted + at + 1, sorted + at, (out - at) * sizeof *sorted);
-		sorted[at] = x;
+		memmove(tag + at + 1, tag + at, out - at);
 	}
-	ring[*next] = x;
-	*next = *next + 1 == cap ? 0 : *next + 1;
+	sorted[at] = x;
+	tag[at] = *next;
+	*next = (uint8_t)(*next + 1);
 	if (n < cap)
-		*len = n + 1;
+		*len = (uint8_t)(n + 1);
 }
 
 static void dip_swap(double *a, double *b)
@@ -257,7 +254,7 @@ static double dip_stat_sigma(const struct dip_stat *st)
 
 static void dip_stat_push_resid(struct dip_stat *st, double resid)
 {
-	dip_window_push(st->resid, st->resid_sorted, DIP_JITTER_LEN, &st->nresid, &st->next_resid,
+	dip_window_push(st->resid_sorted, st->resid_tag, DIP_JITTER_LEN, &st->nresid, &st->next_resid,
 			fabs(resid));
 }
 
@@ -295,7 +292,7 @@ static void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, doub
 {
 	if (!quiet && dip_busy(p, base))
 		dip_stat_push_resid(st, (value - base) / base);
-	dip_window_push(st->level, st->level_sorted, DIP_BASE_LEN, &st->nlevel, &st->next_level,
+	dip_window_push(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
 			value);
 }
 
