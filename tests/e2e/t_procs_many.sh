@@ -11,10 +11,14 @@ while [ $i -lt $n ]; do
 	i=$((i + 1))
 done
 on_exit "kill $pids 2>/dev/null"
-# Churn: short-lived processes coming and going the whole time.
+# Churn: short-lived processes coming and going the whole time; the
+# 0.3 s sleepers make sure some are seen in one sample and gone by the next
+# (the /bin/true ones are often too quick to be seen at all).
 ( while :; do /bin/true; done ) &
 churn=$!
-on_exit "kill $churn 2>/dev/null"
+( while :; do sleep 0.3; done ) &
+churn2=$!
+on_exit "kill $churn $churn2 2>/dev/null"
 "$WBTOP" -b -P -d 0.5 -n 4 > "$TMP/out" 2> "$TMP/err" || fail "wbtop exited $?: $(cat "$TMP/err")"
 [ -s "$TMP/err" ] && fail "wbtop wrote to stderr: $(cat "$TMP/err")"
 tables=$(grep -c '^procs [0-9]* tasks:' "$TMP/out")
