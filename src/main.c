@@ -18,8 +18,17 @@
 static int main_export(const struct opts *o)
 {
 	char err[512] = "";
+	FILE *out = stdout;
+	if (o->output_path && !(out = fopen(o->output_path, "we"))) {
+		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
+		return 1;
+	}
 	enum rec_format fmt = o->format == FMT_JSON ? REC_FMT_JSON : REC_FMT_CSV;
-	int rc = rec_export(o->replay_path, fmt, o->begin, o->end, stdout, err, sizeof err);
+	int rc = rec_export(o->replay_path, fmt, o->begin, o->end, out, err, sizeof err);
+	if (out != stdout && fclose(out) == EOF && rc == 0) {
+		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
+		return 1;
+	}
 	if (rc == -EPIPE)
 		return 0;	/* the reader went away */
 	if (rc < 0) {

@@ -196,6 +196,15 @@ int opts_parse(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", argv[optind]);
 		return 2;
 	}
+	if (o->mode != MODE_EXPORT && o->format == FMT_CSV) {
+		fprintf(stderr, "wbtop: --format 'csv': batch output is text, json or openmetrics "
+			"(CSV is an export: -r FILE --export csv)\n");
+		return 2;
+	}
+	if ((o->begin || o->end) && !o->replay_path) {
+		fprintf(stderr, "wbtop: --begin and --end choose part of a recording: use them with -r FILE\n");
+		return 2;
+	}
 	if (o->mode == MODE_EXPORT && !o->replay_path) {
 		fprintf(stderr, "wbtop: --export needs a recording: -r FILE --export csv|json\n");
 		return 2;

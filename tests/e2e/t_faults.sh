@@ -20,6 +20,13 @@ check_bad "-n '0'" -b -n 0
 check_bad "--devices '('" -b -n 1 --devices '('
 check_bad "--format 'xml'" -b --format xml
 check_bad "--dip '150'" -b --dip 150
+check_bad "--format 'csv'" -b --format csv
+check_bad "use them with -r FILE" -b --begin 10:00
+
+# --export honours -o.
+"$WBTOP" -b -q -w "$TMP/e.db" -n 3 -d 0.1 || fail "could not record"
+"$WBTOP" -r "$TMP/e.db" --export csv -o "$TMP/e.csv" >"$TMP/o" || fail "--export -o failed"
+[ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e.csv")" -eq 4 ] || fail "--export -o: header and 3 rows expected in the file"
 check_bad "unexpected argument 'foo'" -b foo
 "$WBTOP" --no-such-option >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option: exit not 2"
 
