@@ -6,6 +6,10 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
 
+# Build in parallel by default: three variants (plain, sanitized, fuzz)
+# of every file are a lot for one core.
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
