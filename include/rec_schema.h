@@ -71,6 +71,11 @@ extern const size_t rec_nident_cols;
 /* devices columns for the BDI limits, indexed by enum knob_bdi. */
 extern const char *const rec_bdi_cols[KNOB_BDI_COUNT];
 
+/* The columns of the samples table after its key (time, system counters,
+ * where the sample's device frame is), in the order the writer binds and
+ * the reader selects them, into cols; returns how many (about 40). */
+size_t rec_sample_desc_cols(const char **cols);
+
 /* The columns of the devices table that describe a device (name, numbers,
  * identity, BDI limits), in the order the writer stores and the reader
  * selects them, into cols; returns how many (about 30: the callers' arrays

@@ -81,17 +81,7 @@ static char *rec_rp_select_sql(const char *head, const char *const *cols, size_t
 static int rec_rp_prepare(struct rec_replay *rp)
 {
 	const char *cols[64];
-	size_t n = 0;
-	cols[n++] = "wall_ns";
-	cols[n++] = "mono_ns";
-	cols[n++] = "page_size";
-	for (size_t c = 0; c < rec_nsys_cols; c++)
-		cols[n++] = rec_sys_cols[c].name;
-	cols[n++] = "keyframe";
-	cols[n++] = "ndev";
-	cols[n++] = "frame_offset";
-	cols[n++] = "nbytes";
-	cols[n++] = "crc";
+	size_t n = rec_sample_desc_cols(cols);
 	char *sample = rec_rp_select_sql("SELECT ", cols, n, " FROM samples WHERE seq = ?");
 	n = rec_device_desc_cols(cols);
 	char *dev = rec_rp_select_sql("SELECT ", cols, n, " FROM devices WHERE id = ?");

@@ -859,6 +859,22 @@ int rec_db_open_read(const char *path, bool follow, sqlite3 **out, bool *unfinis
 	return r;
 }
 
+size_t rec_sample_desc_cols(const char **cols)
+{
+	size_t n = 0;
+	cols[n++] = "wall_ns";
+	cols[n++] = "mono_ns";
+	cols[n++] = "page_size";
+	for (size_t c = 0; c < rec_nsys_cols; c++)
+		cols[n++] = rec_sys_cols[c].name;
+	cols[n++] = "keyframe";
+	cols[n++] = "ndev";
+	cols[n++] = "frame_offset";
+	cols[n++] = "nbytes";
+	cols[n++] = "crc";
+	return n;
+}
+
 size_t rec_device_desc_cols(const char **cols)
 {
 	size_t n = 0;

@@ -161,19 +161,8 @@ static char *rec_writer_insert_sql(const char *table, const char *const *cols, s
 /* The column lists of the two wide tables, in binding order. */
 static size_t rec_writer_sample_cols(const char **cols)
 {
-	size_t n = 0;
-	cols[n++] = "seq";
-	cols[n++] = "wall_ns";
-	cols[n++] = "mono_ns";
-	cols[n++] = "page_size";
-	for (size_t c = 0; c < rec_nsys_cols; c++)
-		cols[n++] = rec_sys_cols[c].name;
-	cols[n++] = "keyframe";
-	cols[n++] = "ndev";
-	cols[n++] = "frame_offset";
-	cols[n++] = "nbytes";
-	cols[n++] = "crc";
-	return n;
+	cols[0] = "seq";
+	return 1 + rec_sample_desc_cols(cols + 1);
 }
 
 static size_t rec_writer_device_cols(const char **cols)
