@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Columns of the "cpu" line of /proc/stat, in kernel order. */
 enum cpu_field {
@@ -94,6 +95,24 @@ struct snapshot {
 };
 
 /* Empty snapshot; no allocation until devices arrive. */
+/* Whether two device names, each NUL-terminated within its 32 bytes, are
+ * the same: compared a word at a time (a name's end is a zero byte inside
+ * an equal word), which for a kernel name is one or two compares instead
+ * of a call; bytes after the NUL may differ. */
+static inline bool dev_name_eq(const char *a, const char *b)
+{
+	for (size_t i = 0; i < 32; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, sizeof x);
+		memcpy(&y, b + i, sizeof y);
+		if (x != y)
+			return strcmp(a + i, b + i) == 0;
+		if ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull)
+			return true;	/* a zero byte in both: the names ended equal */
+	}
+	return true;	/* 32 equal bytes without a NUL (not a valid name) */
+}
+
 void snapshot_init(struct snapshot *s);
 /* Release the device array; s can be reused after snapshot_init. */
 void snapshot_free(struct snapshot *s);

@@ -121,68 +121,116 @@ static bool derive_is_ms_field(int f)
 	       f == DS_DC_MS || f == DS_FL_MS;
 }
 
+/* One field's delta, the careful way; false if the counter went
+ * backwards.  A time field that went backwards from a 32-bit value
+ * wrapped.  A delta of 2^63 or more is no counter's step in one interval
+ * (and would not convert exactly): taken as a reset too. */
 static bool derive_dev_delta(int f, uint64_t prev, uint64_t cur, uint64_t *delta)
 {
-	if (cur >= prev) {
+	if (cur >= prev)
 		*delta = cur - prev;
-		return true;
-	}
-	if (derive_is_ms_field(f) && prev <= UINT32_MAX) {
+	else if (derive_is_ms_field(f) && prev <= UINT32_MAX)
 		*delta = cur + ((uint64_t)UINT32_MAX + 1 - prev);
-		return true;
+	else
+		return false;
+	return *delta < (1ull << 63);
+}
+
+/* Two counters at a time: a GCC/Clang vector type, SSE2 on x86-64, plain
+ * pairs of words where there is no vector unit. */
+typedef uint64_t derive_u64x2 __attribute__((vector_size(16)));
+
+/* Every field's delta from p to c into d (the in-flight gauge as it is);
+ * false if a counter went backwards (see derive_dev_delta).  The common
+ * case costs no branch per field: when every value and every delta is
+ * below 2^63, nothing went backwards (a backward step would wrap to a
+ * delta at or above 2^63), which one OR of all their top bits tells.  Only
+ * otherwise is each field looked at. */
+static bool derive_dev_deltas(const uint64_t *p, const uint64_t *c, uint64_t *d)
+{
+	_Static_assert(DS_NFIELDS % 2 == 1 && DS_IN_FLIGHT != DS_NFIELDS - 1,
+		       "fields go in pairs and one is left over");
+	derive_u64x2 top = { 0, 0 };
+#pragma GCC unroll 8
+	for (int f = 0; f + 1 < DS_NFIELDS; f += 2) {
+		derive_u64x2 cv, pv, dv;
+		memcpy(&cv, c + f, sizeof cv);
+		memcpy(&pv, p + f, sizeof pv);
+		if (f == DS_IN_FLIGHT - DS_IN_FLIGHT % 2)
+			pv[DS_IN_FLIGHT % 2] = 0;	/* a gauge: its "delta" is its value */
+		dv = cv - pv;
+		memcpy(d + f, &dv, sizeof dv);
+		top |= cv | pv | dv;
 	}
-	*delta = 0;
-	return false;
+	const int last = DS_NFIELDS - 1;
+	d[last] = c[last] - p[last];
+	if (!((top[0] | top[1] | c[last] | p[last] | d[last]) >> 63))
+		return true;
+	for (int f = 0; f < DS_NFIELDS; f++)
+		if (f != DS_IN_FLIGHT && !derive_dev_delta(f, p[f], c[f], &d[f]))
+			return false;
+	return d[DS_IN_FLIGHT] < (1ull << 63);
+}
+
+/* A delta as a double: every delta is below 2^63 (derive_dev_deltas), and
+ * a signed conversion is one instruction where an unsigned one is four. */
+static double derive_num(uint64_t delta)
+{
+	return (double)(int64_t)delta;
 }
 
 static double derive_await(uint64_t ticks_ms, uint64_t ios)
 {
-	return ios ? (double)ticks_ms / (double)ios : 0.0;
+	return ios ? derive_num(ticks_ms) / derive_num(ios) : 0.0;
+}
+
+/* No rates for cur this interval, and why. */
+static void derive_dev_none(const struct dev_counters *cur, enum rate_status why,
+			    struct dev_rates *out)
+{
+	memset(out, 0, sizeof *out);
+	out->status = why;
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
 }
 
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out)
 {
-	memset(out, 0, sizeof *out);
-	out->has_discard = cur->nfields >= 15;
-	out->has_flush = cur->nfields >= 17;
 	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
-	    strcmp(prev->name, cur->name) != 0) {
-		out->status = RATE_FIRST;
-		return;
-	}
-	if (dt_s <= 0) {
-		out->status = RATE_NODATA;
+	    !dev_name_eq(prev->name, cur->name)) {
+		derive_dev_none(cur, RATE_FIRST, out);
 		return;
 	}
 	uint64_t d[DS_NFIELDS];
-	for (int f = 0; f < DS_NFIELDS; f++) {
-		if (f == DS_IN_FLIGHT) {	/* a gauge, not a counter */
-			d[f] = cur->f[f];
-			continue;
-		}
-		if (!derive_dev_delta(f, prev->f[f], cur->f[f], &d[f])) {
-			out->status = RATE_RESET;
-			return;
-		}
+	if (dt_s <= 0) {
+		derive_dev_none(cur, RATE_NODATA, out);
+		return;
 	}
+	if (!derive_dev_deltas(prev->f, cur->f, d)) {
+		derive_dev_none(cur, RATE_RESET, out);
+		return;
+	}
+	/* every member is set below: no memset on the common path */
 	out->status = RATE_OK;
-	out->r_s = (double)d[DS_RD_IOS] / dt_s;
-	out->w_s = (double)d[DS_WR_IOS] / dt_s;
-	out->rkb_s = (double)d[DS_RD_SECT] / 2.0 / dt_s;	/* 512-byte sectors to KiB */
-	out->wkb_s = (double)d[DS_WR_SECT] / 2.0 / dt_s;
-	out->rrqm_s = (double)d[DS_RD_MERGES] / dt_s;
-	out->wrqm_s = (double)d[DS_WR_MERGES] / dt_s;
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
+	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
+	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;	/* 512-byte sectors to KiB */
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;
+	out->rrqm_s = derive_num(d[DS_RD_MERGES]) / dt_s;
+	out->wrqm_s = derive_num(d[DS_WR_MERGES]) / dt_s;
 	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
 	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
-	out->aqu_sz = (double)d[DS_QUEUE_MS] / 1000.0 / dt_s;
-	out->util_pct = (double)d[DS_IO_MS] / 10.0 / dt_s;
+	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
+	out->util_pct = derive_num(d[DS_IO_MS]) / 10.0 / dt_s;
 	if (out->util_pct > 100.0)	/* iostat caps it the same way */
 		out->util_pct = 100.0;
-	out->d_s = (double)d[DS_DC_IOS] / dt_s;
-	out->dkb_s = (double)d[DS_DC_SECT] / 2.0 / dt_s;
+	out->d_s = derive_num(d[DS_DC_IOS]) / dt_s;
+	out->dkb_s = derive_num(d[DS_DC_SECT]) / 2.0 / dt_s;
 	out->d_await_ms = derive_await(d[DS_DC_MS], d[DS_DC_IOS]);
-	out->f_s = (double)d[DS_FL_IOS] / dt_s;
+	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
 	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
 	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];

@@ -229,7 +229,7 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 			j++;
 		}
 		if (j < l->nknown && l->known[j].major == d->major && l->known[j].minor == d->minor) {
-			bool same = strcmp(l->known[j].name, d->name) == 0;
+			bool same = dev_name_eq(l->known[j].name, d->name);
 			j++;
 			if (same) {
 				d->ident = l->known[j - 1].ident;

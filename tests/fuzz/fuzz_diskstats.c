@@ -1,6 +1,8 @@
 /*
  * fuzz_diskstats.c - libFuzzer target: any bytes as /proc/diskstats text,
- * then derive rates between two parses (counters going anywhere).
+ * then derive rates between two parses (counters going anywhere).  Each
+ * half is also parsed by the careful parser alone, with room after the
+ * text so that the fast path tries every line: the two must agree.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +12,35 @@
 #include "diskstats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Parse text (len bytes) both ways, with 600 newlines after it so that no
+ * line is too near the end for the fast path; abort if they differ. */
+static void fuzz_compare(const char *text, size_t len)
+{
+	char *padded = malloc(len + 601);
+	if (!padded)
+		return;
+	memcpy(padded, text, len);
+	memset(padded + len, '\n', 600);
+	padded[len + 600] = '\0';
+	struct snapshot f, c;
+	snapshot_init(&f);
+	snapshot_init(&c);
+	size_t bad_f = 0, bad_c = 0;
+	int rf = diskstats_parse(padded, len + 600, &f, &bad_f);
+	int rc = diskstats_parse_careful(padded, len + 600, &c, &bad_c);
+	if (rf != rc || bad_f != bad_c || f.ndev != c.ndev)
+		abort();
+	for (size_t i = 0; i < f.ndev; i++) {
+		const struct dev_counters *a = &f.dev[i], *b = &c.dev[i];
+		if (a->major != b->major || a->minor != b->minor || a->nfields != b->nfields ||
+		    memcmp(a->name, b->name, sizeof a->name) || memcmp(a->f, b->f, sizeof a->f))
+			abort();
+	}
+	snapshot_free(&f);
+	snapshot_free(&c);
+	free(padded);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,6 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diskstats_parse(text, half, &a, NULL);
 	text[half] = saved;
 	diskstats_parse(text + half, size - half, &b, NULL);
+	fuzz_compare(text, half);
+	fuzz_compare(text + half, size - half);
 	a.mono_ns = 1;
 	b.mono_ns = 1000000001;
 	struct dev_rates *r = calloc(b.ndev + 1, sizeof *r);

@@ -88,6 +88,54 @@ START_TEST(test_dev_ms_field_wraps_at_32_bits)
 }
 END_TEST
 
+/* Each field going backwards on its own: a reset, except a time field
+ * from a 32-bit value (a wrap) and the in-flight gauge (it may fall). */
+START_TEST(test_dev_each_field_backwards)
+{
+	for (int f = 0; f < DS_NFIELDS; f++) {
+		struct dev_counters a = dev(8, 0, "sda"), b = a;
+		for (int g = 0; g < DS_NFIELDS; g++)
+			a.f[g] = b.f[g] = 1000 + (uint64_t)g;
+		a.f[f] = 5000;
+		b.f[f] = 4000;
+		struct dev_rates r;
+		derive_dev(&a, &b, 1.0, &r);
+		bool ms = f == DS_RD_MS || f == DS_WR_MS || f == DS_IO_MS || f == DS_QUEUE_MS ||
+			  f == DS_DC_MS || f == DS_FL_MS;
+		ck_assert_msg(r.status == (ms || f == DS_IN_FLIGHT ? RATE_OK : RATE_RESET),
+			      "field %d: status %d", f, (int)r.status);
+		if (f == DS_IO_MS)	/* 2^32 - 5000 + 4000 ms: capped */
+			ck_assert_double_eq(r.util_pct, 100.0);
+		if (f == DS_IN_FLIGHT)
+			ck_assert(r.active);
+	}
+}
+END_TEST
+
+/* Counters above 2^63 still give rates (the slow path); a step of 2^63 or
+ * more in one interval is no real counter's: a reset, not a huge rate. */
+START_TEST(test_dev_huge_counters)
+{
+	struct dev_counters a = dev(8, 0, "sda"), b = a;
+	a.f[DS_WR_SECT] = (1ull << 63) + 10;
+	b.f[DS_WR_SECT] = (1ull << 63) + 2058;
+	b.f[DS_WR_IOS] = 1;
+	b.f[DS_IN_FLIGHT] = 3;
+	struct dev_rates r;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_OK);
+	ck_assert_double_eq(r.wkb_s, 1024.0);
+	a.f[DS_WR_SECT] = 10;
+	b.f[DS_WR_SECT] = (1ull << 63) + 10;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_RESET);
+	b.f[DS_WR_SECT] = 20;
+	b.f[DS_IN_FLIGHT] = UINT64_MAX;
+	derive_dev(&a, &b, 1.0, &r);
+	ck_assert_int_eq(r.status, RATE_RESET);
+}
+END_TEST
+
 START_TEST(test_dev_replaced_device_is_first)
 {
 	struct dev_counters a = dev(7, 0, "loop0"), b = dev(7, 0, "other");
@@ -229,6 +277,8 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_dev_util_capped);
 	tcase_add_test(tc, test_dev_reset_is_not_a_huge_rate);
 	tcase_add_test(tc, test_dev_ms_field_wraps_at_32_bits);
+	tcase_add_test(tc, test_dev_each_field_backwards);
+	tcase_add_test(tc, test_dev_huge_counters);
 	tcase_add_test(tc, test_dev_replaced_device_is_first);
 	tcase_add_test(tc, test_dev_zero_dt);
 	tcase_add_test(tc, test_dev_old_kernel_fields);

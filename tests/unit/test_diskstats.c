@@ -152,6 +152,141 @@ START_TEST(test_copy)
 }
 END_TEST
 
+/* Both parsers over the same text: the same devices, fields, names (all 32
+ * bytes: zero-padded) and count of bad lines. */
+static void assert_same_parse(const char *text, size_t len)
+{
+	struct snapshot fast, careful;
+	snapshot_init(&fast);
+	snapshot_init(&careful);
+	size_t bad_fast = 0, bad_careful = 0;
+	ck_assert_int_eq(diskstats_parse(text, len, &fast, &bad_fast), 0);
+	ck_assert_int_eq(diskstats_parse_careful(text, len, &careful, &bad_careful), 0);
+	ck_assert_uint_eq(bad_fast, bad_careful);
+	ck_assert_uint_eq(fast.ndev, careful.ndev);
+	for (size_t i = 0; i < fast.ndev; i++) {
+		const struct dev_counters *a = &fast.dev[i], *b = &careful.dev[i];
+		ck_assert_uint_eq(a->major, b->major);
+		ck_assert_uint_eq(a->minor, b->minor);
+		ck_assert_mem_eq(a->name, b->name, sizeof a->name);
+		ck_assert_uint_eq(a->nfields, b->nfields);
+		ck_assert_mem_eq(a->f, b->f, sizeof a->f);
+	}
+	snapshot_free(&fast);
+	snapshot_free(&careful);
+}
+
+/* Lines as the kernel writes them and every near miss (spacing, tabs, long
+ * numbers and names, stray bytes), each far enough from the end of the
+ * text for the fast path to try it: it must agree with the careful parser
+ * on every one, taking it or handing it over. */
+START_TEST(test_fast_path_agrees)
+{
+	static const char *const lines[] = {
+		" 254       0 vda 5717 3233 522066 1887 697 1353 36408 277 0 788 2338 3698 6 79456 169 102 3\n",
+		"   8       0 sda 1 2 3 4 5 6 7 8 9 10 11\n",
+		"   8       1 sda1 10 20 30 40\n",
+		"   8      16 sdb 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+		"8 0 sdc 1 2 3 4 5 6 7 8 9 10 11\n",
+		"        8 0 sdd 1 2 3 4 5 6 7 8 9 10 11\n",		/* 8 spaces first */
+		"   8         32 sde 1 2 3 4 5 6 7 8 9 10 11\n",	/* 9 before the minor */
+		"   8      48 sdf  1 2 3 4 5 6 7 8 9 10 11\n",		/* two after the name */
+		"   8      64 sdg 1  2 3 4 5 6 7 8 9 10 11\n",
+		"   8      80 sdh 1 2 3 4 5 6 7 8 9 10 11 \n",		/* trailing space */
+		"   8      96 sdi 1 2 3 4 5 6 7 8 9 10 11\r\n",
+		"\t8\t112\tsdj\t1\t2\t3\t4\t5\t6\t7\t8\t9\t10\t11\n",
+		"   8     128 sdk 1 2 3 4 5 6 7 8 9 10\n",		/* 10 fields */
+		"   8     144 sdl 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n",
+		"   8     160 sdm 1 2 3 4 5 6 7 8 9 10 11 x\n",
+		"   8     176 sdn 1 2 3 4 5 6 7 8 9 10 1x\n",
+		"   8     192 1234567890123456789012345678901 1 2 3 4 5 6 7 8 9 10 11\n",	/* 31 */
+		"   8     208 12345678901234567890123456789012 1 2 3 4 5 6 7 8 9 10 11\n",	/* 32 */
+		"   8     224 na\001me 1 2 3 4 5 6 7 8 9 10 11\n",
+		"   8     240 n\xc3\xa4me 1 2 3 4 5 6 7 8 9 10 11\n",
+		"4294967295 4294967295 big 1 2 3 4 5 6 7 8 9 10 11\n",
+		"4294967296 0 toobig 1 2 3 4 5 6 7 8 9 10 11\n",
+		"0 4294967296 toobig 1 2 3 4 5 6 7 8 9 10 11\n",
+		"0000000000000000000007 1 zeros 1 2 3 4 5 6 7 8 9 10 11\n",
+		"   9 0 md0\n",
+		"   9 1\n",
+		"   9 2 md2 1 2 3 4 5 6 7 8 9 10 11",			/* runs into the next */
+		"\n",
+		"   \n",
+		"garbage\n",
+	};
+	size_t cap = 1 << 20, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		len += (size_t)sprintf(text + len, "%s", lines[i]);
+	/* every length of number from 1 to 21 digits, in every field, and
+	 * numbers around each power of ten */
+	uint64_t v = 0;
+	for (int digits = 1; digits <= 21; digits++) {
+		v = v * 10 + (uint64_t)(digits % 10);
+		for (int field = 0; field < 17; field++) {
+			len += (size_t)sprintf(text + len, "  7 %5d loop%d", digits * 100 + field, field);
+			for (int f = 0; f < 17; f++) {
+				if (f == field)
+					len += (size_t)sprintf(text + len, " %llu%s", (unsigned long long)v,
+							       digits > 19 ? "9" : "");
+				else
+					len += (size_t)sprintf(text + len, " %d", f);
+			}
+			text[len++] = '\n';
+		}
+	}
+	uint64_t p10 = 1;
+	for (int k = 0; k < 20; k++, p10 *= 10) {
+		len += (size_t)sprintf(text + len, " 11 %d sr%d %llu %llu 0 0 0 0 0 0 0 0 0\n", k, k,
+				       (unsigned long long)(p10 - 1), (unsigned long long)p10);
+	}
+	/* room after every line, so that each may take the fast path */
+	memset(text + len, '\n', 600);
+	len += 600;
+	text[len] = '\0';
+	assert_same_parse(text, len);
+	/* and as the last lines of a text, where only the careful parser reads */
+	text[len - 600] = '\0';
+	assert_same_parse(text, len - 600);
+	/* a NUL inside a line */
+	text[len - 600] = '\n';
+	text[100] = '\0';
+	assert_same_parse(text, len);
+	free(text);
+}
+END_TEST
+
+/* A name is zero-padded to 32 bytes, also where a longer one was before. */
+START_TEST(test_names_zero_padded)
+{
+	struct snapshot s;
+	snapshot_init(&s);
+	char text[2048];
+	size_t len = 0;
+	for (int i = 0; i < 10; i++)
+		len += (size_t)sprintf(text + len, "   7 %7d %s 1 2 3 4 5 6 7 8 9 10 11\n", i,
+				       "a_rather_long_name_of_30_bytes");
+	memset(text + len, '\n', 600);
+	text[len + 600] = '\0';
+	ck_assert_int_eq(diskstats_parse(text, len + 600, &s, NULL), 0);
+	len = 0;
+	for (int i = 0; i < 10; i++)
+		len += (size_t)sprintf(text + len, "   7 %7d sd 1 2 3 4 5 6 7 8 9 10 11\n", i);
+	memset(text + len, '\n', 600);
+	text[len + 600] = '\0';
+	ck_assert_int_eq(diskstats_parse(text, len + 600, &s, NULL), 0);
+	char want[32] = "sd";
+	ck_assert_uint_eq(s.ndev, 10);
+	for (size_t i = 0; i < s.ndev; i++)
+		ck_assert_mem_eq(s.dev[i].name, want, sizeof want);
+	/* the careful parser pads too */
+	ck_assert_int_eq(diskstats_parse(text, len, &s, NULL), 0);
+	ck_assert_mem_eq(s.dev[9].name, want, sizeof want);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *diskstats_suite(void)
 {
 	Suite *s = suite_create("diskstats");
@@ -162,6 +297,8 @@ Suite *diskstats_suite(void)
 	tcase_add_test(tc, test_every_length);
 	tcase_add_test(tc, test_many_devices_and_reuse);
 	tcase_add_test(tc, test_copy);
+	tcase_add_test(tc, test_fast_path_agrees);
+	tcase_add_test(tc, test_names_zero_padded);
 	suite_add_tcase(s, tc);
 	return s;
 }
