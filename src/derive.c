@@ -241,15 +241,20 @@ void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 {
 	double dt = derive_dt_s(prev, cur);
 	size_t j = 0;
-	/* Both device arrays are sorted by major:minor: one merge pass. */
+	/* Both device arrays are sorted by major:minor: one merge pass, whose
+	 * usual step (the same device at the same place) is one comparison. */
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *c = &cur->dev[i], *p = NULL;
 		if (prev) {
-			while (j < prev->ndev && (prev->dev[j].major < c->major ||
-			       (prev->dev[j].major == c->major && prev->dev[j].minor < c->minor)))
-				j++;
-			if (j < prev->ndev && prev->dev[j].major == c->major && prev->dev[j].minor == c->minor)
-				p = &prev->dev[j];
+			const struct dev_counters *q = j < prev->ndev ? &prev->dev[j] : NULL;
+			if (!q || q->major != c->major || q->minor != c->minor) {
+				while (j < prev->ndev && (prev->dev[j].major < c->major ||
+				       (prev->dev[j].major == c->major && prev->dev[j].minor < c->minor)))
+					j++;
+				q = j < prev->ndev ? &prev->dev[j] : NULL;
+			}
+			if (q && q->major == c->major && q->minor == c->minor)
+				p = q;
 		}
 		derive_dev(p, c, dt, &out[i]);
 	}

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "detect.h"
+#include "sortwin.h"
 
 /* Baseline: the median of the last 11 valid intervals. A stall may cover 5 of them and the
  * median is still the level before it. */
@@ -124,6 +125,15 @@ int dip_params_parse(struct dip_params *p, const char *text)
 	return 0;
 }
 
+/* fmax() as the detector uses it (the larger, a NAN argument skipped), inline: libm's is a
+ * call, several per device per interval. */
+static double dip_max(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	return isnan(b) || a >= b ? a : b;
+}
+
 static bool dip_rate_ok(double v)
 {
 	return isfinite(v) && v >= 0.0;
@@ -133,48 +143,6 @@ static bool dip_rate_ok(double v)
 static bool dip_busy(const struct dip_params *p, double base)
 {
 	return !isnan(base) && base > p->idle_floor && base > 0.0;
-}
-
-/* First index of ascending s[0..n) whose value is above x. */
-static size_t dip_upper_bound(const double *s, size_t n, double x)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Append x to a window of the last cap values, sorted[] ascending with each value's arrival
- * tag in tag[]. When full, the oldest value (the tag cap arrivals back) leaves; only the values
- * between its rank and x's move, by one. */
-static void dip_window_push(double *sorted, uint8_t *tag, size_t cap, uint8_t *len, uint8_t *next,
-			    double x)
-{
-	size_t n = *len, out = n; /* n: a free slot */
-	if (n == cap) {
-		uint8_t oldest = (uint8_t)(*next - cap);
-		for (out = 0; tag[out] != oldest; out++)
-			;
-	}
-	size_t at = dip_upper_bound(sorted, n, x);
-	if (at > out) { /* x ranks above the leaving value: shift the values between down */
-		memmove(sorted + out, sorted + out + 1, (at - out - 1) * sizeof *sorted);
-		memmove(tag + out, tag + out + 1, at - out - 1);
-		at--;
-	} else {
-		memmove(sorted + at + 1, sorted + at, (out - at) * sizeof *sorted);
-		memmove(tag + at + 1, tag + at, out - at);
-	}
-	sorted[at] = x;
-	tag[at] = *next;
-	*next = (uint8_t)(*next + 1);
-	if (n < cap)
-		*len = (uint8_t)(n + 1);
 }
 
 static void dip_swap(double *a, double *b)
@@ -218,7 +186,7 @@ static double dip_median(double *v, size_t n)
 		return upper;
 	double lower = v[0];
 	for (size_t i = 1; i < n / 2; i++)
-		lower = fmax(lower, v[i]);
+		lower = dip_max(lower, v[i]);
 	return (lower + upper) / 2.0;
 }
 
@@ -254,7 +222,7 @@ static double dip_stat_sigma(const struct dip_stat *st)
 
 static void dip_stat_push_resid(struct dip_stat *st, double resid)
 {
-	dip_window_push(st->resid_sorted, st->resid_tag, DIP_JITTER_LEN, &st->nresid, &st->next_resid,
+	sortwin_push(st->resid_sorted, st->resid_tag, DIP_JITTER_LEN, &st->nresid, &st->next_resid,
 			fabs(resid));
 }
 
@@ -265,15 +233,15 @@ static void dip_stat_push_resid(struct dip_stat *st, double resid)
 static double dip_member_sigma(const struct dip_stat *st, double pooled)
 {
 	if (st->nresid >= DIP_MIN_RESIDS)
-		return fmax(dip_stat_sigma(st), pooled); /* fmax skips a NAN argument */
+		return dip_max(dip_stat_sigma(st), pooled); /* a NAN argument is skipped */
 	double low = DIP_MAD_TO_SIGMA * (st->nresid ? st->resid_sorted[0] : 0.0);
-	return isnan(pooled) || low > DIP_PEER_FACTOR * pooled ? NAN : fmax(low, pooled);
+	return isnan(pooled) || low > DIP_PEER_FACTOR * pooled ? NAN : dip_max(low, pooled);
 }
 
 /* Is value below base by more than --dip percent and more than 3 sigma? */
 static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma)
 {
-	double thr = fmax(p->drop_pct / 100.0, DIP_JITTER_SIGMAS * sigma);
+	double thr = dip_max(p->drop_pct / 100.0, DIP_JITTER_SIGMAS * sigma);
 	return (base - value) / base > thr;
 }
 
@@ -292,7 +260,7 @@ static void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, doub
 {
 	if (!quiet && dip_busy(p, base))
 		dip_stat_push_resid(st, (value - base) / base);
-	dip_window_push(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
+	sortwin_push(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
 			value);
 }
 
@@ -470,11 +438,13 @@ static size_t dip_group_add(struct dip_group *g, const char *key)
 	return j;
 }
 
-/* Fill slot[] for this interval's inputs; -ENOMEM if a new device could not be added. */
-static int dip_group_map(struct dip_group *g, const char *const *keys, const double *values,
-			 size_t n)
+/* Fill slot[] for this interval's inputs; how many devices are present, or -ENOMEM if a new
+ * device could not be added. */
+static long dip_group_map(struct dip_group *g, const char *const *keys, const double *values,
+			  size_t n)
 {
 	size_t prev = SIZE_MAX;
+	long present = 0;
 	for (size_t i = 0; i < n; i++) {
 		g->slot[i] = SIZE_MAX;
 		if (!keys[i] || !dip_rate_ok(values[i]))
@@ -487,13 +457,14 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const dou
 			continue;
 		g->dev[j].seen = g->tick;
 		g->slot[i] = j;
+		present++;
 		if (prev == SIZE_MAX)
 			g->first = j;
 		else
 			g->dev[prev].next = j;
 		prev = j;
 	}
-	return 0;
+	return present;
 }
 
 /* Fill base[] and part[]: a device is judged when its baseline is busy and at least a quarter
@@ -605,7 +576,7 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	 * total is quiet) and what independent devices would give, so that a total that looked
 	 * quiet before a noisy device joined cannot make that device's swings a dip of the group.
 	 * While a member's jitter is unknown, so is the total's. */
-	double sigma_total = fmax(dip_stat_sigma(&g->total), sqrt(indep_var) / sum_base);
+	double sigma_total = dip_max(dip_stat_sigma(&g->total), sqrt(indep_var) / sum_base);
 	if (!isnan(sigma_total) && !isnan(indep_var) &&
 	    dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total))
 		dip = true;
@@ -623,9 +594,12 @@ static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
 		dip_stat_push_resid(&g->total, (sum_value - sum_base) / sum_base);
 }
 
-/* Forget devices absent for a while, so that a churning device set does not grow forever. */
-static void dip_group_prune(struct dip_group *g)
+/* Forget devices absent for a while, so that a churning device set does not grow forever.
+ * Nothing to look for when every known device was present (the usual interval). */
+static void dip_group_prune(struct dip_group *g, size_t present)
 {
+	if (present == g->ndev)
+		return;
 	bool pruned = false;
 	for (size_t j = 0; j < g->ndev;) {
 		if (g->tick - g->dev[j].seen > DIP_FORGET_AFTER) {
@@ -646,12 +620,12 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
 	double sum_base, sum_value;
 	if (!g || (n && (!keys || !values || !marks)))
 		return false;
-	for (size_t i = 0; i < n; i++)
-		marks[i] = false;
+	memset(marks, 0, n * sizeof *marks);
 	if (dip_group_reserve(g, n) < 0)
 		return false;
 	g->tick++;
-	if (dip_group_map(g, keys, values, n) < 0)
+	long present = dip_group_map(g, keys, values, n);
+	if (present < 0)
 		return false;
 	size_t npart = dip_group_participants(g, values, n, &sum_base, &sum_value);
 	bool dip = dip_group_judge(g, values, n, npart, sum_base, sum_value, marks);
@@ -659,6 +633,6 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
 	 * device's residual is plain noise then, nor in the recovery interval after */
 	dip_group_learn(g, values, n, dip || g->settle_left > 0, sum_base, sum_value);
 	g->settle_left = dip_settle_next(g->settle_left, dip);
-	dip_group_prune(g);
+	dip_group_prune(g, (size_t)present);
 	return dip;
 }

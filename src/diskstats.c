@@ -260,14 +260,15 @@ static bool ds_fast_spaces(const char **pp)
 }
 
 /* The value of 8 decimal digits, one per byte of d (each 0..9, the first
- * in the lowest byte): pairs, then quads, then the octet, each step a
- * multiply and an add in lanes that cannot carry into each other (at most
- * 99, 9999 and 99999999 in lanes of 8, 16 and 32 bits). */
+ * in the lowest byte): digit pairs, then quads, then the octet, each a
+ * multiply that adds a lane to ten (100, 10000) times its neighbour into
+ * lanes that cannot carry into each other (at most 99, 9999 and 99999999
+ * in lanes of 16, 32 and 64 bits). */
 static uint64_t ds_swar8(uint64_t d)
 {
-	d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
-	d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
-	return (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
+	d = (d * (10 * 256 + 1)) >> 8;
+	d = ((d & 0x00FF00FF00FF00FFull) * (100 * 65536 + 1)) >> 16;
+	return ((d & 0x0000FFFF0000FFFFull) * (10000 * (1ull << 32) + 1)) >> 32;
 }
 
 /* High bit set in each byte of x that is not a decimal digit: b - '0'

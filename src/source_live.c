@@ -213,36 +213,46 @@ static int live_known_reserve(struct live *l, size_t n)
 	return 0;
 }
 
+/* Is d the device known[j] names (same numbers, same name)? */
+static bool live_same_dev(const struct live_known *k, const struct dev_counters *d)
+{
+	return k->major == d->major && k->minor == d->minor && dev_name_eq(k->name, d->name);
+}
+
 /* Give every device its identity: carried over from the last sample when
  * the device is the same (one merge pass over two sorted lists), looked up
- * when it is new; devices that vanished are released. */
+ * when it is new; devices that vanished are released.  The list of known
+ * devices is rewritten only when the set changed: in steady state a device
+ * costs one comparison. */
 static int live_attach_idents(struct live *l, struct snapshot *s)
 {
 	size_t j = 0;
+	bool changed = s->ndev != l->nknown;
 	ident_table_sweep(l->idents);
 	ident_table_refresh_mounts(l->idents);
 	for (size_t i = 0; i < s->ndev; i++) {
 		struct dev_counters *d = &s->dev[i];
+		if (j < l->nknown && live_same_dev(&l->known[j], d)) {	/* the common case */
+			d->ident = l->known[j++].ident;
+			continue;
+		}
+		changed = true;
 		while (j < l->nknown && (l->known[j].major < d->major ||
 		       (l->known[j].major == d->major && l->known[j].minor < d->minor))) {
 			ident_table_release(l->idents, l->known[j].major, l->known[j].minor);
 			j++;
 		}
-		if (j < l->nknown && l->known[j].major == d->major && l->known[j].minor == d->minor) {
-			bool same = dev_name_eq(l->known[j].name, d->name);
+		/* Same numbers, another name: ident_table_get() replaces the old
+		 * identity in place, so it is not released (that would free the
+		 * new one later). */
+		if (j < l->nknown && l->known[j].major == d->major && l->known[j].minor == d->minor)
 			j++;
-			if (same) {
-				d->ident = l->known[j - 1].ident;
-				continue;
-			}
-			/* The minor now has another name: ident_table_get()
-			 * replaces the old identity in place, so it is not
-			 * released (that would free the new one later). */
-		}
 		d->ident = ident_table_get(l->idents, d->major, d->minor, d->name);
 	}
 	for (; j < l->nknown; j++)
 		ident_table_release(l->idents, l->known[j].major, l->known[j].minor);
+	if (!changed)
+		return 0;
 	if (live_known_reserve(l, s->ndev) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ndev; i++) {

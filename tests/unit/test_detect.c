@@ -11,6 +11,72 @@
 
 #include "detect.h"
 
+/* The detector's decisions over a long, noisy, churning run, hashed: values with many ties
+ * (multiples of 10), noisy members, dips of a third of the devices, group-wide slowdowns,
+ * devices missing for an interval and devices gone long enough to be forgotten. The hash
+ * was taken before the sorted windows, the jitter maximum and the pruning were made cheaper
+ * (a speed-up must not change a mark); a change to the rule itself changes it on purpose. */
+static uint64_t golden_lcg = 12345;
+static uint32_t golden_rnd(void)
+{
+	golden_lcg = golden_lcg * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(golden_lcg >> 33);
+}
+
+START_TEST(test_decisions_unchanged)
+{
+	struct dip_params p;
+	dip_params_default(&p);
+	struct dip_group *g = dip_group_new(&p);
+	struct dip_series *s = dip_series_new(&p);
+	enum { N = 120 };
+	static char names[N][16];
+	const char *keys[N];
+	double vals[N];
+	bool marks[N];
+	for (int i = 0; i < N; i++)
+		snprintf(names[i], sizeof names[i], "dev%d", i);
+	uint64_t h = 1469598103934665603ull;
+	unsigned nmarks = 0;
+	golden_lcg = 12345;
+	for (int t = 0; t < 4000; t++) {
+		size_t n = 0;
+		for (int i = 0; i < N; i++) {
+			if ((golden_rnd() % 100) < 3 && i % 5 == 0)
+				continue;
+			if (i % 13 == 1 && (t / 100) % 4 == 1 && t % 100 < 30)
+				continue;
+			double v = 1000.0 * (1 + i % 7);
+			double noise = (double)(golden_rnd() % 21) * 10.0 - 100.0;
+			if (i % 11 == 0)
+				noise *= 5;
+			v += noise;
+			if ((t / 50) % 7 == 3 && i % 3 == 0)
+				v *= 0.5;
+			if (t % 97 == 5)
+				v *= 0.6;
+			keys[n] = names[i];
+			vals[n] = v;
+			n++;
+		}
+		bool any = dip_group_feed(g, keys, vals, n, marks);
+		for (size_t i = 0; i < n; i++) {
+			h = (h ^ (marks[i] ? 1u + i : 0)) * 1099511628211ull;
+			nmarks += marks[i];
+		}
+		h = (h ^ any) * 1099511628211ull;
+		bool sd = dip_series_feed(s, 5000.0 + (double)(golden_rnd() % 11) * 50.0 *
+					      ((t / 40) % 5 == 2 ? 0.3 : 1.0), true);
+		h = (h ^ (sd ? 7 : 3)) * 1099511628211ull;
+		nmarks += sd;
+	}
+	ck_assert_uint_eq(nmarks, 6708);
+	ck_assert_uint_eq(h, 0x32c52406e448277dull);
+	dip_group_free(g);
+	dip_series_free(s);
+}
+END_TEST
+
 Suite *detect_suite(void);
 
 /* Deterministic noise: xorshift64, uniform in [-1, 1). */
@@ -511,6 +577,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, test_group_devices_come_and_go);
 	tcase_add_test(tc, test_group_bad_input_and_churn);
 	tcase_add_test(tc, test_group_large_sampled_pool);
+	tcase_add_test(tc, test_decisions_unchanged);
 	suite_add_tcase(s, tc);
 	return s;
 }
