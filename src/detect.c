@@ -27,6 +27,7 @@
 /* Baseline: the median of the last 11 valid intervals. A stall may cover 5 of them and the
  * median is still the level before it. */
 enum { DIP_BASE_LEN = 11 };
+_Static_assert((int)DIP_BASE_LEN <= (int)SORTWIN_SHORT, "the baseline window is pushed inline");
 /* Jitter: from the residuals of the last 60 quiet intervals; fewer make a noisy device look
  * quiet now and then, by chance. */
 enum { DIP_JITTER_LEN = 60 };
@@ -145,37 +146,36 @@ static bool dip_busy(const struct dip_params *p, double base)
 	return !isnan(base) && base > p->idle_floor && base > 0.0;
 }
 
-static void dip_swap(double *a, double *b)
-{
-	double t = *a;
-	*a = *b;
-	*b = t;
-}
-
-/* The k-th smallest of v[0..n), k < n; reorders v so that v[0..k) <= v[k]. Quickselect with a
- * three-way partition: linear on average, also when many values are equal. */
+/* The k-th smallest of v[0..n), k < n; reorders v so that v[0..k) <= v[k] <= v[k+1..n).
+ * Hoare's selection as Wirth wrote it: the scans stop at values equal to the pivot, so many
+ * equal values still split evenly, and the inner loops are a compare and a step (the pooled
+ * median of 4096 residuals is a fifth of the detector's time with a costlier partition). */
 static double dip_select(double *v, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n;
-	while (hi - lo > 1) {
-		double pivot = v[lo + (hi - lo) / 2];
-		size_t lt = lo, i = lo, gt = hi; /* [lo,lt) < pivot, [lt,gt) == pivot, [gt,hi) > */
-		while (i < gt) {
-			if (v[i] < pivot)
-				dip_swap(&v[lt++], &v[i++]);
-			else if (v[i] > pivot)
-				dip_swap(&v[i], &v[--gt]);
-			else
+	double *lo = v, *hi = v + n - 1, *kth = v + k;
+	while (lo < hi) {
+		double pivot = *kth;
+		double *i = lo, *j = hi;
+		do {
+			while (*i < pivot)
 				i++;
-		}
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return pivot;
+			while (pivot < *j)
+				j--;
+			if (i <= j) {
+				double t = *i;
+				*i++ = *j;
+				*j = t;
+				if (j == v)
+					break;	/* not below the array: i > j ends the pass all the same */
+				j--;
+			}
+		} while (i <= j);
+		if (j < kth)
+			lo = i;
+		if (kth < i)
+			hi = j;
 	}
-	return v[k];
+	return *kth;
 }
 
 /* Median of v[0..n), n > 0; reorders v. For an even n, the mean of the two middle values. */
@@ -260,7 +260,7 @@ static void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, doub
 {
 	if (!quiet && dip_busy(p, base))
 		dip_stat_push_resid(st, (value - base) / base);
-	sortwin_push(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
+	sortwin_push_short(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
 			value);
 }
 
