@@ -253,8 +253,10 @@ void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 					j++;
 				q = j < prev->ndev ? &prev->dev[j] : NULL;
 			}
-			if (q && q->major == c->major && q->minor == c->minor)
+			if (q && q->major == c->major && q->minor == c->minor) {
 				p = q;
+				j++;	/* the next device is compared with the next one */
+			}
 		}
 		derive_dev(p, c, dt, &out[i]);
 	}

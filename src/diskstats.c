@@ -376,6 +376,10 @@ static inline __attribute__((always_inline)) uint64_t ds_long_field(const struct
 {
 	const char *p = *pp;
 	uint64_t v = ds_k_swar8(k, x - k->zeros);
+	if ((unsigned)(p[8] - '0') > 9) {	/* exactly 8 digits: common for counters */
+		*pp = p + 8;
+		return v;
+	}
 	uint64_t y = ds_load8(p + 8);
 	uint64_t nd = ((y - k->zeros) | (y + k->above9)) & k->highs;
 	if (!nd) {
