@@ -497,6 +497,31 @@ static size_t dip_group_participants(struct dip_group *g, const double *values, 
 	return npart;
 }
 
+/* Append share of st's sorted residuals to pool at out, at the evenly spaced ranks
+ * floor((j + offset / 2^32) * nresid / share), j < share; returns the new end. The rank's
+ * fixed-point numerator ((j << 32) + offset) * nresid (below 2^44) over share << 32 is kept as
+ * a quotient and a remainder and stepped, not divided per value: a division costs tens of
+ * cycles, and an interval takes DIP_POOL_MAX values. */
+static size_t dip_pool_take(double *pool, size_t out, const struct dip_stat *st, uint64_t share,
+			    uint32_t offset)
+{
+	if (!share)
+		return out;
+	uint64_t den = share << 32, num = (uint64_t)offset * st->nresid;
+	uint64_t rank = num / den, rem = num % den;
+	uint64_t rank_step = st->nresid / share, rem_step = (st->nresid % share) << 32;
+	for (uint64_t j = 0; j < share; j++) {
+		pool[out++] = st->resid_sorted[rank];
+		rank += rank_step;
+		rem += rem_step;
+		if (rem >= den) {
+			rank++;
+			rem -= den;
+		}
+	}
+	return out;
+}
+
 /* Fill pool[] with DIP_POOL_MAX of the judged devices' len > DIP_POOL_MAX |residuals|, spread
  * evenly; returns DIP_POOL_MAX. Each device gives its share (DIP_POOL_MAX / len of its values,
  * rounded so that the shares add up exactly) at evenly spaced ranks of its sorted residuals,
@@ -523,10 +548,7 @@ static size_t dip_group_sample_pool(struct dip_group *g, size_t n, size_t len)
 		uint64_t from = before * DIP_POOL_MAX / len;
 		before += st->nresid;
 		uint64_t share = before * DIP_POOL_MAX / len - from; /* <= nresid, as len > MAX */
-		/* rank (j + offset) * nresid / share, in 32.32 fixed point: below 2^44 */
-		for (uint64_t j = 0; j < share; j++)
-			g->pool[out++] = st->resid_sorted[((j << 32) + offset) * st->nresid /
-							  (share << 32)];
+		out = dip_pool_take(g->pool, out, st, share, offset);
 		offset += 2654435769u; /* 2^32 / the golden ratio */
 	}
 	return out;
