@@ -40,6 +40,7 @@ struct ident_table {
 	struct ident_slot **slot;
 	size_t n, cap;
 	unsigned generation;
+	size_t ngone;		/* slots with gone_gen set: the sweep has work only then */
 	int mountinfo_fd;	/* polled for POLLPRI: the kernel signals mount changes */
 	/* mountinfo parsed once, re-read only when the kernel says it changed:
 	 * thousands of new devices must not mean thousands of reads of it. */
@@ -467,8 +468,19 @@ static struct ident_slot *ident_find(struct ident_table *t, uint32_t major, uint
 
 /* Remove slot i (the last slot moves into its place: the caller rebuilds
  * the index once it has removed what it removes). */
+/* The slot's device is present (again). */
+static void ident_revive(struct ident_table *t, struct ident_slot *slot)
+{
+	if (slot->gone_gen) {
+		slot->gone_gen = 0;
+		t->ngone--;
+	}
+}
+
 static void ident_remove(struct ident_table *t, size_t i)
 {
+	if (t->slot[i]->gone_gen)
+		t->ngone--;
 	ident_clear(&t->slot[i]->id);
 	free(t->slot[i]);
 	t->slot[i] = t->slot[--t->n];
@@ -507,7 +519,7 @@ const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 	 * known identities on itself). */
 	struct ident_slot *slot = ident_find(t, major, minor);
 	if (slot && strcmp(slot->id.kname, kname) == 0) {
-		slot->gone_gen = 0;
+		ident_revive(t, slot);
 		return &slot->id;
 	}
 	bool appended = !slot;
@@ -525,7 +537,7 @@ const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 	if (!slot->id.kname)
 		return NULL;
 	ident_lookup(t, &slot->id);
-	slot->gone_gen = 0;
+	ident_revive(t, slot);
 	return &slot->id;
 }
 
@@ -594,14 +606,18 @@ void ident_table_refresh_bdi(struct ident_table *t, uint32_t major, uint32_t min
 void ident_table_release(struct ident_table *t, uint32_t major, uint32_t minor)
 {
 	struct ident_slot *slot = ident_find(t, major, minor);
-	if (slot && !slot->gone_gen)
+	if (slot && !slot->gone_gen) {
 		slot->gone_gen = t->generation;
+		t->ngone++;
+	}
 }
 
 void ident_table_sweep(struct ident_table *t)
 {
 	bool removed = false;
 	t->generation++;
+	if (!t->ngone)
+		return;	/* the usual sample: nothing has gone */
 	for (size_t i = 0; i < t->n;) {
 		struct ident_slot *slot = t->slot[i];
 		if (slot->gone_gen && t->generation - slot->gone_gen >= 2) {
