@@ -438,15 +438,27 @@ static size_t dip_group_add(struct dip_group *g, const char *key)
 	return j;
 }
 
-/* Fill slot[] for this interval's inputs; how many devices are present, or -ENOMEM if a new
- * device could not be added. */
-static long dip_group_map(struct dip_group *g, const char *const *keys, const double *values,
-			  size_t n)
+/* What one interval's passes over the group find out. */
+struct dip_tally {
+	size_t present;		/* devices with a sample */
+	size_t nbusy;		/* with a busy baseline, judged if their share is big enough */
+	double busy_sum;	/* of those baselines */
+	size_t npart;		/* judged */
+	double sum_base, sum_value;	/* of the judged devices */
+	size_t nresid;		/* residuals of the judged devices: the pool's size */
+};
+
+/* Fill slot[] for this interval's inputs, and base[] and part[] (a baseline that is known and
+ * busy; the share test comes in dip_group_participants); 0, or -ENOMEM if a new device could
+ * not be added. One pass: each device's state is read while it is at hand. */
+static int dip_group_map(struct dip_group *g, const char *const *keys, const double *values,
+			 size_t n, struct dip_tally *t)
 {
 	size_t prev = SIZE_MAX;
-	long present = 0;
 	for (size_t i = 0; i < n; i++) {
 		g->slot[i] = SIZE_MAX;
+		g->base[i] = NAN;
+		g->part[i] = false;
 		if (!keys[i] || !dip_rate_ok(values[i]))
 			continue;
 		size_t hint = prev == SIZE_MAX ? g->first : g->dev[prev].next;
@@ -457,44 +469,38 @@ static long dip_group_map(struct dip_group *g, const char *const *keys, const do
 			continue;
 		g->dev[j].seen = g->tick;
 		g->slot[i] = j;
-		present++;
+		t->present++;
 		if (prev == SIZE_MAX)
 			g->first = j;
 		else
 			g->dev[prev].next = j;
 		prev = j;
-	}
-	return present;
-}
-
-/* Fill base[] and part[]: a device is judged when its baseline is busy and at least a quarter
- * of an even share of the group's traffic (an idle or background device is not). Returns how
- * many are judged, and the sums of their baselines and values. */
-static size_t dip_group_participants(struct dip_group *g, const double *values, size_t n,
-				     double *sum_base, double *sum_value)
-{
-	double busy_sum = 0.0;
-	size_t nbusy = 0, npart = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct dip_stat *st = g->slot[i] == SIZE_MAX ? NULL : &g->dev[g->slot[i]].st;
-		g->base[i] = st ? dip_stat_baseline(st) : NAN;
-		g->part[i] = st && dip_stat_ready(st) && dip_busy(&g->p, g->base[i]);
+		const struct dip_stat *st = &g->dev[j].st;
+		g->base[i] = dip_stat_baseline(st);
+		g->part[i] = dip_stat_ready(st) && dip_busy(&g->p, g->base[i]);
 		if (g->part[i]) {
-			busy_sum += g->base[i];
-			nbusy++;
+			t->busy_sum += g->base[i];
+			t->nbusy++;
 		}
 	}
-	*sum_base = *sum_value = 0.0;
-	double min_base = nbusy ? DIP_SHARE_FRAC * busy_sum / (double)nbusy : 0.0;
+	return 0;
+}
+
+/* Narrow part[] to the devices judged: busy, and at least a quarter of an even share of the
+ * group's traffic (an idle or background device is not). Tallies them. */
+static void dip_group_participants(struct dip_group *g, const double *values, size_t n,
+				   struct dip_tally *t)
+{
+	double min_base = t->nbusy ? DIP_SHARE_FRAC * t->busy_sum / (double)t->nbusy : 0.0;
 	for (size_t i = 0; i < n; i++) {
 		g->part[i] = g->part[i] && g->base[i] >= min_base;
 		if (g->part[i]) {
-			*sum_base += g->base[i];
-			*sum_value += values[i];
-			npart++;
+			t->sum_base += g->base[i];
+			t->sum_value += values[i];
+			t->npart++;
+			t->nresid += g->dev[g->slot[i]].st.nresid;
 		}
 	}
-	return npart;
 }
 
 /* Append share of st's sorted residuals to pool at out, at the evenly spaced ranks
@@ -556,12 +562,8 @@ static size_t dip_group_sample_pool(struct dip_group *g, size_t n, size_t len)
 
 /* Jitter pooled over every judged device's recent residuals; from a sample when they are many
  * (more than DIP_POOL_MAX: over 68 devices), so that its cost does not grow with the group. */
-static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
+static double dip_group_pooled_sigma(struct dip_group *g, size_t n, size_t len)
 {
-	size_t len = 0;
-	for (size_t i = 0; i < n; i++)
-		if (g->part[i])
-			len += g->dev[g->slot[i]].st.nresid;
 	if (len > DIP_POOL_MAX)
 		return dip_sigma_of(g->pool, dip_group_sample_pool(g, n, len));
 	len = 0;
@@ -576,14 +578,15 @@ static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
 }
 
 /* Judge each participant and the total; writes marks[], returns the interval's verdict. */
-static bool dip_group_judge(struct dip_group *g, const double *values, size_t n, size_t npart,
-			    double sum_base, double sum_value, bool *marks)
+static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
+			    const struct dip_tally *t, bool *marks)
 {
+	double sum_base = t->sum_base, sum_value = t->sum_value;
 	/* one device stopping while the others write is a dip for it (a paused writer); the
 	 * whole group stopping is the end of the run */
-	if (!npart || dip_stopped(&g->p, sum_base, sum_value))
+	if (!t->npart || dip_stopped(&g->p, sum_base, sum_value))
 		return false;
-	double pooled = dip_group_pooled_sigma(g, n);
+	double pooled = dip_group_pooled_sigma(g, n, t->nresid);
 	double indep_var = 0.0; /* of the total, were the devices independent; NAN if unknown */
 	bool dip = false;
 	for (size_t i = 0; i < n; i++) {
@@ -639,22 +642,21 @@ static void dip_group_prune(struct dip_group *g, size_t present)
 bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
 		    size_t n, bool *marks)
 {
-	double sum_base, sum_value;
+	struct dip_tally t = { 0 };
 	if (!g || (n && (!keys || !values || !marks)))
 		return false;
 	memset(marks, 0, n * sizeof *marks);
 	if (dip_group_reserve(g, n) < 0)
 		return false;
 	g->tick++;
-	long present = dip_group_map(g, keys, values, n);
-	if (present < 0)
+	if (dip_group_map(g, keys, values, n, &t) < 0)
 		return false;
-	size_t npart = dip_group_participants(g, values, n, &sum_base, &sum_value);
-	bool dip = dip_group_judge(g, values, n, npart, sum_base, sum_value, marks);
+	dip_group_participants(g, values, n, &t);
+	bool dip = dip_group_judge(g, values, n, &t, marks);
 	/* in a dip interval the devices that took the bandwidth rose for the same reason: no
 	 * device's residual is plain noise then, nor in the recovery interval after */
-	dip_group_learn(g, values, n, dip || g->settle_left > 0, sum_base, sum_value);
+	dip_group_learn(g, values, n, dip || g->settle_left > 0, t.sum_base, t.sum_value);
 	g->settle_left = dip_settle_next(g->settle_left, dip);
-	dip_group_prune(g, (size_t)present);
+	dip_group_prune(g, t.present);
 	return dip;
 }
