@@ -252,8 +252,14 @@ int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rate
 	fprintf(out, ",\"status\":\"%s\",", rec_status_name(sys->status));
 	rec_json_sys(out, sys);
 	fputs(",\"knobs\":{", out);
-	for (int k = 0; k < SNAP_NKNOBS; k++)
-		fprintf(out, "%s\"%s\":%" PRId64, k ? "," : "", knob_vm_table[k].name, cur->knob[k]);
+	for (int k = 0; k < SNAP_NKNOBS; k++) {
+		/* an unreadable knob (an older kernel, a file gone) is unknown, not -1 */
+		fprintf(out, "%s\"%s\":", k ? "," : "", knob_vm_table[k].name);
+		if (cur->knob[k] < 0)
+			fputs("null", out);
+		else
+			fprintf(out, "%" PRId64, cur->knob[k]);
+	}
 	fprintf(out, "},\"dip\":%s,\"devices\":[", marks && marks->sys_dip ? "true" : "false");
 	for (size_t i = 0; i < cur->ndev; i++) {
 		if (i)
@@ -425,8 +431,12 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	rec_csv_num(out, sys->dt_s);
 	fprintf(out, ",%s", rec_status_name(sys->status));
 	rec_csv_sys(out, sys);
-	for (int k = 0; k < SNAP_NKNOBS; k++)
-		fprintf(out, ",%" PRId64, cur->knob[k]);
+	for (int k = 0; k < SNAP_NKNOBS; k++) {
+		if (cur->knob[k] < 0)
+			fputc(',', out);	/* unreadable: an empty cell, as any unknown */
+		else
+			fprintf(out, ",%" PRId64, cur->knob[k]);
+	}
 	fprintf(out, ",%d,%zu", m->sys_dip, m->nevents);
 	for (size_t b = 0; b < c->nkeys; b++)
 		c->dev_of_col[b] = SIZE_MAX;

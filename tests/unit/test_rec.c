@@ -925,6 +925,9 @@ START_TEST(test_export_csv_and_json)
 	ck_assert_ptr_nonnull(strstr(csv, ",wkb_s@dm:vg-home,"));
 	ck_assert_ptr_nonnull(strstr(csv, ",dip@name:md0"));
 	ck_assert_ptr_nonnull(strstr(csv, "\n2024-05-01T08:00:01.000+00:00,1714550401000000001,"));
+	/* knobs that could not be read are empty cells, not -1 */
+	ck_assert_ptr_nonnull(strstr(csv, ",20,,0,,,,,"));
+	ck_assert_ptr_null(strstr(csv, ",-1,"));
 	/* the same number of cells on every line */
 	int cols = -1;
 	for (char *line = csv; *line;) {
@@ -943,7 +946,8 @@ START_TEST(test_export_csv_and_json)
 	ck_assert_int_eq(count_lines(json), 199);
 	ck_assert(strncmp(json, "{\"schema\":1,\"time\":\"2024-05-01T08:00:01.000+00:00\",", 50) == 0);
 	ck_assert_ptr_nonnull(strstr(json, "\"key\":\"fs:1111-2222\",\"name\":\"sda1\",\"label\":\"sda1\""));
-	ck_assert_ptr_nonnull(strstr(json, "\"knobs\":{\"vm.dirty_ratio\":20,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"knobs\":{\"vm.dirty_ratio\":20,\"vm.dirty_background_ratio\":null,"));
+	ck_assert_ptr_null(strstr(json, ":-1"));
 	ck_assert_ptr_nonnull(strstr(json, "\"events\":[{\"wall_ns\":"));
 	ck_assert_ptr_nonnull(strstr(json, "\"dip\":true"));
 	free(json);
