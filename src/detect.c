@@ -36,6 +36,12 @@ enum { DIP_JITTER_LEN = 60 };
 enum { DIP_MIN_LEVELS = 3, DIP_MIN_RESIDS = 3 };
 /* The interval after a dip is recovery, not noise: it does not teach the jitter. */
 enum { DIP_SETTLE = 1 };
+/* The others in a group may have taken up what the dipping devices lost (a shared limit): then
+ * no device teaches the jitter. Only when that loss is at least this part of the others'
+ * traffic, or the total dipped; a smaller dip silences just the devices that dipped, or in a
+ * group of thousands, where some device dips in most intervals, the rest would never learn
+ * their jitter again. */
+static const double DIP_TRADE_FRAC = 0.02;
 /* A device absent this many intervals is forgotten (its baseline would be stale anyway). */
 enum { DIP_FORGET_AFTER = DIP_BASE_LEN };
 /* The pooled jitter is exact up to this many residuals (68 devices with full windows), and
@@ -75,6 +81,7 @@ struct dip_dev {
 	struct dip_stat st;
 	unsigned long seen;	/* tick of the last interval the device was present in */
 	size_t next;		/* hint: the device that followed this one last time */
+	uint8_t settle_left;	/* intervals after its own dip that may not teach its jitter */
 };
 
 struct dip_group {
@@ -446,6 +453,8 @@ struct dip_tally {
 	size_t npart;		/* judged */
 	double sum_base, sum_value;	/* of the judged devices */
 	size_t nresid;		/* residuals of the judged devices: the pool's size */
+	bool total_dipped;	/* the judged devices' total dipped */
+	double lost, marked_base;	/* of the devices marked: baseline minus value, baseline */
 };
 
 /* Fill slot[] for this interval's inputs, and base[] and part[] (a baseline that is known and
@@ -579,7 +588,7 @@ static double dip_group_pooled_sigma(struct dip_group *g, size_t n, size_t len)
 
 /* Judge each participant and the total; writes marks[], returns the interval's verdict. */
 static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
-			    const struct dip_tally *t, bool *marks)
+			    struct dip_tally *t, bool *marks)
 {
 	double sum_base = t->sum_base, sum_value = t->sum_value;
 	/* one device stopping while the others write is a dip for it (a paused writer); the
@@ -594,7 +603,11 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 			continue;
 		double sigma = dip_member_sigma(&g->dev[g->slot[i]].st, pooled);
 		marks[i] = !isnan(sigma) && dip_drop_exceeds(&g->p, g->base[i], values[i], sigma);
-		dip = dip || marks[i];
+		if (marks[i]) {
+			dip = true;
+			t->lost += g->base[i] - values[i];
+			t->marked_base += g->base[i];
+		}
 		indep_var += (g->base[i] * sigma) * (g->base[i] * sigma);
 	}
 	/* The total's jitter: the larger of its own (under a shared limit devices trade and the
@@ -602,20 +615,26 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	 * quiet before a noisy device joined cannot make that device's swings a dip of the group.
 	 * While a member's jitter is unknown, so is the total's. */
 	double sigma_total = dip_max(dip_stat_sigma(&g->total), sqrt(indep_var) / sum_base);
-	if (!isnan(sigma_total) && !isnan(indep_var) &&
-	    dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total))
-		dip = true;
-	return dip;
+	t->total_dipped = !isnan(sigma_total) && !isnan(indep_var) &&
+			  dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total);
+	return dip || t->total_dipped;
 }
 
-/* Teach every present device, and the total, this interval's values. */
-static void dip_group_learn(struct dip_group *g, const double *values, size_t n, bool quiet,
-			    double sum_base, double sum_value)
+/* Teach every present device, and the total, this interval's values. A device learns its
+ * residual unless the group is quiet (a dip the others may have taken up, or the interval
+ * after one) or the device itself dipped now or in the interval before. */
+static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
+			    const bool *marks, bool group_quiet, double sum_base, double sum_value)
 {
-	for (size_t i = 0; i < n; i++)
-		if (g->slot[i] != SIZE_MAX)
-			dip_stat_learn(&g->dev[g->slot[i]].st, &g->p, values[i], g->base[i], quiet);
-	if (!quiet && dip_busy(&g->p, sum_base))
+	for (size_t i = 0; i < n; i++) {
+		if (g->slot[i] == SIZE_MAX)
+			continue;
+		struct dip_dev *d = &g->dev[g->slot[i]];
+		dip_stat_learn(&d->st, &g->p, values[i], g->base[i],
+			       group_quiet || marks[i] || d->settle_left > 0);
+		d->settle_left = (uint8_t)dip_settle_next(d->settle_left, marks[i]);
+	}
+	if (!group_quiet && dip_busy(&g->p, sum_base))
 		dip_stat_push_resid(&g->total, (sum_value - sum_base) / sum_base);
 }
 
@@ -653,10 +672,12 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
 		return false;
 	dip_group_participants(g, values, n, &t);
 	bool dip = dip_group_judge(g, values, n, &t, marks);
-	/* in a dip interval the devices that took the bandwidth rose for the same reason: no
-	 * device's residual is plain noise then, nor in the recovery interval after */
-	dip_group_learn(g, values, n, dip || g->settle_left > 0, t.sum_base, t.sum_value);
-	g->settle_left = dip_settle_next(g->settle_left, dip);
+	/* when the others may have taken up what the dipping devices lost, the devices that
+	 * rose did so for the same reason: no device's residual is plain noise then, nor in the
+	 * recovery interval after */
+	bool shared = t.total_dipped || t.lost > DIP_TRADE_FRAC * (t.sum_base - t.marked_base);
+	dip_group_learn(g, values, n, marks, shared || g->settle_left > 0, t.sum_base, t.sum_value);
+	g->settle_left = dip_settle_next(g->settle_left, shared);
 	dip_group_prune(g, t.present);
 	return dip;
 }
