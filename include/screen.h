@@ -95,6 +95,7 @@ struct screen_state {
 	int64_t replay_count;		/* samples in the recording (grows when it is followed) */
 	double replay_speed;		/* x recorded time */
 	bool replay_waiting;		/* caught up with a recording still being written: following it */
+	double replay_idle_s;		/* following: seconds since the recording last grew */
 	bool procs_sampled;		/* processes are sampled (the pane is open, live) */
 };
 

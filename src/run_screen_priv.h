@@ -37,6 +37,7 @@ struct screen_run {
 	/* a replay */
 	bool replay;
 	bool recorded_marks;		/* show the dips the recording holds (no --dip given) */
+	uint64_t grew_ns;		/* when the followed recording last gave a new sample */
 	struct frame fr;		/* the frame shown, with the recording's marks */
 	bool *fr_dips;
 	size_t cap_fr_dips;

@@ -107,10 +107,18 @@ void run_replay_after_step(struct screen_run *r, int rc)
 {
 	/* Caught up with a recording still being written: following it from
 	 * now on (new samples come as the writer adds them), until a jump. */
-	if (rc == -EAGAIN)
+	uint64_t now = ticker_now_ns();
+	if (rc == -EAGAIN) {
+		if (!r->st.replay_waiting)
+			r->grew_ns = now;	/* caught up just now */
 		r->st.replay_waiting = true;
-	else if (rc != 0)
-		r->st.replay_waiting = false;
+		r->st.replay_idle_s = (double)(now - r->grew_ns) / 1e9;
+	} else {
+		if (rc != 0)
+			r->st.replay_waiting = false;
+		r->grew_ns = now;	/* a new sample (or no longer following) */
+		r->st.replay_idle_s = 0;
+	}
 	if (rc == 1) {
 		r->ended = true;
 		screen_message(r->scr, "end of the recording (q quits; , [ t look back)");

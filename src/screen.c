@@ -395,7 +395,19 @@ void scr_draw_top_line(struct screen *s)
 	char revert[48] = "";
 	if (s->st.revert_in_s >= 0)
 		snprintf(revert, sizeof revert, " c confirms, else revert in %.0fs ", s->st.revert_in_s);
-	const char *wait = s->st.replay_waiting ? " FOLLOWING " : "";
+	/* Following a recording that stopped growing: its writer may be gone (killed, or a copy
+	 * of an unfinished file). Say how long it has been, once that is well past an interval. */
+	char wait[48] = "";
+	if (s->st.replay_waiting) {
+		double interval = s->f && s->f->sys.dt_s > 0 ? s->f->sys.dt_s : 1.0;
+		if (s->st.replay_idle_s >= 10.0 && s->st.replay_idle_s >= 3 * interval) {
+			char idle[16];
+			snprintf(wait, sizeof wait, " FOLLOWING, nothing new for %s ",
+				 screen_fmt_duration(s->st.replay_idle_s, idle, sizeof idle));
+		} else {
+			snprintf(wait, sizeof wait, " FOLLOWING ");
+		}
+	}
 	int flags = (int)strlen(revert) + (int)strlen(wait) + (s->st.recording ? 5 : 0) +
 		    (s->st.paused ? 8 : 0) + (dip ? 6 : 0);
 	struct scr_line right = { 0, COLS - flags, COLS };

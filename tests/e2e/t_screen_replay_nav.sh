@@ -158,5 +158,24 @@ wait $writer || fail "the writer failed: $(cat "$TMP/fx.err")"
 scr_wait "end of the recording" 10
 scr_wait_re "sample 31/31( |$)" 3
 scr_quit
+
+# --- a recording whose writer was killed: still followed (a writer may only
+# be slow), but after 10 s and three intervals without a sample the header
+# says how long nothing has come
+scr_fixture_run -b -q -w "$TMP/dead.db" -d 0.2 -n 1000 &
+writer=$!
+on_exit "kill $writer 2>/dev/null"
+i=0
+while [ ! -s "$TMP/dead.db" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+sleep 1
+scr_start 120 30 LANG=C.UTF-8 -- -r "$TMP/dead.db"
+scr_wait "speed 1x" 10
+scr_keys t C-u e n d Enter
+scr_wait "FOLLOWING" 10
+pkill -KILL -f -- "-w $TMP/dead.db" || fail "could not kill the writer"
+scr_cap >/dev/null
+grep -q "nothing new for" "$TMP/pane" && { scr_show; fail "a live writer was called idle"; }
+scr_wait_re "FOLLOWING, nothing new for 1[0-9]s" 20
+scr_quit
 [ -s "$TMP/stderr" ] && { cat "$TMP/stderr"; fail "wbtop wrote to stderr"; }
 echo "ok"
