@@ -18,8 +18,9 @@
  * (text[len] == '\0': the parser uses it as a sentinel), into s->dev (replacing what is there,
  * growing the array when needed; ident pointers are cleared).  Lines that
  * are not well formed are skipped and counted in *bad (may be NULL).
- * Returns 0 or -ENOMEM.  Devices end up sorted by major:minor; names are
- * zero-padded to their 32 bytes. */
+ * Returns 0 or -ENOMEM.  Devices end up sorted by major:minor, each once (a
+ * second line for one major:minor counts as bad); names are zero-padded to
+ * their 32 bytes. */
 int diskstats_parse(const char *text, size_t len, struct snapshot *s, size_t *bad);
 
 /* The same without the fast path for lines as the kernel writes them:

@@ -478,6 +478,26 @@ static int ds_careful_line(struct ds_cursor *c, struct snapshot *s, size_t *nbad
 	return 0;
 }
 
+/* A device listed twice (a read torn by a rewrite, or a long /proc/diskstats whose device list
+ * changed between two read() calls) is kept once, the first in sorted order, and the other
+ * counted as a bad line: every consumer keys on major:minor, and two devices holding one
+ * minor would share one identity (which the vanishing one's release would then free). */
+static void ds_drop_duplicates(struct snapshot *s, size_t *nbad)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < s->ndev; i++) {
+		if (out && s->dev[out - 1].major == s->dev[i].major &&
+		    s->dev[out - 1].minor == s->dev[i].minor) {
+			(*nbad)++;
+			continue;
+		}
+		if (out != i)
+			s->dev[out] = s->dev[i];
+		out++;
+	}
+	s->ndev = out;
+}
+
 static int ds_parse(const char *text, size_t len, struct snapshot *s, size_t *bad, bool fast)
 {
 	struct ds_cursor c = { text, text + len };
@@ -498,6 +518,7 @@ static int ds_parse(const char *text, size_t len, struct snapshot *s, size_t *ba
 			return -ENOMEM;
 	}
 	snapshot_sort_devs(s);
+	ds_drop_duplicates(s, &nbad);
 	if (bad)
 		*bad = nbad;
 	return 0;

@@ -287,6 +287,24 @@ START_TEST(test_names_zero_padded)
 }
 END_TEST
 
+/* A device listed twice (a torn read, or the list changing between two
+ * read() calls) is kept once and the other line counted as bad: every
+ * consumer keys on major:minor. */
+START_TEST(test_duplicates_dropped)
+{
+	struct snapshot s;
+	snapshot_init(&s);
+	ck_assert_uint_eq(parse(&s, "7 3 loop3 1 2 3 4 5 6 7 8 9 10 11\n"
+				    "7 4 loop4 1 2 3 4 5 6 7 8 9 10 11\n"
+				    "7 3 zz3 9 9 9 9 9 9 9 9 9 9 9\n"
+				    "7 4 loop4 1 2 3 4 5 6 7 8 9 10 11\n"), 2);
+	ck_assert_uint_eq(s.ndev, 2);
+	ck_assert_uint_eq(s.dev[0].minor, 3);
+	ck_assert_uint_eq(s.dev[1].minor, 4);
+	snapshot_free(&s);
+}
+END_TEST
+
 Suite *diskstats_suite(void)
 {
 	Suite *s = suite_create("diskstats");
@@ -299,6 +317,7 @@ Suite *diskstats_suite(void)
 	tcase_add_test(tc, test_copy);
 	tcase_add_test(tc, test_fast_path_agrees);
 	tcase_add_test(tc, test_names_zero_padded);
+	tcase_add_test(tc, test_duplicates_dropped);
 	suite_add_tcase(s, tc);
 	return s;
 }
