@@ -136,18 +136,24 @@ scr_keys Space t C-u e n d Enter
 scr_wait_re "sample 22/22( |$)" 5
 scr_quit
 
+# Record FILE with a writer of COUNT samples in the background ($writer),
+# replay it on the screen and catch up with its end: FOLLOWING.
+follow_growing() {
+	scr_fixture_run -b -q -w "$1" -d 0.2 -n "$2" &
+	writer=$!
+	on_exit "kill $writer 2>/dev/null"
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+	sleep 1
+	scr_start 120 30 LANG=C.UTF-8 -- -r "$1"
+	scr_wait "speed 1x" 10
+	# (at 1x a replay started later stays as far behind: catch up first)
+	scr_keys t C-u e n d Enter
+	scr_wait "FOLLOWING" 10
+}
+
 # --- a recording still being written: followed, then ended by its writer
-scr_fixture_run -b -q -w "$TMP/grow.db" -d 0.2 -n 30 &
-writer=$!
-on_exit "kill $writer 2>/dev/null"
-i=0
-while [ ! -s "$TMP/grow.db" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
-sleep 1
-scr_start 100 30 LANG=C.UTF-8 -- -r "$TMP/grow.db"
-scr_wait "speed 1x" 10
-# (at 1x a replay started later stays as far behind: catch up first)
-scr_keys t C-u e n d Enter
-scr_wait "FOLLOWING" 10
+follow_growing "$TMP/grow.db" 30
 scr_cap >/dev/null
 n1=$(head -1 "$TMP/pane" | sed -n 's/.*sample [0-9]*\/\([0-9]*\).*/\1/p')
 sleep 1.5
@@ -162,16 +168,7 @@ scr_quit
 # --- a recording whose writer was killed: still followed (a writer may only
 # be slow), but after 10 s and three intervals without a sample the header
 # says how long nothing has come
-scr_fixture_run -b -q -w "$TMP/dead.db" -d 0.2 -n 1000 &
-writer=$!
-on_exit "kill $writer 2>/dev/null"
-i=0
-while [ ! -s "$TMP/dead.db" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
-sleep 1
-scr_start 120 30 LANG=C.UTF-8 -- -r "$TMP/dead.db"
-scr_wait "speed 1x" 10
-scr_keys t C-u e n d Enter
-scr_wait "FOLLOWING" 10
+follow_growing "$TMP/dead.db" 1000
 pkill -KILL -f -- "-w $TMP/dead.db" || fail "could not kill the writer"
 scr_cap >/dev/null
 grep -q "nothing new for" "$TMP/pane" && { scr_show; fail "a live writer was called idle"; }
