@@ -259,59 +259,6 @@ static bool ds_fast_spaces(const char **pp)
 	return true;
 }
 
-/* The value of 8 decimal digits, one per byte of d (each 0..9, the first
- * in the lowest byte): digit pairs, then quads, then the octet, each a
- * multiply that adds a lane to ten (100, 10000) times its neighbour into
- * lanes that cannot carry into each other (at most 99, 9999 and 99999999
- * in lanes of 16, 32 and 64 bits). */
-static uint64_t ds_swar8(uint64_t d)
-{
-	d = (d * (10 * 256 + 1)) >> 8;
-	d = ((d & 0x00FF00FF00FF00FFull) * (100 * 65536 + 1)) >> 16;
-	return ((d & 0x0000FFFF0000FFFFull) * (10000 * (1ull << 32) + 1)) >> 32;
-}
-
-/* High bit set in each byte of x that is not a decimal digit: b - '0'
- * borrows below '0', b + 0x46 reaches 0x80 above '9'; both only carry
- * upwards, past the first non-digit, so the lowest one is always right. */
-static uint64_t ds_nondigits(uint64_t x)
-{
-	return ((x - DS_ONES * '0') | (x + DS_ONES * 0x46)) & DS_HIGHS;
-}
-
-/* A number of 1 to 15 digits at *pp; false (and *pp unmoved) if there is
- * no digit or 16 or more. */
-static inline __attribute__((always_inline)) bool ds_fast_number(const char **pp, uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t x = ds_load8(p);
-	uint64_t nd = ds_nondigits(x);
-	if (nd & 0x80)
-		return false;	/* no digit */
-	uint64_t v;
-	if (nd) {
-		/* n digits: the lowest non-digit's high bit is bit 8n + 7;
-		 * shifted left by 64 - 8n, the digits are the top bytes, zeros
-		 * before them */
-		unsigned bit = (unsigned)__builtin_ctzll(nd);
-		v = ds_swar8((x - DS_ONES * '0') << (71 - bit));
-		p += bit >> 3;
-	} else {
-		v = ds_swar8(x - DS_ONES * '0');
-		uint64_t y = ds_load8(p + 8);
-		nd = ds_nondigits(y);
-		if (!nd)
-			return false;
-		unsigned bit = (unsigned)__builtin_ctzll(nd);
-		if (bit > 7)
-			v = v * ds_pow10[bit >> 3] + ds_swar8((y - DS_ONES * '0') << (71 - bit));
-		p += 8 + (bit >> 3);
-	}
-	*pp = p;
-	*out = v;
-	return true;
-}
-
 /* The name at *pp and the space after it, into name[32] zero-padded. */
 static bool ds_fast_name(const char **pp, char name[32])
 {
@@ -347,20 +294,28 @@ struct ds_k {
 	uint64_t zeros, above9, highs, pairs, quads, octet, x2561;
 };
 
+static const struct ds_k ds_k_consts = {
+	.zeros = 0x3030303030303030ull,		/* '0' in every byte */
+	.above9 = 0x4646464646464646ull,	/* '9' + 0x46 = 0x7f */
+	.highs = 0x8080808080808080ull,
+	.pairs = 0x00FF00FF00FF00FFull,
+	.quads = 0x0000FFFF0000FFFFull,
+	.octet = 10000 * (1ull << 32) + 1,
+	.x2561 = 10 * 256 + 1,
+};
+
 static inline __attribute__((always_inline)) void ds_k_init(struct ds_k *k)
 {
-	k->zeros = DS_ONES * '0';
-	k->above9 = DS_ONES * 0x46;
-	k->highs = DS_HIGHS;
-	k->pairs = 0x00FF00FF00FF00FFull;
-	k->quads = 0x0000FFFF0000FFFFull;
-	k->octet = 10000 * (1ull << 32) + 1;
-	k->x2561 = 10 * 256 + 1;
+	*k = ds_k_consts;
 	__asm__("" : "+r"(k->zeros), "+r"(k->above9), "+r"(k->highs), "+r"(k->pairs),
 		"+r"(k->quads), "+r"(k->octet), "+r"(k->x2561));
 }
 
-/* ds_swar8 with the constants in registers. */
+/* The value of 8 decimal digits, one per byte of d (each 0..9, the first
+ * in the lowest byte): digit pairs, then quads, then the octet, each a
+ * multiply that adds a lane to ten (100, 10000) times its neighbour into
+ * lanes that cannot carry into each other (at most 99, 9999 and 99999999
+ * in lanes of 16, 32 and 64 bits). */
 static inline __attribute__((always_inline)) uint64_t ds_k_swar8(const struct ds_k *k, uint64_t d)
 {
 	d = (d * k->x2561) >> 8;
@@ -394,9 +349,13 @@ static inline __attribute__((always_inline)) uint64_t ds_long_field(const struct
 	return v;
 }
 
-/* A field of up to 15 digits at *pp, without a branch when it has fewer
+/* A number of up to 15 digits at *pp, without a branch when it has fewer
  * than 8; *pp moves past it.  No digit at all sets *bad (and the value is
- * garbage, the line handed over). */
+ * garbage, the line handed over).  nd has the high bit set in each byte
+ * that is not a digit: b - '0' borrows below '0', b + 0x46 reaches 0x80
+ * above '9'; both only carry upwards, past the first non-digit, so the
+ * lowest one is always right.  With n digits that one is bit 8n + 7, and
+ * shifted left by 64 - 8n the digits are the top bytes, zeros before them. */
 static inline __attribute__((always_inline)) uint64_t ds_field(const struct ds_k *k,
 							      const char **pp, uint64_t *bad)
 {
@@ -433,9 +392,12 @@ static __attribute__((noinline)) const char *ds_fields17(const char *p, struct d
  * line, or NULL for the careful parser to take it. */
 static const char *ds_fast_line(const char *p, struct dev_counters *d)
 {
-	uint64_t major, minor;
-	if (!ds_fast_spaces(&p) || !ds_fast_number(&p, &major) || *p != ' ' ||
-	    !ds_fast_spaces(&p) || !ds_fast_number(&p, &minor) || *p != ' ' ||
+	/* outside the unrolled loop the constants stay constants: there the
+	 * compiler's own choice of registers is the better one */
+	const struct ds_k k = ds_k_consts;
+	uint64_t bad = 0, major, minor;
+	if (!ds_fast_spaces(&p) || (major = ds_field(&k, &p, &bad), bad) || *p != ' ' ||
+	    !ds_fast_spaces(&p) || (minor = ds_field(&k, &p, &bad), bad) || *p != ' ' ||
 	    !ds_fast_spaces(&p) || !ds_fast_name(&p, d->name) ||
 	    major > UINT32_MAX || minor > UINT32_MAX)
 		return NULL;
@@ -451,7 +413,8 @@ static const char *ds_fast_line(const char *p, struct dev_counters *d)
 	size_t n = 0;
 	char sep;
 	do {
-		if (!ds_fast_number(&p, &d->f[n]))
+		d->f[n] = ds_field(&k, &p, &bad);
+		if (bad)
 			return NULL;
 		sep = *p++;
 		n++;
