@@ -10,6 +10,7 @@
 #ifndef WBTOP_DISKSTATS_H
 #define WBTOP_DISKSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "snapshot.h"
@@ -27,5 +28,20 @@ int diskstats_parse(const char *text, size_t len, struct snapshot *s, size_t *ba
  * every line through the parser that takes any spacing.  The reference the
  * fuzzer and the tests hold diskstats_parse to; same contract. */
 int diskstats_parse_careful(const char *text, size_t len, struct snapshot *s, size_t *bad);
+
+/* Which of the parser's ways to take; all three give the same result on any text.  FASTEST
+ * is diskstats_parse: SIMD where the CPU has it (AVX2), else the scalar fast path, the
+ * careful parser for any line these do not take.  The tests and the fuzzer hold each to
+ * the careful one. */
+enum diskstats_way {
+	DISKSTATS_FASTEST,
+	DISKSTATS_SCALAR,	/* the fast path without SIMD */
+	DISKSTATS_CAREFUL	/* every line the careful way */
+};
+int diskstats_parse_way(const char *text, size_t len, struct snapshot *s, size_t *bad,
+			enum diskstats_way way);
+
+/* Does diskstats_parse use SIMD on this CPU? */
+bool diskstats_simd(void);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * fuzz_diskstats.c - libFuzzer target: any bytes as /proc/diskstats text,
  * then derive rates between two parses (counters going anywhere).  Each
- * half is also parsed by the careful parser alone, with room after the
- * text so that the fast path tries every line: the two must agree.
+ * half is also parsed by the careful parser alone and by each fast way
+ * (SIMD, scalar), with room after the text so that the fast paths try
+ * every line: all must agree.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,8 +14,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Parse text (len bytes) both ways, with 600 newlines after it so that no
- * line is too near the end for the fast path; abort if they differ. */
+/* Parse text (len bytes) each way, with 600 newlines after it so that no line is too near
+ * the end for the fast path; abort if the fast ways (SIMD where the CPU has it, scalar)
+ * differ from the careful one. */
 static void fuzz_compare(const char *text, size_t len)
 {
 	char *padded = malloc(len + 601);
@@ -23,21 +25,26 @@ static void fuzz_compare(const char *text, size_t len)
 	memcpy(padded, text, len);
 	memset(padded + len, '\n', 600);
 	padded[len + 600] = '\0';
-	struct snapshot f, c;
-	snapshot_init(&f);
+	struct snapshot c;
 	snapshot_init(&c);
-	size_t bad_f = 0, bad_c = 0;
-	int rf = diskstats_parse(padded, len + 600, &f, &bad_f);
+	size_t bad_c = 0;
 	int rc = diskstats_parse_careful(padded, len + 600, &c, &bad_c);
-	if (rf != rc || bad_f != bad_c || f.ndev != c.ndev)
-		abort();
-	for (size_t i = 0; i < f.ndev; i++) {
-		const struct dev_counters *a = &f.dev[i], *b = &c.dev[i];
-		if (a->major != b->major || a->minor != b->minor || a->nfields != b->nfields ||
-		    memcmp(a->name, b->name, sizeof a->name) || memcmp(a->f, b->f, sizeof a->f))
+	static const enum diskstats_way fast_ways[] = { DISKSTATS_FASTEST, DISKSTATS_SCALAR };
+	for (size_t w = 0; w < sizeof fast_ways / sizeof fast_ways[0]; w++) {
+		struct snapshot f;
+		snapshot_init(&f);
+		size_t bad_f = 0;
+		int rf = diskstats_parse_way(padded, len + 600, &f, &bad_f, fast_ways[w]);
+		if (rf != rc || bad_f != bad_c || f.ndev != c.ndev)
 			abort();
+		for (size_t i = 0; i < f.ndev; i++) {
+			const struct dev_counters *a = &f.dev[i], *b = &c.dev[i];
+			if (a->major != b->major || a->minor != b->minor || a->nfields != b->nfields ||
+			    memcmp(a->name, b->name, sizeof a->name) || memcmp(a->f, b->f, sizeof a->f))
+				abort();
+		}
+		snapshot_free(&f);
 	}
-	snapshot_free(&f);
 	snapshot_free(&c);
 	free(padded);
 }

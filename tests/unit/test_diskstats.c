@@ -152,27 +152,33 @@ START_TEST(test_copy)
 }
 END_TEST
 
-/* Both parsers over the same text: the same devices, fields, names (all 32
- * bytes: zero-padded) and count of bad lines. */
+/* Each fast way (SIMD where the CPU has it, and scalar) against the careful parser over the
+ * same text: the same devices, fields, names (all 32 bytes: zero-padded) and count of bad
+ * lines. */
 static void assert_same_parse(const char *text, size_t len)
 {
-	struct snapshot fast, careful;
-	snapshot_init(&fast);
+	static const enum diskstats_way fast_ways[] = { DISKSTATS_FASTEST, DISKSTATS_SCALAR };
+	struct snapshot careful;
 	snapshot_init(&careful);
-	size_t bad_fast = 0, bad_careful = 0;
-	ck_assert_int_eq(diskstats_parse(text, len, &fast, &bad_fast), 0);
+	size_t bad_careful = 0;
 	ck_assert_int_eq(diskstats_parse_careful(text, len, &careful, &bad_careful), 0);
-	ck_assert_uint_eq(bad_fast, bad_careful);
-	ck_assert_uint_eq(fast.ndev, careful.ndev);
-	for (size_t i = 0; i < fast.ndev; i++) {
-		const struct dev_counters *a = &fast.dev[i], *b = &careful.dev[i];
-		ck_assert_uint_eq(a->major, b->major);
-		ck_assert_uint_eq(a->minor, b->minor);
-		ck_assert_mem_eq(a->name, b->name, sizeof a->name);
-		ck_assert_uint_eq(a->nfields, b->nfields);
-		ck_assert_mem_eq(a->f, b->f, sizeof a->f);
+	for (size_t w = 0; w < sizeof fast_ways / sizeof fast_ways[0]; w++) {
+		struct snapshot fast;
+		snapshot_init(&fast);
+		size_t bad_fast = 0;
+		ck_assert_int_eq(diskstats_parse_way(text, len, &fast, &bad_fast, fast_ways[w]), 0);
+		ck_assert_uint_eq(bad_fast, bad_careful);
+		ck_assert_uint_eq(fast.ndev, careful.ndev);
+		for (size_t i = 0; i < fast.ndev; i++) {
+			const struct dev_counters *a = &fast.dev[i], *b = &careful.dev[i];
+			ck_assert_uint_eq(a->major, b->major);
+			ck_assert_uint_eq(a->minor, b->minor);
+			ck_assert_mem_eq(a->name, b->name, sizeof a->name);
+			ck_assert_uint_eq(a->nfields, b->nfields);
+			ck_assert_mem_eq(a->f, b->f, sizeof a->f);
+		}
+		snapshot_free(&fast);
 	}
-	snapshot_free(&fast);
 	snapshot_free(&careful);
 }
 
@@ -198,6 +204,23 @@ START_TEST(test_fast_path_agrees)
 		"   8     128 sdk 1 2 3 4 5 6 7 8 9 10\n",		/* 10 fields */
 		"   8     144 sdl 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n",
 		"   8     160 sdm 1 2 3 4 5 6 7 8 9 10 11 x\n",
+		/* 17 fields: the SIMD pass's near misses */
+		"   8     161 sdm1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 \n",	/* trailing space */
+		"   8     162 sdm2 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\r\n",
+		"   8     163 sdm3 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16  17\n",	/* empty field */
+		"   8     164 sdm4 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 1\2007\n",
+		"   8     165 sdm5 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 :7\n",	/* '9' + 1 */
+		"   8     166 sdm6 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 /7\n",	/* '0' - 1 */
+		"   8     167 sdm7 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 \n",
+		"   8     168 sdm8 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n17\n",	/* one line short */
+		"   8     169 sdm9 1234567890123456 1234567890123456 1234567890123456 1234567890123456 "
+		"1234567890123456 1234567890123456 1234567890123456 1234567890123456 1234567890123456 "
+		"1234567890123456 1234567890123456 1234567890123456 1234567890123456 1234567890123456 "
+		"1234567890123456 1234567890123456 9999999999999999\n",	/* over 256 bytes of fields */
+		"   8     170 sdmA 123456789012345 123456789012345 123456789012345 123456789012345 "
+		"123456789012345 123456789012345 123456789012345 123456789012345 123456789012345 "
+		"123456789012345 123456789012345 123456789012345 123456789012345 123456789012345 "
+		"123456789012345 12345678901234 1\n",	/* 256 bytes of fields and the newline */
 		"   8     176 sdn 1 2 3 4 5 6 7 8 9 10 1x\n",
 		"   8     192 1234567890123456789012345678901 1 2 3 4 5 6 7 8 9 10 11\n",	/* 31 */
 		"   8     208 12345678901234567890123456789012 1 2 3 4 5 6 7 8 9 10 11\n",	/* 32 */
