@@ -17,6 +17,7 @@
 #define WBTOP_DETECT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 /* Default of --dip: the smallest drop (percent below the recent median) that counts as a dip. */
@@ -70,5 +71,11 @@ void dip_group_free(struct dip_group *g);
  * entry. If memory runs out the interval is not judged: all marks false, returns false. */
 bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
 		    size_t n, bool *marks);
+
+/* The same, with ids[i] (0: none) naming keys[i] for good: two equal nonzero ids are always
+ * the same key (as dev_ident's key_serial), so a device is recognised without comparing its
+ * key, which is compared only when the id is new. ids may be NULL. */
+bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			const double *values, size_t n, bool *marks);
 
 #endif

@@ -23,6 +23,9 @@ struct dev_ident {
 	uint32_t major, minor;
 	char *kname;		/* kernel name, "dm-0" */
 	char *key;		/* stable key for recordings: "dm:vg-home", "fs:<uuid>", "wwid:..", "name:sda" */
+	uint64_t key_serial;	/* unique in the process, new whenever an identity or its key is
+				 * made: equal serials are the same key (the dip detector matches
+				 * devices on it, and compares strings only when it changed) */
 	char *label_short;	/* what a table shows: dm/md name or kernel name */
 	char *dm_name, *dm_uuid;	/* NULL unless device-mapper */
 	char *md_name;		/* NULL unless md with a /dev/md/NAME link */

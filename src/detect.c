@@ -16,6 +16,7 @@
  * device set grows.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ struct dip_series {
 
 struct dip_dev {
 	char *key;
+	uint64_t id;		/* the caller's id for key when last seen (0: none) */
 	struct dip_stat st;
 	unsigned long seen;	/* tick of the last interval the device was present in */
 	size_t next;		/* hint: the device that followed this one last time */
@@ -142,15 +144,16 @@ static double dip_max(double a, double b)
 	return isnan(b) || a >= b ? a : b;
 }
 
+/* Finite and not negative (a NAN fails both comparisons). */
 static bool dip_rate_ok(double v)
 {
-	return isfinite(v) && v >= 0.0;
+	return v >= 0.0 && v <= DBL_MAX;
 }
 
 /* A baseline to fall from: known, above the idle floor (and above zero, whatever the floor). */
 static bool dip_busy(const struct dip_params *p, double base)
 {
-	return !isnan(base) && base > p->idle_floor && base > 0.0;
+	return base > p->idle_floor && base > 0.0;	/* false for NAN */
 }
 
 /* The k-th smallest of v[0..n), k < n; reorders v so that v[0..k) <= v[k] <= v[k+1..n).
@@ -245,11 +248,11 @@ static double dip_member_sigma(const struct dip_stat *st, double pooled)
 	return isnan(pooled) || low > DIP_PEER_FACTOR * pooled ? NAN : dip_max(low, pooled);
 }
 
-/* Is value below base by more than --dip percent and more than 3 sigma? */
+/* Is value below base by more than --dip percent and more than 3 sigma (not NAN)? */
 static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma)
 {
-	double thr = dip_max(p->drop_pct / 100.0, DIP_JITTER_SIGMAS * sigma);
-	return (base - value) / base > thr;
+	double drop = p->drop_pct / 100.0, noise = DIP_JITTER_SIGMAS * sigma;
+	return (base - value) / base > (drop >= noise ? drop : noise);
 }
 
 /* Has a series (or a whole group) with this baseline stopped? At the idle floor, or under 5%
@@ -262,7 +265,7 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
 }
 
 /* Record value; its residual teaches the jitter unless the interval is a dip or recovery. */
-static void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value,
+static inline __attribute__((always_inline)) void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value,
 			   double base, bool quiet)
 {
 	if (!quiet && dip_busy(p, base))
@@ -405,9 +408,9 @@ static int dip_hash_rebuild(struct dip_group *g)
 /* Index of key in dev[], SIZE_MAX if unknown. The hint (the device that followed the previous
  * input last time) is right whenever devices come in the same order, which keeps a group of
  * thousands of devices linear; otherwise the hash index answers. */
-static size_t dip_group_find(const struct dip_group *g, const char *key, size_t hint)
+static size_t dip_group_find(const struct dip_group *g, const char *key, uint64_t id, size_t hint)
 {
-	if (hint < g->ndev && strcmp(g->dev[hint].key, key) == 0)
+	if (hint < g->ndev && ((id && g->dev[hint].id == id) || strcmp(g->dev[hint].key, key) == 0))
 		return hint;
 	if (!g->hash) {
 		for (size_t j = 0; j < g->ndev; j++)
@@ -460,8 +463,8 @@ struct dip_tally {
 /* Fill slot[] for this interval's inputs, and base[] and part[] (a baseline that is known and
  * busy; the share test comes in dip_group_participants); 0, or -ENOMEM if a new device could
  * not be added. One pass: each device's state is read while it is at hand. */
-static int dip_group_map(struct dip_group *g, const char *const *keys, const double *values,
-			 size_t n, struct dip_tally *t)
+static int dip_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			 const double *values, size_t n, struct dip_tally *t)
 {
 	size_t prev = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -471,9 +474,11 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const dou
 		if (!keys[i] || !dip_rate_ok(values[i]))
 			continue;
 		size_t hint = prev == SIZE_MAX ? g->first : g->dev[prev].next;
-		size_t j = dip_group_find(g, keys[i], hint);
+		uint64_t id = ids ? ids[i] : 0;
+		size_t j = dip_group_find(g, keys[i], id, hint);
 		if (j == SIZE_MAX && (j = dip_group_add(g, keys[i])) == SIZE_MAX)
 			return -ENOMEM;
+		g->dev[j].id = id;
 		if (g->dev[j].seen == g->tick) /* the same key twice: keep the first */
 			continue;
 		g->dev[j].seen = g->tick;
@@ -661,6 +666,12 @@ static void dip_group_prune(struct dip_group *g, size_t present)
 bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
 		    size_t n, bool *marks)
 {
+	return dip_group_feed_ids(g, keys, NULL, values, n, marks);
+}
+
+bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			const double *values, size_t n, bool *marks)
+{
 	struct dip_tally t = { 0 };
 	if (!g || (n && (!keys || !values || !marks)))
 		return false;
@@ -668,7 +679,7 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
 	if (dip_group_reserve(g, n) < 0)
 		return false;
 	g->tick++;
-	if (dip_group_map(g, keys, values, n, &t) < 0)
+	if (dip_group_map(g, keys, ids, values, n, &t) < 0)
 		return false;
 	dip_group_participants(g, values, n, &t);
 	bool dip = dip_group_judge(g, values, n, &t, marks);

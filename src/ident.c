@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,13 @@ static char *ident_concat(const char *a, const char *b)
 
 /* The stable key a recording files the device under: the most stable name
  * the device has, never the minor number alone. */
+/* A serial no identity has had: never 0, never reused. */
+static uint64_t ident_new_serial(void)
+{
+	static _Atomic uint64_t last;
+	return atomic_fetch_add(&last, 1) + 1;
+}
+
 static void ident_make_key(struct dev_ident *id)
 {
 	char *loop = ident_read_attr(id->kname, "loop/backing_file");
@@ -330,6 +338,7 @@ static void ident_make_key(struct dev_ident *id)
 		id->key = k;
 	}
 	free(loop);
+	id->key_serial = ident_new_serial();
 }
 
 static void ident_lookup(struct ident_table *t, struct dev_ident *id)
@@ -537,6 +546,7 @@ const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 	if (!slot->id.kname)
 		return NULL;
 	ident_lookup(t, &slot->id);
+	slot->id.key_serial = ident_new_serial();
 	ident_revive(t, slot);
 	return &slot->id;
 }
@@ -558,6 +568,7 @@ const struct dev_ident *ident_table_add(struct ident_table *t, const struct dev_
 		id->kname = strdup("?");
 	if (!id->label_short)
 		id->label_short = id->kname ? strdup(id->kname) : NULL;
+	id->key_serial = ident_new_serial();
 	return id;
 }
 

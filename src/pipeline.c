@@ -21,6 +21,7 @@ struct pipeline {
 	struct dev_rates *rates;
 	bool *dips;
 	const char **keys;
+	uint64_t *ids;
 	double *values;
 	bool *marks;
 	size_t *index;
@@ -56,6 +57,7 @@ void pipeline_free(struct pipeline *p)
 	free(p->rates);
 	free(p->dips);
 	free(p->keys);
+	free(p->ids);
 	free(p->values);
 	free(p->marks);
 	free(p->index);
@@ -87,6 +89,7 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	GROW(rates);
 	GROW(dips);
 	GROW(keys);
+	GROW(ids);
 	GROW(values);
 	GROW(marks);
 	GROW(index);
@@ -111,12 +114,14 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 		if (p->rates[i].status != RATE_OK)
 			continue;
 		const struct dev_counters *d = &cur->dev[i];
-		p->keys[n] = d->ident && d->ident->key ? d->ident->key : d->name;
+		bool keyed = d->ident && d->ident->key;
+		p->keys[n] = keyed ? d->ident->key : d->name;
+		p->ids[n] = keyed ? d->ident->key_serial : 0;
 		p->values[n] = p->rates[i].wkb_s;
 		p->index[n] = i;
 		n++;
 	}
-	f->interval_dip = dip_group_feed(p->dev_det, p->keys, p->values, n, p->marks);
+	f->interval_dip = dip_group_feed_ids(p->dev_det, p->keys, p->ids, p->values, n, p->marks);
 	for (size_t k = 0; k < n; k++)
 		p->dips[p->index[k]] = p->marks[k];
 }
