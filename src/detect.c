@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "detect.h"
+#include "median.h"
 #include "sortwin.h"
 
 /* Baseline: the median of the last 11 valid intervals. A stall may cover 5 of them and the
@@ -156,51 +157,7 @@ static bool dip_busy(const struct dip_params *p, double base)
 	return base > p->idle_floor && base > 0.0;	/* false for NAN */
 }
 
-/* The k-th smallest of v[0..n), k < n; reorders v so that v[0..k) <= v[k] <= v[k+1..n).
- * Hoare's selection as Wirth wrote it: the scans stop at values equal to the pivot, so many
- * equal values still split evenly, and the inner loops are a compare and a step (the pooled
- * median of 4096 residuals is a fifth of the detector's time with a costlier partition). */
-static double dip_select(double *v, size_t n, size_t k)
-{
-	double *lo = v, *hi = v + n - 1, *kth = v + k;
-	while (lo < hi) {
-		double pivot = *kth;
-		double *i = lo, *j = hi;
-		do {
-			while (*i < pivot)
-				i++;
-			while (pivot < *j)
-				j--;
-			if (i <= j) {
-				double t = *i;
-				*i++ = *j;
-				*j = t;
-				if (j == v)
-					break;	/* not below the array: i > j ends the pass all the same */
-				j--;
-			}
-		} while (i <= j);
-		if (j < kth)
-			lo = i;
-		if (kth < i)
-			hi = j;
-	}
-	return *kth;
-}
-
-/* Median of v[0..n), n > 0; reorders v. For an even n, the mean of the two middle values. */
-static double dip_median(double *v, size_t n)
-{
-	double upper = dip_select(v, n, n / 2);
-	if (n % 2)
-		return upper;
-	double lower = v[0];
-	for (size_t i = 1; i < n / 2; i++)
-		lower = dip_max(lower, v[i]);
-	return (lower + upper) / 2.0;
-}
-
-/* Median of ascending s[0..n), n > 0: the same value dip_median gives, read off. */
+/* Median of ascending s[0..n), n > 0: the same value median_of gives, read off. */
 static double dip_sorted_median(const double *s, size_t n)
 {
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
@@ -221,7 +178,7 @@ static bool dip_stat_ready(const struct dip_stat *st)
 /* Robust standard deviation from |relative residuals| v[0..n); NAN if too few. Reorders v. */
 static double dip_sigma_of(double *v, size_t n)
 {
-	return n < DIP_MIN_RESIDS ? NAN : DIP_MAD_TO_SIGMA * dip_median(v, n);
+	return n < DIP_MIN_RESIDS ? NAN : DIP_MAD_TO_SIGMA * median_of(v, n);
 }
 
 static double dip_stat_sigma(const struct dip_stat *st)
