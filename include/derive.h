@@ -55,6 +55,17 @@ enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *
 void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 		 struct dev_rates *out);
 
+/* Each device of cur's previous sample in prev (prev_of has cur->ndev entries), NULL for a
+ * device new in cur or when prev is NULL: what derive_devs pairs. Both snapshots sorted. */
+void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
+		      const struct dev_counters **prev_of);
+
+/* Of derive_dev's figures, only the status and the write rate, KiB/s (0 unless RATE_OK), the
+ * same numbers: what the dip detector needs of every device every interval, without the
+ * other fourteen figures that only a view needs. */
+enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
+				  double dt_s, double *wkb_s);
+
 /* Rates of one device between two samples of it (prev may be NULL). */
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out);

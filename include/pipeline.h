@@ -16,18 +16,22 @@
 #include "snapshot.h"
 #include "source.h"
 
+struct pipeline;
+
 /* What one step produced.  Valid until the next pipeline_step(). */
 struct frame {
 	const struct snapshot *cur;
 	const struct snapshot *prev;	/* NULL on the first sample */
 	struct sys_rates sys;
-	const struct dev_rates *dev;	/* cur->ndev entries, same order as cur->dev */
+	/* The devices' rates (cur->ndev entries, same order as cur->dev): frame_dev_rates(). A
+	 * step derives only what the dip detector needs (each device's write rate); the rest
+	 * when a view first asks, once a step. */
+	struct pipeline *owner;		/* derives them; NULL: dev is set */
+	const struct dev_rates *dev;	/* NULL in a pipeline's frame */
 	const bool *dev_dip;		/* cur->ndev entries */
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
 };
-
-struct pipeline;
 
 /* A pipeline reading src (not owned).  NULL on allocation failure. */
 struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip);
@@ -36,6 +40,10 @@ void pipeline_free(struct pipeline *p);	/* NULL is a no-op */
 /* Take the next sample and derive it.  Returns 0 with *out set, 1 at the
  * end of the data, or a negative errno (the source's errmsg says why). */
 int pipeline_step(struct pipeline *p, const struct frame **out);
+
+/* f's device rates, derived on the first call of a step. Valid as f is: until the next
+ * pipeline_step(). */
+const struct dev_rates *frame_dev_rates(const struct frame *f);
 
 /* Forget the previous sample and the detectors' history (after a jump in a
  * replay: rates across the jump would be meaningless). */

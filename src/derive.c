@@ -146,7 +146,8 @@ typedef uint64_t derive_u64x2 __attribute__((vector_size(16)));
  * below 2^63, nothing went backwards (a backward step would wrap to a
  * delta at or above 2^63), which one OR of all their top bits tells.  Only
  * otherwise is each field looked at. */
-static bool derive_dev_deltas(const uint64_t *p, const uint64_t *c, uint64_t *d)
+static inline __attribute__((always_inline)) bool derive_dev_deltas(const uint64_t *p, const uint64_t *c,
+								  uint64_t *d)
 {
 	_Static_assert(DS_NFIELDS % 2 == 1 && DS_IN_FLIGHT != DS_NFIELDS - 1,
 		       "fields go in pairs and one is left over");
@@ -194,21 +195,37 @@ static void derive_dev_none(const struct dev_counters *cur, enum rate_status why
 	out->has_flush = cur->nfields >= 17;
 }
 
+/* Whether a device has rates from prev to cur, and if so (RATE_OK) every field's delta in d. */
+static inline __attribute__((always_inline)) enum rate_status
+derive_dev_status(const struct dev_counters *prev, const struct dev_counters *cur, double dt_s,
+		  uint64_t *d)
+{
+	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
+	    !dev_name_eq(prev->name, cur->name))
+		return RATE_FIRST;
+	if (dt_s <= 0)
+		return RATE_NODATA;
+	if (!derive_dev_deltas(prev->f, cur->f, d))
+		return RATE_RESET;
+	return RATE_OK;
+}
+
+enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
+				  double dt_s, double *wkb_s)
+{
+	uint64_t d[DS_NFIELDS];
+	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
+	*wkb_s = status == RATE_OK ? derive_num(d[DS_WR_SECT]) / 2.0 / dt_s : 0.0;
+	return status;
+}
+
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out)
 {
-	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
-	    !dev_name_eq(prev->name, cur->name)) {
-		derive_dev_none(cur, RATE_FIRST, out);
-		return;
-	}
 	uint64_t d[DS_NFIELDS];
-	if (dt_s <= 0) {
-		derive_dev_none(cur, RATE_NODATA, out);
-		return;
-	}
-	if (!derive_dev_deltas(prev->f, cur->f, d)) {
-		derive_dev_none(cur, RATE_RESET, out);
+	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
+	if (status != RATE_OK) {
+		derive_dev_none(cur, status, out);
 		return;
 	}
 	/* every member is set below: no memset on the common path */
@@ -218,7 +235,7 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
 	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
 	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;	/* 512-byte sectors to KiB */
-	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
 	out->rrqm_s = derive_num(d[DS_RD_MERGES]) / dt_s;
 	out->wrqm_s = derive_num(d[DS_WR_MERGES]) / dt_s;
 	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
@@ -236,30 +253,43 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
 }
 
+/* cur's device c in prev, from the merge position *j on (both arrays are sorted by
+ * major:minor); NULL if it is new.  The usual step, the same device at the same place, is
+ * one comparison. */
+static const struct dev_counters *derive_match(const struct snapshot *prev,
+					       const struct dev_counters *c, size_t *j)
+{
+	if (!prev)
+		return NULL;
+	const struct dev_counters *q = *j < prev->ndev ? &prev->dev[*j] : NULL;
+	if (!q || q->major != c->major || q->minor != c->minor) {
+		while (*j < prev->ndev && (prev->dev[*j].major < c->major ||
+		       (prev->dev[*j].major == c->major && prev->dev[*j].minor < c->minor)))
+			(*j)++;
+		q = *j < prev->ndev ? &prev->dev[*j] : NULL;
+	}
+	if (q && q->major == c->major && q->minor == c->minor) {
+		(*j)++;	/* the next device is compared with the next one */
+		return q;
+	}
+	return NULL;
+}
+
+void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
+		      const struct dev_counters **prev_of)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < cur->ndev; i++)
+		prev_of[i] = derive_match(prev, &cur->dev[i], &j);
+}
+
 void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 		 struct dev_rates *out)
 {
 	double dt = derive_dt_s(prev, cur);
 	size_t j = 0;
-	/* Both device arrays are sorted by major:minor: one merge pass, whose
-	 * usual step (the same device at the same place) is one comparison. */
-	for (size_t i = 0; i < cur->ndev; i++) {
-		const struct dev_counters *c = &cur->dev[i], *p = NULL;
-		if (prev) {
-			const struct dev_counters *q = j < prev->ndev ? &prev->dev[j] : NULL;
-			if (!q || q->major != c->major || q->minor != c->minor) {
-				while (j < prev->ndev && (prev->dev[j].major < c->major ||
-				       (prev->dev[j].major == c->major && prev->dev[j].minor < c->minor)))
-					j++;
-				q = j < prev->ndev ? &prev->dev[j] : NULL;
-			}
-			if (q && q->major == c->major && q->minor == c->minor) {
-				p = q;
-				j++;	/* the next device is compared with the next one */
-			}
-		}
-		derive_dev(p, c, dt, &out[i]);
-	}
+	for (size_t i = 0; i < cur->ndev; i++)
+		derive_dev(derive_match(prev, &cur->dev[i], &j), &cur->dev[i], dt, &out[i]);
 }
 
 size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *cur,

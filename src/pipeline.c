@@ -18,7 +18,9 @@ struct pipeline {
 	struct dip_group *dev_det;
 	/* per-device work arrays, grown with the device set */
 	size_t cap;
-	struct dev_rates *rates;
+	const struct dev_counters **prev_of;	/* each device's previous sample, or NULL */
+	struct dev_rates *rates;	/* derived on first use: frame_dev_rates() */
+	unsigned long step, rates_step;	/* steps taken; the step rates[] is for (0: none) */
 	bool *dips;
 	const char **keys;
 	uint64_t *ids;
@@ -54,6 +56,7 @@ void pipeline_free(struct pipeline *p)
 	snapshot_free(&p->snap[1]);
 	dip_series_free(p->sys_det);
 	dip_group_free(p->dev_det);
+	free(p->prev_of);
 	free(p->rates);
 	free(p->dips);
 	free(p->keys);
@@ -86,6 +89,7 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 			return -ENOMEM; \
 		p->field = q; \
 	} while (0)
+	GROW(prev_of);
 	GROW(rates);
 	GROW(dips);
 	GROW(keys);
@@ -100,7 +104,8 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 
 /* Feed the detectors: bo for the system, each device's write rate for the
  * group.  Devices without a rate this interval (new, reset) are left out:
- * the detector sees them come and go. */
+ * the detector sees them come and go.  Only the write rate is derived here,
+ * the same number derive_dev gives; the other figures wait for a view. */
 static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool have_rates)
 {
 	struct frame *f = &p->frame;
@@ -111,13 +116,12 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 		return;
 	size_t n = 0;
 	for (size_t i = 0; i < cur->ndev; i++) {
-		if (p->rates[i].status != RATE_OK)
-			continue;
 		const struct dev_counters *d = &cur->dev[i];
+		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[n]) != RATE_OK)
+			continue;
 		bool keyed = d->ident && d->ident->key;
 		p->keys[n] = keyed ? d->ident->key : d->name;
 		p->ids[n] = keyed ? d->ident->key_serial : 0;
-		p->values[n] = p->rates[i].wkb_s;
 		p->index[n] = i;
 		n++;
 	}
@@ -139,17 +143,29 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	struct frame *f = &p->frame;
 	f->cur = cur;
 	f->prev = prev;
+	f->owner = p;
+	f->dev = NULL;
+	p->step++;
 	derive_sys(prev, cur, &f->sys);
-	if (prev)
-		derive_devs(prev, cur, p->rates);
-	else
-		for (size_t i = 0; i < cur->ndev; i++)
-			derive_dev(NULL, &cur->dev[i], 0, &p->rates[i]);
-	f->dev = p->rates;
+	derive_pair_devs(prev, cur, p->prev_of);
 	f->dev_dip = p->dips;
 	pipeline_detect(p, cur, prev != NULL);
 	p->cur = next;
 	p->have_prev = true;
 	*out = f;
 	return 0;
+}
+
+const struct dev_rates *frame_dev_rates(const struct frame *f)
+{
+	struct pipeline *p = f->owner;
+	if (!p)
+		return f->dev;
+	if (p->rates_step != p->step) {
+		double dt = derive_dt_s(f->prev, f->cur);
+		for (size_t i = 0; i < f->cur->ndev; i++)
+			derive_dev(p->prev_of[i], &f->cur->dev[i], dt, &p->rates[i]);
+		p->rates_step = p->step;
+	}
+	return p->rates;
 }

@@ -152,7 +152,7 @@ static int batch_run_json(struct batch_run *r, const struct frame *f)
 	struct wb_event ev[SNAP_NKNOBS];
 	struct rec_marks m = { f->sys_dip, f->dev_dip, ev,
 			       derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS) };
-	int rc = rec_json_sample(r->out, f->cur, &f->sys, f->dev, &m);
+	int rc = rec_json_sample(r->out, f->cur, &f->sys, frame_dev_rates(f), &m);
 	if (rc == 0 && fflush(r->out) == EOF)
 		rc = errno ? -errno : -EIO;
 	return rc;
@@ -208,7 +208,7 @@ static int batch_run_emit(struct batch_run *r, const struct frame *f)
 	for (size_t i = 0; i < nev && rc == 0; i++)
 		rc = batch_print_event(r->text, &ev[i]);
 	if (rc == 0)
-		rc = batch_print(r->text, f->cur, &f->sys, f->dev, f->sys_dip, f->dev_dip);
+		rc = batch_print(r->text, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
 	if (rc == 0 && r->o->procs) {
 		struct proc_row rows[PROCS_BATCH_ROWS];
 		struct procs_summary sum;

@@ -159,7 +159,7 @@ static void run_screen_record(struct screen_run *r, const struct frame *f)
 	history_push(r->hist, &hs);
 	for (size_t i = 0; i < f->cur->ndev; i++) {
 		struct hist_dev hd;
-		history_dev_from_rates(&hd, &f->dev[i], f->dev_dip && f->dev_dip[i]);
+		history_dev_from_rates(&hd, &frame_dev_rates(f)[i], f->dev_dip && f->dev_dip[i]);
 		if (history_add_dev(r->hist, history_dev_key(&f->cur->dev[i]), &hd) < 0)
 			break;	/* out of memory: the rest of this frame has no history */
 	}

@@ -231,7 +231,7 @@ struct scr_sort_ctx {
 
 static double scr_sort_value(const struct scr_sort_ctx *c, size_t i)
 {
-	const struct dev_rates *r = &c->f->dev[i];
+	const struct dev_rates *r = &frame_dev_rates(c->f)[i];
 	if (r->status != RATE_OK)
 		return -1;	/* no figures: at the end */
 	return scr_cols[c->s->sort_col].get(r);
@@ -255,7 +255,7 @@ static int scr_sort_cmp(const void *a, const void *b, void *arg)
 
 static bool scr_dev_shown(const struct screen *s, size_t i)
 {
-	const struct dev_rates *r = &s->f->dev[i];
+	const struct dev_rates *r = &frame_dev_rates(s->f)[i];
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
 	return s->show_idle || dip || (r->status == RATE_OK && r->active);
 }
@@ -382,7 +382,7 @@ static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
 static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_layout *L, bool sel)
 {
 	const struct dev_counters *d = &s->f->cur->dev[i];
-	const struct dev_rates *r = &s->f->dev[i];
+	const struct dev_rates *r = &frame_dev_rates(s->f)[i];
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
 	enum scr_role role = dip ? SCR_DIP : (r->status == RATE_OK && r->active) ? SCR_NORMAL : SCR_DIM;
 	struct scr_line ln = { y, 0, COLS };

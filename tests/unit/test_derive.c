@@ -269,6 +269,72 @@ START_TEST(test_sys_no_ticks_is_idle)
 }
 END_TEST
 
+/* What the pipeline derives of every device each step (the pairing and the write rate) is
+ * what derive_devs gives: the same status and, bit for bit, the same write rate, over devices
+ * coming, going, renamed, reset (each field backwards), wrapping their 32-bit milliseconds,
+ * with huge counters and idle; and with dt = 0. */
+START_TEST(test_write_rate_is_derive_devs)
+{
+	enum { N = 600 };
+	static struct dev_counters pa[N], ca[N];
+	static struct dev_rates full[N];
+	static const struct dev_counters *pair[N];
+	uint64_t x = 7;
+	size_t np = 0, nc = 0;
+	for (uint32_t minor = 0; minor < N; minor++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned kind = (unsigned)(x >> 60);	/* 0..15 */
+		struct dev_counters p = dev(7, minor, "loop"), c = p;
+		for (int f = 0; f < DS_NFIELDS; f++) {
+			p.f[f] = (x >> (f % 40)) & 0xffffff;
+			c.f[f] = p.f[f] + ((x >> (f + 3)) & 0xfff);
+		}
+		if (kind == 1)
+			c.f[minor % DS_NFIELDS] = p.f[minor % DS_NFIELDS] - 1;	/* backwards */
+		if (kind == 2) {
+			p.f[DS_WR_MS] = UINT32_MAX - 5;	/* a 32-bit wrap */
+			c.f[DS_WR_MS] = 10;
+		}
+		if (kind == 3)
+			c.f[DS_WR_SECT] = p.f[DS_WR_SECT] + (1ull << 62);	/* huge */
+		if (kind == 4)
+			p.f[DS_WR_SECT] = (1ull << 63) + 5;	/* a value past 2^63 */
+		if (kind == 5)
+			snprintf(c.name, sizeof c.name, "other");	/* the minor reused */
+		if (kind == 6)
+			memcpy(c.f, p.f, sizeof c.f);	/* idle */
+		if (kind != 7)
+			pa[np++] = p;	/* kind 7: new in cur */
+		if (kind != 8)
+			ca[nc++] = c;	/* kind 8: gone from cur */
+	}
+	struct snapshot ps = { .dev = pa, .ndev = np, .mono_ns = 5 * S_NS };
+	struct snapshot cs = { .dev = ca, .ndev = nc, .mono_ns = 7 * S_NS };
+	for (int zero_dt = 0; zero_dt < 2; zero_dt++) {
+		if (zero_dt)
+			cs.mono_ns = ps.mono_ns;
+		derive_devs(&ps, &cs, full);
+		derive_pair_devs(&ps, &cs, pair);
+		double dt = derive_dt_s(&ps, &cs);
+		int bad = -1;
+		size_t nok = 0;
+		for (size_t i = 0; i < nc && bad < 0; i++) {
+			double w;
+			enum rate_status st = derive_dev_write(pair[i], &ca[i], dt, &w);
+			if (st != full[i].status || (st == RATE_OK && memcmp(&w, &full[i].wkb_s, sizeof w)))
+				bad = (int)i;
+			nok += st == RATE_OK;
+		}
+		ck_assert_msg(bad < 0, "device %d differs", bad);
+		ck_assert(zero_dt ? nok == 0 : nok > N / 2);
+	}
+	/* no previous sample: every device is new */
+	derive_pair_devs(NULL, &cs, pair);
+	for (size_t i = 0; i < nc; i++)
+		ck_assert_ptr_null(pair[i]);
+}
+END_TEST
+
 Suite *derive_suite(void)
 {
 	Suite *s = suite_create("derive");
@@ -283,6 +349,7 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_dev_zero_dt);
 	tcase_add_test(tc, test_dev_old_kernel_fields);
 	tcase_add_test(tc, test_devs_come_and_go);
+	tcase_add_test(tc, test_write_rate_is_derive_devs);
 	tcase_add_test(tc, test_sys_vmstat_formulas);
 	tcase_add_test(tc, test_sys_first_and_nodata);
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
