@@ -66,7 +66,7 @@ static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not
  * 256, so a tag is never shared. */
 struct dip_stat {
 	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
-	uint8_t level_tag[DIP_BASE_LEN];
+	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
 	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals, ascending */
 	uint8_t resid_tag[DIP_JITTER_LEN];
 	uint8_t nlevel, next_level, nresid, next_resid;	/* next_*: the tag the next value gets */

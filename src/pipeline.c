@@ -25,8 +25,6 @@ struct pipeline {
 	const char **keys;
 	uint64_t *ids;
 	double *values;
-	bool *marks;
-	size_t *index;
 	struct frame frame;
 };
 
@@ -62,8 +60,6 @@ void pipeline_free(struct pipeline *p)
 	free(p->keys);
 	free(p->ids);
 	free(p->values);
-	free(p->marks);
-	free(p->index);
 	free(p);
 }
 
@@ -95,39 +91,35 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	GROW(keys);
 	GROW(ids);
 	GROW(values);
-	GROW(marks);
-	GROW(index);
 #undef GROW
 	p->cap = cap;
 	return 0;
 }
 
 /* Feed the detectors: bo for the system, each device's write rate for the
- * group.  Devices without a rate this interval (new, reset) are left out:
- * the detector sees them come and go.  Only the write rate is derived here,
- * the same number derive_dev gives; the other figures wait for a view. */
+ * group.  Devices without a rate this interval (new, reset) are "no sample"
+ * (a negative value): the detector sees them come and go.  Only the write
+ * rate is derived here, the same number derive_dev gives; the other figures
+ * wait for a view. */
 static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool have_rates)
 {
 	struct frame *f = &p->frame;
-	memset(p->dips, 0, cur->ndev * sizeof *p->dips);
 	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
 	f->interval_dip = false;
-	if (!have_rates)
+	if (!have_rates) {
+		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
 		return;
-	size_t n = 0;
+	}
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[n]) != RATE_OK)
-			continue;
+		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i]) != RATE_OK)
+			p->values[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
-		p->keys[n] = keyed ? d->ident->key : d->name;
-		p->ids[n] = keyed ? d->ident->key_serial : 0;
-		p->index[n] = i;
-		n++;
+		p->keys[i] = keyed ? d->ident->key : d->name;
+		p->ids[i] = keyed ? d->ident->key_serial : 0;
 	}
-	f->interval_dip = dip_group_feed_ids(p->dev_det, p->keys, p->ids, p->values, n, p->marks);
-	for (size_t k = 0; k < n; k++)
-		p->dips[p->index[k]] = p->marks[k];
+	f->interval_dip = dip_group_feed_ids(p->dev_det, p->keys, p->ids, p->values, cur->ndev,
+					     p->dips);
 }
 
 int pipeline_step(struct pipeline *p, const struct frame **out)

@@ -33,16 +33,16 @@ static size_t sortwin_upper_bound(const double *s, size_t n, double x)
 void sortwin_push(double *sorted, uint8_t *tag, size_t cap, uint8_t *len, uint8_t *next,
 		  double x)
 {
-	if (cap <= SORTWIN_SHORT) {
-		sortwin_push_short(sorted, tag, cap, len, next, x);
-		return;
-	}
 	size_t n = *len, hole = n; /* n < cap: the free slot after the values */
 	if (n == cap) {
 		uint8_t oldest = (uint8_t)(*next - cap);
 		hole = (size_t)((const uint8_t *)memchr(tag, oldest, cap) - tag);
 	} else {
 		*len = (uint8_t)(n + 1);
+	}
+	if (cap <= SORTWIN_SHORT) {	/* tag[] may have only cap bytes: not sortwin_push_short */
+		sortwin_walk(sorted, tag, *len, hole, next, x);
+		return;
 	}
 	size_t end = *len; /* values now in [0, end), the hole among them */
 	size_t at = sortwin_upper_bound(sorted, hole, x); /* below the hole */
