@@ -64,12 +64,15 @@ static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not
  * costs about 650 bytes here; thousands of devices are real), for a scan of
  * at most 60 one-byte tags per push.  The windows are far shorter than
  * 256, so a tag is never shared. */
+/* In the order an interval reads them: the counts and the baseline window first (with the
+ * group's per-device fields before them, the first three cache lines of a device), the long
+ * jitter window after. */
 struct dip_stat {
-	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
-	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
-	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals, ascending */
-	uint8_t resid_tag[DIP_JITTER_LEN];
 	uint8_t nlevel, next_level, nresid, next_resid;	/* next_*: the tag the next value gets */
+	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
+	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
+	uint8_t resid_tag[DIP_JITTER_LEN];
+	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals, ascending */
 };
 
 struct dip_series {
@@ -81,10 +84,10 @@ struct dip_series {
 struct dip_dev {
 	char *key;
 	uint64_t id;		/* the caller's id for key when last seen (0: none) */
-	struct dip_stat st;
 	unsigned long seen;	/* tick of the last interval the device was present in */
 	size_t next;		/* hint: the device that followed this one last time */
 	uint8_t settle_left;	/* intervals after its own dip that may not teach its jitter */
+	struct dip_stat st;
 };
 
 struct dip_group {
