@@ -78,9 +78,10 @@ def measure(label, wbtop=True, others=True):
         if not name.startswith("wbtop") and subprocess.run(["which", cmd(1)[0]], stdout=subprocess.DEVNULL).returncode:
             continue
         ir = (callgrind_ir(cmd(n2)) - callgrind_ir(cmd(n1))) / (n2 - n1)
-        # the least of two runs each: a shared machine only ever adds time
-        u1, s1 = min(cpu_run(cmd(c1)) for _ in range(2))
-        u2, s2 = min(cpu_run(cmd(c2)) for _ in range(2))
+        # the least (user + system) of three runs each: a shared machine only
+        # ever adds time, and here it adds up to a fifth from run to run
+        u1, s1 = min((cpu_run(cmd(c1)) for _ in range(3)), key=sum)
+        u2, s2 = min((cpu_run(cmd(c2)) for _ in range(3)), key=sum)
         rss = peak_rss_kib(cmd(n2)) if name.startswith("wbtop") else 0
         us_user = max(0.0, (u2 - u1) / (c2 - c1) * 1e6)
         us_sys = max(0.0, (s2 - s1) / (c2 - c1) * 1e6)
