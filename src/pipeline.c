@@ -21,6 +21,7 @@ struct pipeline {
 	const struct dev_counters **prev_of;	/* each device's previous sample, or NULL */
 	struct dev_rates *rates;	/* derived on first use: frame_dev_rates() */
 	unsigned long step, rates_step;	/* steps taken; the step rates[] is for (0: none) */
+	bool prev_spoilt;		/* a failed step overwrote the frame's prev */
 	bool *dips;
 	const char **keys;
 	uint64_t *ids;
@@ -127,8 +128,14 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	int next = p->have_prev ? 1 - p->cur : p->cur;
 	struct snapshot *cur = &p->snap[next];
 	int rc = source_next(p->src, cur);
-	if (rc != 0)
+	if (rc != 0) {
+		/* cur was the last frame's prev, now spoilt: a view that still shows that frame
+		 * and has not asked for its rates yet gets none rather than rates from garbage */
+		if (p->rates_step != p->step)
+			p->prev_spoilt = true;
 		return rc;
+	}
+	p->prev_spoilt = false;
 	if (pipeline_grow(p, cur->ndev) < 0)
 		return -ENOMEM;
 	const struct snapshot *prev = p->have_prev ? &p->snap[p->cur] : NULL;
@@ -156,7 +163,8 @@ const struct dev_rates *frame_dev_rates(const struct frame *f)
 	if (p->rates_step != p->step) {
 		double dt = derive_dt_s(f->prev, f->cur);
 		for (size_t i = 0; i < f->cur->ndev; i++)
-			derive_dev(p->prev_of[i], &f->cur->dev[i], dt, &p->rates[i]);
+			derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
+				   &p->rates[i]);
 		p->rates_step = p->step;
 	}
 	return p->rates;

@@ -1,0 +1,130 @@
+/*
+ * test_pipeline.c - a step through a scripted source: the rates a view asks for
+ * (frame_dev_rates, derived on first use) are those derive_devs gives for the same two
+ * snapshots, once a step; the detector is fed each device's write rate; and after a step
+ * that failed (its snapshot half written over the shown frame's previous one) a view still
+ * asking gets no rates rather than rates from garbage.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "pipeline.h"
+
+enum { NDEV = 300, NSTEP = 6 };
+
+struct script {
+	int step;
+	int fail_at;		/* this step returns -EIO after spoiling out */
+};
+
+static int script_next(struct source *src, struct snapshot *out)
+{
+	struct script *sc = src->impl;
+	int k = sc->step++;
+	if (k >= NSTEP)
+		return 1;
+	if (snapshot_reserve(out, NDEV) < 0)
+		return -ENOMEM;
+	out->ndev = NDEV;
+	out->mono_ns = (uint64_t)(k + 1) * 1000000000u;
+	for (uint32_t i = 0; i < NDEV; i++) {
+		struct dev_counters *d = &out->dev[i];
+		memset(d, 0, sizeof *d);
+		d->major = 7;
+		d->minor = i;
+		d->nfields = 17;
+		snprintf(d->name, sizeof d->name, "loop%u", i);
+		for (int f = 0; f < DS_NFIELDS; f++)
+			d->f[f] = (uint64_t)(k + 1) * (i + 1) * (uint64_t)(f + 3);
+		if (i % 50 == 7 && k == 3)
+			d->f[DS_WR_IOS] = 0;	/* a reset: no rates this step */
+	}
+	if (k == sc->fail_at) {
+		for (uint32_t i = 0; i < NDEV; i++)
+			memset(out->dev[i].f, 0xff, sizeof out->dev[i].f);
+		snprintf(src->errmsg, sizeof src->errmsg, "scripted failure");
+		return -EIO;
+	}
+	return 0;
+}
+
+static void script_close(struct source *src)
+{
+	(void)src;
+}
+
+static const struct source_ops script_ops = { "script", script_next, script_close };
+
+START_TEST(test_rates_on_first_use)
+{
+	struct script sc = { 0, -1 };
+	struct source src = { &script_ops, &sc, "" };
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct pipeline *p = pipeline_new(&src, &dp);
+	ck_assert_ptr_nonnull(p);
+	static struct dev_rates want[NDEV];
+	const struct frame *f;
+	int steps = 0;
+	while (pipeline_step(p, &f) == 0) {
+		derive_devs(f->prev, f->cur, want);
+		const struct dev_rates *got = frame_dev_rates(f);
+		ck_assert_ptr_nonnull(got);
+		ck_assert_ptr_eq(frame_dev_rates(f), got);	/* once a step */
+		int bad = -1;
+		for (int i = 0; i < NDEV && bad < 0; i++)
+			if (memcmp(&got[i], &want[i], sizeof want[i]) != 0)
+				bad = i;
+		ck_assert_msg(bad < 0, "step %d device %d", steps, bad);
+		/* a copy of the frame asks the same pipeline */
+		struct frame copy = *f;
+		ck_assert_ptr_eq(frame_dev_rates(&copy), got);
+		steps++;
+	}
+	ck_assert_int_eq(steps, NSTEP);
+	pipeline_free(p);
+}
+END_TEST
+
+START_TEST(test_failed_step_spoils_no_rates)
+{
+	struct script sc = { 0, 3 };
+	struct source src = { &script_ops, &sc, "" };
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct pipeline *p = pipeline_new(&src, &dp);
+	ck_assert_ptr_nonnull(p);
+	const struct frame *f, *shown = NULL;
+	static struct dev_rates before[NDEV];
+	for (int k = 0; k < 3; k++) {
+		ck_assert_int_eq(pipeline_step(p, &f), 0);
+		shown = f;
+	}
+	/* asked before the failed step: the rates stay as they were */
+	memcpy(before, frame_dev_rates(shown), sizeof before);
+	ck_assert_int_eq(pipeline_step(p, &f), -EIO);
+	ck_assert_mem_eq(frame_dev_rates(shown), before, sizeof before);
+	ck_assert_int_eq(pipeline_step(p, &f), 0);
+	/* not asked before a failed step: none, not garbage */
+	sc.fail_at = 5;
+	ck_assert_int_eq(pipeline_step(p, &f), -EIO);
+	const struct dev_rates *r = frame_dev_rates(f);
+	for (int i = 0; i < NDEV; i++)
+		ck_assert_int_eq(r[i].status, RATE_FIRST);
+	pipeline_free(p);
+}
+END_TEST
+
+Suite *pipeline_suite(void)
+{
+	Suite *s = suite_create("pipeline");
+	TCase *tc = tcase_create("frame");
+	tcase_add_test(tc, test_rates_on_first_use);
+	tcase_add_test(tc, test_failed_step_spoils_no_rates);
+	suite_add_tcase(s, tc);
+	return s;
+}
