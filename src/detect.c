@@ -477,23 +477,35 @@ static void dip_group_participants(struct dip_group *g, const double *values, si
 	}
 }
 
+/* The rank step of dip_pool_take for a window of nresid values giving share of them; the last
+ * one worked out, as most devices have the same (a full window, the same share). */
+struct dip_pool_step {
+	uint64_t nresid, share;		/* share 0: none yet */
+	uint64_t rank_step, rem_step;
+};
+
 /* Append share of st's sorted residuals to pool at out, at the evenly spaced ranks
  * floor((j + offset / 2^32) * nresid / share), j < share; returns the new end. The rank's
  * fixed-point numerator ((j << 32) + offset) * nresid (below 2^44) over share << 32 is kept as
  * a quotient and a remainder and stepped, not divided per value: a division costs tens of
  * cycles, and an interval takes DIP_POOL_MAX values. */
 static size_t dip_pool_take(double *pool, size_t out, const struct dip_stat *st, uint64_t share,
-			    uint32_t offset)
+			    uint32_t offset, struct dip_pool_step *step)
 {
 	if (!share)
 		return out;
+	if (step->nresid != st->nresid || step->share != share) {
+		step->nresid = st->nresid;
+		step->share = share;
+		step->rank_step = st->nresid / share;
+		step->rem_step = (st->nresid % share) << 32;
+	}
 	uint64_t den = share << 32, num = (uint64_t)offset * st->nresid;
 	uint64_t rank = num / den, rem = num % den;
-	uint64_t rank_step = st->nresid / share, rem_step = (st->nresid % share) << 32;
 	for (uint64_t j = 0; j < share; j++) {
 		pool[out++] = st->resid_sorted[rank];
-		rank += rank_step;
-		rem += rem_step;
+		rank += step->rank_step;
+		rem += step->rem_step;
 		if (rem >= den) {
 			rank++;
 			rem -= den;
@@ -519,16 +531,19 @@ static size_t dip_pool_take(double *pool, size_t out, const struct dip_stat *st,
 static size_t dip_group_sample_pool(struct dip_group *g, size_t n, size_t len)
 {
 	uint64_t before = 0; /* residuals of the judged devices before this one */
+	uint64_t from = 0;   /* before * DIP_POOL_MAX / len: where this device's share starts */
 	uint32_t offset = 0; /* where in a stride this device starts, in 1/2^32 of a stride */
+	struct dip_pool_step step = { 0, 0, 0, 0 };
 	size_t out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
 		const struct dip_stat *st = &g->dev[g->slot[i]].st;
-		uint64_t from = before * DIP_POOL_MAX / len;
 		before += st->nresid;
-		uint64_t share = before * DIP_POOL_MAX / len - from; /* <= nresid, as len > MAX */
-		out = dip_pool_take(g->pool, out, st, share, offset);
+		uint64_t to = before * DIP_POOL_MAX / len;
+		/* its share, to - from, is at most nresid, as len > DIP_POOL_MAX */
+		out = dip_pool_take(g->pool, out, st, to - from, offset, &step);
+		from = to;
 		offset += 2654435769u; /* 2^32 / the golden ratio */
 	}
 	return out;
