@@ -146,8 +146,8 @@ typedef uint64_t derive_u64x2 __attribute__((vector_size(16)));
  * below 2^63, nothing went backwards (a backward step would wrap to a
  * delta at or above 2^63), which one OR of all their top bits tells.  Only
  * otherwise is each field looked at. */
-static inline __attribute__((always_inline)) bool derive_dev_deltas(const uint64_t *p, const uint64_t *c,
-								  uint64_t *d)
+static inline __attribute__((always_inline)) bool
+derive_dev_deltas(const uint64_t *p, const uint64_t *c, uint64_t *d)
 {
 	_Static_assert(DS_NFIELDS % 2 == 1 && DS_IN_FLIGHT != DS_NFIELDS - 1,
 		       "fields go in pairs and one is left over");

@@ -72,7 +72,8 @@ struct dip_stat {
 	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
 	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
 	uint8_t resid_tag[DIP_JITTER_LEN];
-	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals, ascending */
+	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals,
+						 * ascending */
 };
 
 struct dip_series {
@@ -225,8 +226,9 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
 }
 
 /* Record value; its residual teaches the jitter unless the interval is a dip or recovery. */
-static inline __attribute__((always_inline)) void dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value,
-			   double base, bool quiet)
+static inline __attribute__((always_inline)) void
+dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
+	       bool quiet)
 {
 	if (!quiet && dip_busy(p, base))
 		dip_stat_push_resid(st, (value - base) / base);
