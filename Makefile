@@ -107,11 +107,11 @@ e2e: $(BUILD)/san/wbtop wbtop
 # since gcc's and clang's sanitizer runtimes do not mix.
 $(BUILD)/fuzz/lib/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(PC_LIBS)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Iinclude $(PC_CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -MMD -MP -MF $@.d -o $@ $< $(FUZZ_LIB) $(PC_LIBS)
 
 # keep the clang objects: they are not intermediate files to clean up
 .SECONDARY: $(FUZZ_LIB)
@@ -142,4 +142,4 @@ clean:
 
 distclean: clean
 
--include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_LIB:.o=.d) $(FUZZ_BIN:=.d)
