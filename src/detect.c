@@ -44,6 +44,12 @@ enum { DIP_SETTLE = 1 };
  * group of thousands, where some device dips in most intervals, the rest would never learn
  * their jitter again. */
 static const double DIP_TRADE_FRAC = 0.02;
+/* Held back that long in a row (the baseline window), the group learns again. One interval
+ * cannot tell devices trading bandwidth from a group whose noise suddenly grew (a quarter of
+ * the devices falling by 10 % looks the same), and held back for good such a group never
+ * learns its new noise: every interval it marks a quarter of its devices. A trade that lasts
+ * longer is the new normal anyway: by then the baseline is the level after it. */
+enum { DIP_HOLD_MAX = DIP_BASE_LEN };
 /* A device absent this many intervals is forgotten (its baseline would be stale anyway). */
 enum { DIP_FORGET_AFTER = DIP_BASE_LEN };
 /* The pooled jitter is exact up to this many residuals (68 devices with full windows), and
@@ -99,6 +105,7 @@ struct dip_group {
 				 * present devices' baselines, so devices coming and going do
 				 * not look like drops */
 	unsigned settle_left;
+	unsigned held;		/* intervals in a row the others may have taken up a loss */
 	unsigned long tick;
 	size_t first;		/* hint: the device fed first last time */
 	/* scratch for one call, grown with the device set */
@@ -664,7 +671,9 @@ bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint
 	 * rose did so for the same reason: no device's residual is plain noise then, nor in the
 	 * recovery interval after */
 	bool shared = t.total_dipped || t.lost > DIP_TRADE_FRAC * (t.sum_base - t.marked_base);
-	dip_group_learn(g, values, n, marks, shared || g->settle_left > 0, t.sum_base, t.sum_value);
+	g->held = shared ? g->held + 1 : 0;
+	bool hold = (shared || g->settle_left > 0) && g->held <= DIP_HOLD_MAX;
+	dip_group_learn(g, values, n, marks, hold, t.sum_base, t.sum_value);
 	g->settle_left = dip_settle_next(g->settle_left, shared);
 	dip_group_prune(g, t.present);
 	return dip;

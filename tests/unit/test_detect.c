@@ -127,6 +127,45 @@ START_TEST(test_group_large_keeps_learning)
 }
 END_TEST
 
+/* All devices of a group suddenly get much noisier (a new workload): each interval a quarter
+ * of them fall by more than 10 %, which is what devices trading bandwidth look like too, and
+ * the group held back its learning for as long as it lasted, the jitter frozen at the quiet
+ * value and a quarter of the devices marked every interval. A hold outlasting the baseline
+ * window ends: the devices learn the new noise and the marks stop. */
+START_TEST(test_group_noise_rise_is_learnt)
+{
+	struct dip_params p;
+	dip_params_default(&p);
+	struct dip_group *g = dip_group_new(&p);
+	enum { N = 300, QUIET = 150, STEPS = 500 };
+	static char names[N][16];
+	const char *keys[N];
+	double vals[N];
+	bool marks[N];
+	for (int i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "dm-%d", i);
+		keys[i] = names[i];
+	}
+	uint64_t rng = 4242;
+	unsigned marked = 0;
+	for (int t = 0; t < STEPS; t++) {
+		double spread = t < QUIET ? 0.02 : 0.20;
+		for (int i = 0; i < N; i++) {
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			double u = (double)(rng >> 11) / 9007199254740992.0; /* [0, 1) */
+			vals[i] = 10000.0 * (1.0 + spread * (2.0 * u - 1.0));
+		}
+		dip_group_feed(g, keys, vals, N, marks);
+		if (t >= STEPS - 100)
+			for (int i = 0; i < N; i++)
+				marked += marks[i];
+	}
+	/* the last 100 intervals: 30000 device-intervals of plain noise */
+	ck_assert_msg(marked < 300, "%u of 30000 noisy device-intervals marked", marked);
+	dip_group_free(g);
+}
+END_TEST
+
 Suite *detect_suite(void);
 
 /* Deterministic noise: xorshift64, uniform in [-1, 1). */
@@ -629,6 +668,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, test_group_large_sampled_pool);
 	tcase_add_test(tc, test_decisions_unchanged);
 	tcase_add_test(tc, test_group_large_keeps_learning);
+	tcase_add_test(tc, test_group_noise_rise_is_learnt);
 	suite_add_tcase(s, tc);
 	return s;
 }
