@@ -79,6 +79,32 @@ START_TEST(test_decisions_unchanged)
 }
 END_TEST
 
+enum { GROUP_N = 300 };
+
+/* "dm-0" .. "dm-299": the keys of the large-group tests. */
+static const char *const *group_keys(void)
+{
+	static char names[GROUP_N][16];
+	static const char *keys[GROUP_N];
+	if (!keys[0]) {
+		for (int i = 0; i < GROUP_N; i++) {
+			snprintf(names[i], sizeof names[i], "dm-%d", i);
+			keys[i] = names[i];
+		}
+	}
+	return keys;
+}
+
+/* GROUP_N devices at 10000 KiB/s each, uniformly within +-spread of it. */
+static void group_uniform(double *vals, double spread, uint64_t *rng)
+{
+	for (int i = 0; i < GROUP_N; i++) {
+		*rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+		double u = (double)(*rng >> 11) / 9007199254740992.0; /* [0, 1) */
+		vals[i] = 10000.0 * (1.0 + spread * (2.0 * u - 1.0));
+	}
+}
+
 /* A large group keeps learning its jitter while single devices dip: of 300 devices one (in
  * turn) loses half its rate every interval, while the noise of all of them grows slowly from
  * +-2% to +-16%. The others must follow the growing noise and not be marked; were every dip
@@ -90,27 +116,16 @@ START_TEST(test_group_large_keeps_learning)
 	struct dip_params p;
 	dip_params_default(&p);
 	struct dip_group *g = dip_group_new(&p);
-	enum { N = 300, STEPS = 500 };
-	static char names[N][16];
-	const char *keys[N];
+	enum { N = GROUP_N, STEPS = 500 };
 	double vals[N];
 	bool marks[N];
-	for (int i = 0; i < N; i++) {
-		snprintf(names[i], sizeof names[i], "dm-%d", i);
-		keys[i] = names[i];
-	}
 	uint64_t rng = 99;
 	unsigned false_marks = 0, true_marks = 0;
 	for (int t = 0; t < STEPS; t++) {
-		double spread = 0.02 + 0.14 * t / STEPS;
-		for (int i = 0; i < N; i++) {
-			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-			double u = (double)(rng >> 11) / 9007199254740992.0; /* [0, 1) */
-			vals[i] = 10000.0 * (1.0 + spread * (2.0 * u - 1.0));
-		}
+		group_uniform(vals, 0.02 + 0.14 * t / STEPS, &rng);
 		int victim = t % N;
 		vals[victim] *= 0.5;
-		dip_group_feed(g, keys, vals, N, marks);
+		dip_group_feed(g, group_keys(), vals, N, marks);
 		if (t < STEPS - 100)
 			continue;
 		for (int i = 0; i < N; i++) {
@@ -137,25 +152,14 @@ START_TEST(test_group_noise_rise_is_learnt)
 	struct dip_params p;
 	dip_params_default(&p);
 	struct dip_group *g = dip_group_new(&p);
-	enum { N = 300, QUIET = 150, STEPS = 500 };
-	static char names[N][16];
-	const char *keys[N];
+	enum { N = GROUP_N, QUIET = 150, STEPS = 500 };
 	double vals[N];
 	bool marks[N];
-	for (int i = 0; i < N; i++) {
-		snprintf(names[i], sizeof names[i], "dm-%d", i);
-		keys[i] = names[i];
-	}
 	uint64_t rng = 4242;
 	unsigned marked = 0;
 	for (int t = 0; t < STEPS; t++) {
-		double spread = t < QUIET ? 0.02 : 0.20;
-		for (int i = 0; i < N; i++) {
-			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-			double u = (double)(rng >> 11) / 9007199254740992.0; /* [0, 1) */
-			vals[i] = 10000.0 * (1.0 + spread * (2.0 * u - 1.0));
-		}
-		dip_group_feed(g, keys, vals, N, marks);
+		group_uniform(vals, t < QUIET ? 0.02 : 0.20, &rng);
+		dip_group_feed(g, group_keys(), vals, N, marks);
 		if (t >= STEPS - 100)
 			for (int i = 0; i < N; i++)
 				marked += marks[i];
