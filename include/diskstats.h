@@ -41,7 +41,4 @@ enum diskstats_way {
 int diskstats_parse_way(const char *text, size_t len, struct snapshot *s, size_t *bad,
 			enum diskstats_way way);
 
-/* Does diskstats_parse use SIMD on this CPU? */
-bool diskstats_simd(void);
-
 #endif

@@ -26,8 +26,7 @@ struct frame {
 	/* The devices' rates (cur->ndev entries, same order as cur->dev): frame_dev_rates(). A
 	 * step derives only what the dip detector needs (each device's write rate); the rest
 	 * when a view first asks, once a step. */
-	struct pipeline *owner;		/* derives them; NULL: dev is set */
-	const struct dev_rates *dev;	/* NULL in a pipeline's frame */
+	struct pipeline *owner;
 	const bool *dev_dip;		/* cur->ndev entries */
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
@@ -41,8 +40,8 @@ void pipeline_free(struct pipeline *p);	/* NULL is a no-op */
  * end of the data, or a negative errno (the source's errmsg says why). */
 int pipeline_step(struct pipeline *p, const struct frame **out);
 
-/* f's device rates, derived on the first call of a step. Valid as f is: until the next
- * pipeline_step(). */
+/* f's device rates, derived on the first call of a step (NULL for a frame no pipeline made).
+ * Valid as f is: until the next pipeline_step(). */
 const struct dev_rates *frame_dev_rates(const struct frame *f);
 
 /* Forget the previous sample and the detectors' history (after a jump in a

@@ -409,7 +409,6 @@ static __attribute__((noinline)) const char *ds_fields17(const char *p, struct d
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-enum { DS_SIMD = 1 };
 
 /* loadu(ds_keep_last + n) keeps the last n of 16 bytes: 0x00 then 0xff.  Long enough for
  * any n & 31, so that a field found too long (and rejected later) reads inside it. */
@@ -582,7 +581,6 @@ static bool ds_simd_usable(void)
 	return usable;
 }
 #else
-enum { DS_SIMD = 0 };
 static const char *ds_fields17_simd(const char *p, struct dev_counters *d)
 {
 	(void)p;
@@ -749,9 +747,4 @@ int diskstats_parse_way(const char *text, size_t len, struct snapshot *s, size_t
 			enum diskstats_way way)
 {
 	return ds_parse(text, len, s, bad, way);
-}
-
-bool diskstats_simd(void)
-{
-	return DS_SIMD && ds_simd_usable();
 }

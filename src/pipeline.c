@@ -143,7 +143,6 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	f->cur = cur;
 	f->prev = prev;
 	f->owner = p;
-	f->dev = NULL;
 	p->step++;
 	derive_sys(prev, cur, &f->sys);
 	derive_pair_devs(prev, cur, p->prev_of);
@@ -159,7 +158,7 @@ const struct dev_rates *frame_dev_rates(const struct frame *f)
 {
 	struct pipeline *p = f->owner;
 	if (!p)
-		return f->dev;
+		return NULL;
 	if (p->rates_step != p->step) {
 		double dt = derive_dt_s(f->prev, f->cur);
 		for (size_t i = 0; i < f->cur->ndev; i++)
