@@ -545,8 +545,7 @@ const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
 	slot->id.kname = strdup(kname);
 	if (!slot->id.kname)
 		return NULL;
-	ident_lookup(t, &slot->id);
-	slot->id.key_serial = ident_new_serial();
+	ident_lookup(t, &slot->id);	/* its key, and so a new key_serial */
 	ident_revive(t, slot);
 	return &slot->id;
 }

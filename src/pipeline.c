@@ -128,6 +128,8 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	int next = p->have_prev ? 1 - p->cur : p->cur;
 	struct snapshot *cur = &p->snap[next];
 	int rc = source_next(p->src, cur);
+	if (rc == 0 && pipeline_grow(p, cur->ndev) < 0)
+		rc = -ENOMEM;
 	if (rc != 0) {
 		/* cur was the last frame's prev, now spoilt: a view that still shows that frame
 		 * and has not asked for its rates yet gets none rather than rates from garbage */
@@ -136,8 +138,6 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 		return rc;
 	}
 	p->prev_spoilt = false;
-	if (pipeline_grow(p, cur->ndev) < 0)
-		return -ENOMEM;
 	const struct snapshot *prev = p->have_prev ? &p->snap[p->cur] : NULL;
 	struct frame *f = &p->frame;
 	f->cur = cur;
