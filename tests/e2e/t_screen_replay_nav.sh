@@ -41,8 +41,14 @@ exact = lambda ns: "%d.%09d" % divmod(ns, 10**9)
 # the times of samples 10 and 31 (as shown: indices 9 and 30)
 print(len(rows) + 1, dips[0] if dips else -1, knob[0] if knob else -1,
       exact(rows[8]["wall_ns"]), exact(rows[29]["wall_ns"]))
+# where offsets from sample 10 land: the first sample at or after the time, from the times
+# recorded (a loaded machine samples later than every 0.2 s)
+def at_or_after(ns):
+    return next((i + 2 for i, o in enumerate(rows) if o["wall_ns"] >= ns), len(rows) + 1)
+plus = at_or_after(rows[8]["wall_ns"] + 1100000000)
+print(plus, at_or_after(rows[plus - 2]["wall_ns"] - 2100000000))
 PY
-read -r nsamples dip knob t10s t31s <"$TMP/marks"
+{ read -r nsamples dip knob t10s t31s; read -r pos_plus pos_minus; } <"$TMP/marks"
 [ "$nsamples" -eq 41 ] || fail "the recording holds $nsamples samples, want 41"
 [ "$dip" -gt 15 ] || fail "no dip recorded where the scenario has one (first at $dip)"
 [ "$knob" -gt 20 ] || fail "no knob change recorded (first at $knob)"
@@ -85,14 +91,14 @@ scr_keys t C-u start Enter
 want_pos 1
 scr_keys t C-u "$t10s" Enter
 want_pos 10
-# (offsets between two samples, 0.2 s apart: no doubt where they land)
+# (offsets between two samples, about 0.2 s apart: where they land, from the recorded times)
 scr_keys t C-u +1.1s Enter
-want_pos 16
+want_pos "$pos_plus"
 scr_keys t C-u -2.1s Enter
-want_pos 6
+want_pos "$pos_minus"
 scr_keys t C-u soon Enter
 scr_wait "'soon': not a time" 3
-want_pos 6
+want_pos "$pos_minus"
 
 # --- ] to the dip: the top line says so, the graph shows what led to it
 scr_keys ]
