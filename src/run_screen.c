@@ -73,6 +73,10 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	}
 	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, r->err, sizeof r->err)))
 		return 1;
+	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
+		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(r->rec));
+		return 1;
+	}
 	if (r->live) {
 		struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s };
 		if (!(r->ctl = control_new(&cc))) {
