@@ -59,12 +59,14 @@ static void compare_pool_free(struct compare_pool *p)
 	free(p->dt_s);
 }
 
-/* The pool of key over runs v[0..n) (the total for key NULL). */
-static int compare_pool_key(struct compare_pool *p, struct series *const *v, size_t n, const char *key)
+/* The pool of key over runs v[0..n) (empty for key NULL: a device on the
+ * other side only), or of the total. */
+static int compare_pool_key(struct compare_pool *p, struct series *const *v, size_t n, const char *key,
+			    bool total)
 {
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		const struct series_dev *d = key ? series_find(v[i], key) : &v[i]->total;
+	for (size_t i = 0; r == 0 && (key || total) && i < n; i++) {
+		const struct series_dev *d = total ? &v[i]->total : series_find(v[i], key);
 		if (d)
 			r = compare_pool_add(p, d);
 	}
@@ -104,6 +106,8 @@ static const char *compare_num(char *buf, size_t len, const struct cmpstat_field
 static const char *compare_change(char *buf, size_t len, double a, double b)
 {
 	double c = cmpstat_change_pct(a, b);
+	if (isfinite(c) && fabs(c) < 0.05)
+		c = 0;	/* "+0.0%", never "-0.0%" */
 	if (isfinite(c))
 		snprintf(buf, len, "%+.1f%%", c);
 	else
@@ -419,17 +423,17 @@ int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct ser
 	}
 	for (size_t i = 0; r == 0 && i < nm; i++) {
 		struct compare_pool pa = { 0 }, pb = { 0 };
-		r = compare_pool_key(&pa, a, na, m[i].key_a);
+		r = compare_pool_key(&pa, a, na, m[i].key_a, false);
 		if (r == 0)
-			r = compare_pool_key(&pb, b, nb, m[i].key_b);
+			r = compare_pool_key(&pb, b, nb, m[i].key_b, false);
 		if (r == 0 && !(compare_idle(&pa.st) && compare_idle(&pb.st)))
 			compare_pair_dev(out, o, &m[i], &pa, &pb, &first, a, na, b, nb);
 		compare_pool_free(&pa);
 		compare_pool_free(&pb);
 	}
 	struct compare_pool ta = { 0 }, tb = { 0 };
-	if (r == 0 && (r = compare_pool_key(&ta, a, na, NULL)) == 0 &&
-	    (r = compare_pool_key(&tb, b, nb, NULL)) == 0) {
+	if (r == 0 && (r = compare_pool_key(&ta, a, na, NULL, true)) == 0 &&
+	    (r = compare_pool_key(&tb, b, nb, NULL, true)) == 0) {
 		if (json) {
 			fputs("],\"total\":{\"stats_a\":", out);
 			compare_json_stat(out, &ta.st);
@@ -585,7 +589,7 @@ static int compare_set_load(struct compare_set *s, char **paths, size_t n, const
 		p[c->n++] = v;
 	}
 	for (size_t k = 0; k < s->ncases; k++)
-		if (compare_pool_key(&s->cases[k].total, s->cases[k].runs, s->cases[k].n, NULL) < 0)
+		if (compare_pool_key(&s->cases[k].total, s->cases[k].runs, s->cases[k].n, NULL, true) < 0)
 			return -ENOMEM;
 	if (s->ncases)
 		qsort(s->cases, s->ncases, sizeof *s->cases, compare_case_order);
