@@ -263,6 +263,7 @@ static pid_t sweep_spawn(const struct opts *o)
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		execvp(o->command[0], o->command);
 		fprintf(stderr, "wbtop: --sweep: %s: %s\n", o->command[0], strerror(errno));
 		_exit(127);
