@@ -257,6 +257,45 @@ START_TEST(test_compare_json_width_errors)
 }
 END_TEST
 
+/* A sweep's repeats: the runs of a side are pooled, interval by interval. */
+START_TEST(test_compare_pooled_repeats)
+{
+	char *p[3] = { cmp_path("r1.wbrec"), cmp_path("r2.wbrec"), cmp_path("r3.wbrec") }, err[256] = "";
+	static const unsigned mibs[3] = { 100, 200, 150 };
+	struct series *runs[3];
+	for (int i = 0; i < 3; i++) {
+		struct cmp_run r = { "fs:1", NULL, NULL, i < 2 ? "vm.dirty_ratio=40" : "vm.dirty_ratio=10", 4,
+				     { [0 ... 3] = mibs[i] * MIB }, { [2] = i == 1 } };
+		cmp_write(p[i], &r);
+		ck_assert_msg(series_load(p[i], &runs[i], err, sizeof err) == 0, "%s", err);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct compare_opts o = { COMPARE_TEXT, 0, NULL };
+	ck_assert_int_eq(compare_print_pair(f, runs, 2, runs + 2, 1, &o), 0);
+	fclose(f);
+	/* A: 4 x 100 and 4 x 200 MiB/s over 8 s, sd 50, one dip: 7.5 a minute */
+	static const char *const want[] = {
+		"A: vm.dirty_ratio=40 (2 runs)  ",
+		"B: vm.dirty_ratio=10  ",
+		"  intervals                               8            4    -50.0%\n"
+		"  mean MB/s                          150.00       150.00     +0.0%\n"
+		"  min MB/s                           100.00       150.00    +50.0%\n"
+		"  p5 MB/s                            100.00       150.00    +50.0%\n"
+		"  cv %                                 33.3          0.0   -100.0%\n"
+		"  dips/min                             7.50         0.00   -100.0%\n",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(strstr(buf, want[i]), "missing:\n%s\nin:\n%s", want[i], buf);
+	free(buf);
+	for (int i = 0; i < 3; i++) {
+		series_free(runs[i]);
+		free(p[i]);
+	}
+}
+END_TEST
+
 Suite *compare_suite(void);
 Suite *compare_suite(void)
 {
@@ -267,6 +306,7 @@ Suite *compare_suite(void)
 	tcase_add_test(c, test_compare_pair_matching);
 	tcase_add_test(c, test_compare_sets);
 	tcase_add_test(c, test_compare_json_width_errors);
+	tcase_add_test(c, test_compare_pooled_repeats);
 	suite_add_tcase(s, c);
 	return s;
 }
