@@ -33,6 +33,7 @@ struct compare_opts {
 	enum compare_format format;
 	int width;		/* text lines cut to this many columns; 0: no limit */
 	const char *group;	/* keep the cases whose name matches (extended regex); NULL all */
+	const char *devices;	/* device table: keep the devices --devices matches; NULL all */
 };
 
 /* The recordings of a side: each path a recording, or a directory whose

@@ -22,13 +22,16 @@
 #define PLOT_SVG_DIP	"#d62728"
 #define PLOT_SVG_KNOB	"#ff7f0e"
 
-/* Write the picture of runs[0..n) to out. */
-int plot_svg_print(FILE *out, struct series *const *runs, size_t n);
+/* Write the picture of runs[0..n) to out: of the devices that devices (an
+ * extended regex as --devices takes; NULL: all) selects. */
+int plot_svg_print(FILE *out, struct series *const *runs, size_t n, const char *devices);
 
 /* Write it to path. */
-int plot_svg_write(const char *path, struct series *const *runs, size_t n, char *err, size_t errlen);
+int plot_svg_write(const char *path, struct series *const *runs, size_t n, const char *devices,
+		   char *err, size_t errlen);
 
 /* Read the recordings paths[0..n) and write their picture to out_path. */
-int plot_svg_files(const char *out_path, char *const *paths, size_t n, char *err, size_t errlen);
+int plot_svg_files(const char *out_path, char *const *paths, size_t n, const char *devices,
+		   char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,7 @@
 struct series_dev {
 	char *key;		/* stable key ("fs:<uuid>", "name:loop0") */
 	char *label;		/* what a table shows ("loop0", "vg-data") */
+	char *kname;		/* kernel name ("dm-3") */
 	char *mounts;		/* space separated; NULL if none */
 	char *fs_label;		/* NULL if none */
 	char *fstype;		/* NULL if unknown */
@@ -61,5 +62,17 @@ void series_free(struct series *s);	/* NULL is a no-op */
 
 /* The device of s with key, or NULL. */
 const struct series_dev *series_find(const struct series *s, const char *key);
+
+/* Whether re (compiled with REG_EXTENDED | REG_NOSUB; NULL keeps every
+ * device) matches d's kernel name, label, a mount point or key, as
+ * --devices does for the live views. */
+struct re_pattern_buffer;
+bool series_dev_selected(const struct series_dev *d, const struct re_pattern_buffer *re);
+
+/* The total of the devices re selects, interval by interval (the intervals
+ * of s->total; a dip where one of them dipped), into *out (zeroed first;
+ * free with series_dev_clear).  0 or -ENOMEM. */
+int series_total_of(const struct series *s, const struct re_pattern_buffer *re, struct series_dev *out);
+void series_dev_clear(struct series_dev *d);
 
 #endif

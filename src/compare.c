@@ -74,6 +74,25 @@ static int compare_pool_key(struct compare_pool *p, struct series *const *v, siz
 	return r;
 }
 
+/* The total of the devices sel selects over runs v[0..n); of the system
+ * (vmstat bo) when sel is NULL. */
+static int compare_pool_total(struct compare_pool *p, struct series *const *v, size_t n, const regex_t *sel)
+{
+	if (!sel)
+		return compare_pool_key(p, v, n, NULL, true);
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct series_dev sum;
+		r = series_total_of(v[i], sel, &sum);
+		if (r == 0)
+			r = compare_pool_add(p, &sum);
+		p->id = NULL;	/* sum's names go with it */
+		series_dev_clear(&sum);
+	}
+	compare_pool_done(p);
+	return r;
+}
+
 /* ---- Text ------------------------------------------------------------- */
 
 /* One line, cut to o->width columns (at a character boundary). */
@@ -397,9 +416,19 @@ static void compare_pair_dev(FILE *out, const struct compare_opts *o, const stru
 	*first = false;
 }
 
+static bool compare_keep(const struct compare_match *m, struct series *const *a, size_t na,
+			 struct series *const *b, size_t nb, const regex_t *re)
+{
+	const struct series_dev *da = compare_dev_of(a, na, m->key_a), *db = compare_dev_of(b, nb, m->key_b);
+	return (da && series_dev_selected(da, re)) || (db && series_dev_selected(db, re));
+}
+
 int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct series *const *b,
 		       size_t nb, const struct compare_opts *o)
 {
+	regex_t re;
+	if (o->devices && regcomp(&re, o->devices, REG_EXTENDED | REG_NOSUB) != 0)
+		return -EINVAL;	/* opts_parse checked it */
 	const struct series_dev **ka = NULL, **kb = NULL;
 	size_t nka = 0, nkb = 0, nm = 0;
 	struct compare_match *m = NULL;
@@ -422,6 +451,8 @@ int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct ser
 		compare_knobs_text(out, o, a, na, b, nb);
 	}
 	for (size_t i = 0; r == 0 && i < nm; i++) {
+		if (!compare_keep(&m[i], a, na, b, nb, o->devices ? &re : NULL))
+			continue;
 		struct compare_pool pa = { 0 }, pb = { 0 };
 		r = compare_pool_key(&pa, a, na, m[i].key_a, false);
 		if (r == 0)
@@ -432,10 +463,11 @@ int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct ser
 		compare_pool_free(&pb);
 	}
 	struct compare_pool ta = { 0 }, tb = { 0 };
-	if (r == 0 && (r = compare_pool_key(&ta, a, na, NULL, true)) == 0 &&
-	    (r = compare_pool_key(&tb, b, nb, NULL, true)) == 0) {
+	const regex_t *sel = o->devices ? &re : NULL;
+	if (r == 0 && (r = compare_pool_total(&ta, a, na, sel)) == 0 &&
+	    (r = compare_pool_total(&tb, b, nb, sel)) == 0) {
 		if (json) {
-			fputs("],\"total\":{\"stats_a\":", out);
+			fprintf(out, "],\"total\":{\"of\":\"%s\",\"stats_a\":", sel ? "devices" : "vmstat_bo");
 			compare_json_stat(out, &ta.st);
 			fputs(",\"stats_b\":", out);
 			compare_json_stat(out, &tb.st);
@@ -444,11 +476,14 @@ int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct ser
 			fputs("}}\n", out);
 		} else {
 			fputc('\n', out);
-			compare_text_rows(out, o, "TOTAL (vmstat bo)", &ta.st, &tb.st);
+			compare_text_rows(out, o, sel ? "TOTAL (the devices shown)" : "TOTAL (vmstat bo)",
+					  &ta.st, &tb.st);
 		}
 	}
 	compare_pool_free(&ta);
 	compare_pool_free(&tb);
+	if (o->devices)
+		regfree(&re);
 	free(ka);
 	free(kb);
 	free(m);

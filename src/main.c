@@ -52,7 +52,7 @@ static int main_plot(const struct opts *o)
 	if (rc == 0 && o->mode != MODE_PLOT)
 		rc = compare_expand(o->compare_b, o->ncompare_b, &paths, &n, err, sizeof err);
 	if (rc == 0)
-		rc = plot_svg_files(o->plot_path, paths, n, err, sizeof err);
+		rc = plot_svg_files(o->plot_path, paths, n, o->devices_regex, err, sizeof err);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
@@ -66,7 +66,8 @@ static int main_plot(const struct opts *o)
 static int main_compare(const struct opts *o)
 {
 	char err[512] = "";
-	struct compare_opts co = { o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT, o->width, o->group };
+	struct compare_opts co = { o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT, o->width, o->group,
+				   o->devices_regex };
 	int rc = compare_runs(o->compare_a, o->ncompare_a, o->compare_b, o->ncompare_b, &co, stdout, err,
 			      sizeof err);
 	if (rc == -EPIPE)

@@ -303,11 +303,13 @@ static int opts_check_runs(struct opts *o)
 		fprintf(stderr, "wbtop: --case names a recording: use it with -w FILE (a sweep names its own)\n");
 		return 2;
 	}
-	if (o->group) {
+	const char *const res[][2] = { { "--group", o->group }, { "--devices", o->devices_regex } };
+	for (size_t i = 0; i < 2; i++) {
 		regex_t re;
-		if (regcomp(&re, o->group, REG_EXTENDED | REG_NOSUB) != 0)
-			return opts_bad("--group", o->group, "not a regular expression");
-		regfree(&re);
+		if (res[i][1] && regcomp(&re, res[i][1], REG_EXTENDED | REG_NOSUB) != 0)
+			return opts_bad(res[i][0], res[i][1], "not a regular expression");
+		if (res[i][1])
+			regfree(&re);
 	}
 	if (o->mode == MODE_SWEEP) {
 		if (o->replay_path) {

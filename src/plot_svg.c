@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +71,20 @@ static void plot_extend(struct plot_scale *sc, const struct series_dev *d)
 	}
 }
 
-static void plot_scale_of(struct plot_scale *sc, struct series *const *runs, size_t n)
+static void plot_scale_of(struct plot_scale *sc, struct series *const *runs, size_t n, const regex_t *re)
 {
 	memset(sc, 0, sizeof *sc);
 	for (size_t r = 0; r < n; r++) {
-		plot_extend(sc, &runs[r]->total);
+		struct series_dev sum;
+		if (!re) {
+			plot_extend(sc, &runs[r]->total);
+		} else if (series_total_of(runs[r], re, &sum) == 0) {
+			plot_extend(sc, &sum);
+			series_dev_clear(&sum);
+		}
 		for (size_t i = 0; i < runs[r]->ndev; i++)
-			plot_extend(sc, &runs[r]->dev[i]);
+			if (series_dev_selected(&runs[r]->dev[i], re))
+				plot_extend(sc, &runs[r]->dev[i]);
 	}
 	if (!(sc->y_max_mbs > 0))
 		sc->y_max_mbs = 1;
@@ -166,7 +174,8 @@ static void plot_legend_row(FILE *out, double y, const char *colour, const char 
 	fputs("</text>\n", out);
 }
 
-static void plot_panel(FILE *out, const struct plot_scale *sc, double y0, const struct series *s)
+static void plot_panel(FILE *out, const struct plot_scale *sc, double y0, const struct series *s,
+		       const regex_t *re)
 {
 	fprintf(out, "<g class=\"run\">\n<text x=\"%d\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">",
 		PLOT_LEFT, y0 + 24);
@@ -177,15 +186,20 @@ static void plot_panel(FILE *out, const struct plot_scale *sc, double y0, const 
 	size_t colour = 0;
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct series_dev *d = &s->dev[i];
-		if (!plot_wrote(d))
+		if (!plot_wrote(d) || !series_dev_selected(d, re))
 			continue;
 		const char *c = plot_colours[colour++ % PLOT_NCOLOURS];
 		plot_line(out, sc, y0, d, c, 1.5);
 		plot_legend_row(out, ly, c, d->label, d->mounts);
 		ly += 16;
 	}
-	plot_line(out, sc, y0, &s->total, PLOT_SVG_TOTAL, 2.5);
-	plot_legend_row(out, ly, PLOT_SVG_TOTAL, "total (vmstat bo)", NULL);
+	/* with --devices, the total of those shown: the system's would dwarf them */
+	struct series_dev sum;
+	bool own = re && series_total_of(s, re, &sum) == 0;
+	plot_line(out, sc, y0, own ? &sum : &s->total, PLOT_SVG_TOTAL, 2.5);
+	plot_legend_row(out, ly, PLOT_SVG_TOTAL, own ? "total (the devices shown)" : "total (vmstat bo)", NULL);
+	if (own)
+		series_dev_clear(&sum);
 	ly += 16;
 	plot_changes(out, sc, y0, s);
 	fprintf(out, "<circle cx=\"%d\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" "
@@ -194,40 +208,48 @@ static void plot_panel(FILE *out, const struct plot_scale *sc, double y0, const 
 	fputs("</g>\n", out);
 }
 
-int plot_svg_print(FILE *out, struct series *const *runs, size_t n)
+int plot_svg_print(FILE *out, struct series *const *runs, size_t n, const char *devices)
 {
+	regex_t re;
+	if (devices && regcomp(&re, devices, REG_EXTENDED | REG_NOSUB) != 0)
+		return -EINVAL;
 	struct plot_scale sc;
-	plot_scale_of(&sc, runs, n);
+	plot_scale_of(&sc, runs, n, devices ? &re : NULL);
 	int h = PLOT_PANEL_H * (int)(n ? n : 1);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"sans-serif\">\n<title>wbtop: write throughput</title>\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n", PLOT_W, h, PLOT_W, h);
 	for (size_t r = 0; r < n; r++)
-		plot_panel(out, &sc, (double)r * PLOT_PANEL_H, runs[r]);
+		plot_panel(out, &sc, (double)r * PLOT_PANEL_H, runs[r], devices ? &re : NULL);
 	fputs("</svg>\n", out);
+	if (devices)
+		regfree(&re);
 	return ferror(out) ? -EIO : 0;
 }
 
 struct plot_arg {
 	struct series *const *runs;
 	size_t n;
+	const char *devices;
 };
 
 static int plot_fill(FILE *f, const void *arg)
 {
 	const struct plot_arg *a = arg;
-	return plot_svg_print(f, a->runs, a->n);
+	return plot_svg_print(f, a->runs, a->n, a->devices);
 }
 
-int plot_svg_write(const char *path, struct series *const *runs, size_t n, char *err, size_t errlen)
+int plot_svg_write(const char *path, struct series *const *runs, size_t n, const char *devices,
+		   char *err, size_t errlen)
 {
-	struct plot_arg a = { runs, n };
+	struct plot_arg a = { runs, n, devices };
 	return atomic_file_write(path, ATOMIC_FILE_KEEP_MODE | ATOMIC_FILE_WRITE_SPECIAL, 0644, plot_fill, &a,
 				 err, errlen);
 }
 
-int plot_svg_files(const char *out_path, char *const *paths, size_t n, char *err, size_t errlen)
+int plot_svg_files(const char *out_path, char *const *paths, size_t n, const char *devices,
+		   char *err, size_t errlen)
 {
 	struct series **runs = calloc(n ? n : 1, sizeof *runs);
 	if (!runs) {
@@ -240,7 +262,7 @@ int plot_svg_files(const char *out_path, char *const *paths, size_t n, char *err
 		if ((r = series_load(paths[nread], &runs[nread], err, errlen)) < 0)
 			break;
 	if (r == 0)
-		r = plot_svg_write(out_path, runs, n, err, errlen);
+		r = plot_svg_write(out_path, runs, n, devices, err, errlen);
 	for (size_t i = 0; i < nread; i++)
 		series_free(runs[i]);
 	free(runs);

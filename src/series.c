@@ -2,6 +2,7 @@
  * series.c - a recording read into per-device rate series.
  */
 #include <errno.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,11 @@
 #include "rec_schema.h"
 #include "series.h"
 
-static void series_dev_clear(struct series_dev *d)
+void series_dev_clear(struct series_dev *d)
 {
 	free(d->key);
 	free(d->label);
+	free(d->kname);
 	free(d->mounts);
 	free(d->fs_label);
 	free(d->fstype);
@@ -24,6 +26,7 @@ static void series_dev_clear(struct series_dev *d)
 	free(d->kbps);
 	free(d->dt_s);
 	free(d->dip);
+	memset(d, 0, sizeof *d);
 }
 
 void series_free(struct series *s)
@@ -48,6 +51,23 @@ const struct series_dev *series_find(const struct series *s, const char *key)
 		if (!strcmp(s->dev[i].key, key))
 			return &s->dev[i];
 	return NULL;
+}
+
+bool series_dev_selected(const struct series_dev *d, const struct re_pattern_buffer *re)
+{
+	if (!re)
+		return true;
+	const char *names[] = { d->kname, d->label, d->key };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i] && regexec(re, names[i], 0, NULL, 0) == 0)
+			return true;
+	/* each mount point on its own, so that ^/mnt/a$ can match one */
+	char *m = d->mounts ? strdup(d->mounts) : NULL, *save = NULL;
+	bool hit = false;
+	for (char *t = m ? strtok_r(m, " ", &save) : NULL; t && !hit; t = strtok_r(NULL, " ", &save))
+		hit = regexec(re, t, 0, NULL, 0) == 0;
+	free(m);
+	return hit;
 }
 
 static int series_push(struct series_dev *d, double t_s, double kbps, double dt_s, bool dip)
@@ -103,10 +123,11 @@ static struct series_dev *series_add_dev(struct series *s, const struct dev_coun
 	memset(e, 0, sizeof *e);
 	e->key = strdup(k);
 	e->label = strdup(id && id->label_short ? id->label_short : name);
+	e->kname = strdup(name);
 	e->mounts = series_dup(id ? id->mounts : NULL);
 	e->fs_label = series_dup(id ? id->fs_label : NULL);
 	e->fstype = series_dup(id ? id->fstype : NULL);
-	if (!e->key || !e->label) {
+	if (!e->key || !e->label || !e->kname) {
 		series_dev_clear(e);
 		return NULL;
 	}
@@ -233,6 +254,32 @@ static int series_walk(struct series *s, struct source *src, char *err, size_t e
 	rec_idmap_free(&of_id);
 	pipeline_free(p);
 	return r == 1 ? 0 : r;
+}
+
+int series_total_of(const struct series *s, const struct re_pattern_buffer *re, struct series_dev *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t *at = calloc(s->ndev + 1, sizeof *at);	/* each device's next interval */
+	int r = at && (out->key = strdup("total")) && (out->label = strdup("TOTAL")) ? 0 : -ENOMEM;
+	for (size_t k = 0; r == 0 && k < s->total.n; k++) {
+		double t = s->total.t_s[k], kbps = 0;
+		bool dip = false;
+		for (size_t i = 0; i < s->ndev; i++) {
+			const struct series_dev *d = &s->dev[i];
+			/* a device's intervals are a subset of the total's, in order */
+			while (at[i] < d->n && d->t_s[at[i]] < t)
+				at[i]++;
+			if (at[i] < d->n && d->t_s[at[i]] == t && series_dev_selected(d, re)) {
+				kbps += d->kbps[at[i]];
+				dip |= d->dip[at[i]];
+			}
+		}
+		r = series_push(out, t, kbps, s->total.dt_s[k], dip);
+	}
+	free(at);
+	if (r < 0)
+		series_dev_clear(out);
+	return r;
 }
 
 int series_load(const char *path, struct series **out, char *err, size_t errlen)

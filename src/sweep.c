@@ -417,7 +417,8 @@ static int sweep_compare(struct sweep *s)
 		}
 	}
 	size_t rep = (size_t)s->o->repeat;
-	struct compare_opts co = { s->o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT, s->o->width, NULL };
+	struct compare_opts co = { s->o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT, s->o->width, NULL,
+				   s->o->devices_regex };
 	for (size_t i = 1; !status && i < s->ncases; i++) {
 		if (co.format == COMPARE_TEXT && i > 1)
 			fputs("\n\n", stdout);
@@ -426,7 +427,7 @@ static int sweep_compare(struct sweep *s)
 	}
 	if (!status && s->ncases == 1 && compare_print_pair(stdout, runs, 1, runs + 1, rep - 1, &co) < 0)
 		status = 1;
-	if (!status && s->o->plot_path && plot_svg_write(s->o->plot_path, runs, s->ndone, err, sizeof err) < 0) {
+	if (!status && s->o->plot_path && plot_svg_write(s->o->plot_path, runs, s->ndone, s->o->devices_regex, err, sizeof err) < 0) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		status = 1;
 	}

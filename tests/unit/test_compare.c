@@ -103,7 +103,7 @@ START_TEST(test_compare_pair_figures)
 	rb.kib[4] = 50 * MIB;
 	cmp_write(a, &ra);
 	cmp_write(b, &rb);
-	struct compare_opts o = { COMPARE_TEXT, 0, NULL };
+	struct compare_opts o = { COMPARE_TEXT, 0, NULL, NULL };
 	int rc;
 	char *t = cmp_text((const char *const[]){ a }, 1, (const char *const[]){ b }, 1, &o, &rc, err, sizeof err);
 	ck_assert_msg(rc == 0, "%s", err);
@@ -128,6 +128,20 @@ START_TEST(test_compare_pair_figures)
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		ck_assert_msg(strstr(t, want[i]), "missing:\n%s\nin:\n%s", want[i], t);
 	free(t);
+	/* --devices: the device table keeps what it selects (by mount point here) */
+	o.devices = "^/mnt/y$";
+	t = cmp_text((const char *const[]){ a }, 1, (const char *const[]){ b }, 1, &o, &rc, err, sizeof err);
+	ck_assert_msg(rc == 0 && !strstr(t, "\nsdz") && strstr(t, "\nTOTAL"), "%s", t);
+	free(t);
+	o.devices = "^sdz$|^/mnt/x$";
+	t = cmp_text((const char *const[]){ a }, 1, (const char *const[]){ b }, 1, &o, &rc, err, sizeof err);
+	ck_assert_msg(rc == 0 && strstr(t, "\nsdz /mnt/x  "), "%s", t);
+	/* and its TOTAL is theirs, not the system's */
+	ck_assert_msg(strstr(t, "TOTAL (the devices shown)                 A            B    change\n"
+			     "  duration s                           10.0         10.0     +0.0%\n"
+			     "  intervals                              10           10     +0.0%\n"
+			     "  mean MB/s                          100.00       140.00    +40.0%\n"), "%s", t);
+	free(t);
 	free(a);
 	free(b);
 }
@@ -149,7 +163,7 @@ START_TEST(test_compare_pair_matching)
 				      { 20, 20, 20 }, { 0 } };
 		cmp_write(a, &ra);
 		cmp_write(b, &rb);
-		struct compare_opts o = { COMPARE_TEXT, 0, NULL };
+		struct compare_opts o = { COMPARE_TEXT, 0, NULL, NULL };
 		int rc;
 		char *t = cmp_text((const char *const[]){ a }, 1, (const char *const[]){ b }, 1, &o, &rc,
 				   err, sizeof err);
@@ -186,7 +200,7 @@ START_TEST(test_compare_sets)
 		cmp_write(p, &r);
 		free(p);
 	}
-	struct compare_opts o = { COMPARE_TEXT, 0, NULL };
+	struct compare_opts o = { COMPARE_TEXT, 0, NULL, NULL };
 	int rc;
 	char *t = cmp_text((const char *const[]){ da }, 1, (const char *const[]){ db }, 1, &o, &rc, err, sizeof err);
 	ck_assert_msg(rc == 0, "%s", err);
@@ -226,7 +240,7 @@ START_TEST(test_compare_json_width_errors)
 	struct cmp_run rb = { "fs:1", "/mnt/a-very-long-mount-point-name-for-the-width-test", NULL, "new", 2, { 20, 20 }, { 0, 1 } };
 	cmp_write(a, &ra);
 	cmp_write(b, &rb);
-	struct compare_opts o = { COMPARE_JSON, 0, NULL };
+	struct compare_opts o = { COMPARE_JSON, 0, NULL, NULL };
 	int rc;
 	char *t = cmp_text((const char *const[]){ a }, 1, (const char *const[]){ b }, 1, &o, &rc, err, sizeof err);
 	ck_assert_msg(rc == 0, "%s", err);
@@ -235,7 +249,7 @@ START_TEST(test_compare_json_width_errors)
 	ck_assert_msg(strstr(t, "\"change_pct\":{\"secs\":0,\"intervals\":0,\"mean_kbps\":0,\"min_kbps\":100,"), "%s", t);
 	ck_assert_msg(strstr(t, "{\"a\":{\"case\":\"base\",\"files\":[\""), "%s", t);
 	free(t);
-	o = (struct compare_opts){ COMPARE_TEXT, 60, NULL };
+	o = (struct compare_opts){ COMPARE_TEXT, 60, NULL, NULL };
 	t = cmp_text((const char *const[]){ a }, 1, (const char *const[]){ b }, 1, &o, &rc, err, sizeof err);
 	ck_assert_msg(rc == 0, "%s", err);
 	for (char *line = t, *nl; (nl = strchr(line, '\n')); line = nl + 1)
@@ -272,7 +286,7 @@ START_TEST(test_compare_pooled_repeats)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct compare_opts o = { COMPARE_TEXT, 0, NULL };
+	struct compare_opts o = { COMPARE_TEXT, 0, NULL, NULL };
 	ck_assert_int_eq(compare_print_pair(f, runs, 2, runs + 2, 1, &o), 0);
 	fclose(f);
 	/* A: 4 x 100 and 4 x 200 MiB/s over 8 s, sd 50, one dip: 7.5 a minute */
