@@ -597,6 +597,7 @@ static int compare_case_order(const void *x, const void *y)
 /* Read every recording of paths, and group them by case name (the cases
  * the group pattern keeps). */
 static int compare_set_load(struct compare_set *s, char **paths, size_t n, const regex_t *group,
+			    const regex_t *sel,
 			    char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -624,7 +625,7 @@ static int compare_set_load(struct compare_set *s, char **paths, size_t n, const
 		p[c->n++] = v;
 	}
 	for (size_t k = 0; k < s->ncases; k++)
-		if (compare_pool_key(&s->cases[k].total, s->cases[k].runs, s->cases[k].n, NULL, true) < 0)
+		if (compare_pool_total(&s->cases[k].total, s->cases[k].runs, s->cases[k].n, sel) < 0)
 			return -ENOMEM;
 	if (s->ncases)
 		qsort(s->cases, s->ncases, sizeof *s->cases, compare_case_order);
@@ -673,6 +674,8 @@ static void compare_sets_text(FILE *out, const struct compare_opts *o, const str
 	compare_change(ch, sizeof ch, sum[0], sum[1]);
 	compare_line(out, o, "%9.2f %8s %5s  %9s %9.2f %8s %5s  %s", sum[0], "", "", ch, sum[1], "", "",
 		     "TOTAL (sum of the means)");
+	if (o->devices)
+		compare_line(out, o, "(figures of the devices --devices selects, not of vmstat bo)");
 	for (int side = 0; side < 2; side++) {
 		const struct compare_set *s = side ? b : a, *other = side ? a : b;
 		for (size_t k = 0; k < s->ncases; k++) {
@@ -762,11 +765,22 @@ int compare_runs(const char *const *a, size_t na, const char *const *b, size_t n
 			r = -EINVAL;
 		}
 	}
+	regex_t sel;
+	bool have_sel = false;
+	if (r == 0 && o->devices) {
+		have_sel = regcomp(&sel, o->devices, REG_EXTENDED | REG_NOSUB) == 0;
+		if (!have_sel) {
+			snprintf(err, errlen, "--devices '%s': not a regular expression", o->devices);
+			r = -EINVAL;
+		}
+	}
 	bool pair = na == 1 && nb == 1 && !compare_is_dir(a[0]) && !compare_is_dir(b[0]);
 	if (r == 0)
-		r = compare_set_load(&sa, pa, npa, pair || !have_group ? NULL : &group, err, errlen);
+		r = compare_set_load(&sa, pa, npa, pair || !have_group ? NULL : &group, have_sel ? &sel : NULL,
+				     err, errlen);
 	if (r == 0)
-		r = compare_set_load(&sb, pb, npb, pair || !have_group ? NULL : &group, err, errlen);
+		r = compare_set_load(&sb, pb, npb, pair || !have_group ? NULL : &group, have_sel ? &sel : NULL,
+				     err, errlen);
 	if (r == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	if (r == 0 && pair) {
@@ -783,6 +797,8 @@ int compare_runs(const char *const *a, size_t na, const char *const *b, size_t n
 		snprintf(err, errlen, "writing the comparison: %s", strerror(-r));
 	if (have_group)
 		regfree(&group);
+	if (have_sel)
+		regfree(&sel);
 	compare_set_free(&sa);
 	compare_set_free(&sb);
 	compare_free_paths(pa, npa);

@@ -1,21 +1,27 @@
 #!/bin/sh
-# --sweep vm.dirty_background_ratio over two values around a short dd on a
-# loop filesystem made here: two runs recorded (each under its value, with
-# the command and case in the recording), the knob back as found, the
-# table printed; a failing command and a SIGINT also leave the knob as
-# found (and no process of the command behind); bad input runs nothing.
+# --sweep vm.dirty_background_ratio over two values around three dd on
+# three loop filesystems made here (the shape of the 2007 experiment): two
+# runs recorded (each under its value, with the command and case in the
+# recording), the knob back as found, the table printed with a block per
+# filesystem, and the SVG of both runs; a failing command and a SIGINT also
+# leave the knob as found (and no process of the command behind); bad input
+# runs nothing.
 . "$E2E_LIB"
-need_root "makes a loop filesystem and sets vm.dirty_background_ratio"
+need_root "makes loop filesystems and sets vm.dirty_background_ratio"
 save_dirty_knobs	# whatever happens to wbtop, the test puts them back
-make_loop_fs 96 "$TMP/i17-sw" || fail "could not make a loop filesystem"
-dev=$(basename "$LOOPDEV")
+devs=""
+for i in 1 2 3; do
+	make_loop_fs 96 "$TMP/i17-sw$i" || fail "could not make a loop filesystem"
+	devs="$devs $(basename "$LOOPDEV")"
+done
 vm=/proc/sys/vm
 knobs() { echo "$(cat $vm/dirty_background_ratio) $(cat $vm/dirty_background_bytes)"; }
 before=$(knobs)
-cmd="dd if=/dev/zero of=$TMP/i17-sw/f bs=1M count=32 conv=fsync 2>/dev/null; rm -f $TMP/i17-sw/f"
+cmd="for i in 1 2 3; do dd if=/dev/zero of=$TMP/i17-sw\$i/f bs=1M count=24 conv=fsync 2>/dev/null & done; wait"
 
 "$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/sw" --width 80 \
-	-- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" || fail "sweep failed: $(cat "$TMP/err")"
+	--devices "^$TMP/i17-sw" --plot "$TMP/sw.svg" -- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" ||
+	fail "sweep failed: $(cat "$TMP/err")"
 cat "$TMP/err" "$TMP/out"
 [ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after the sweep, $before before"
 for v in 5 15; do
@@ -38,8 +44,16 @@ PY
 done
 grep -q "restored vm.dirty_background" "$TMP/err" || fail "no restore reported"
 grep -Eq '^\* vm.dirty_background_ratio +5% +15%$' "$TMP/out" || fail "no knob line in the table"
-grep -q "^$dev " "$TMP/out" || fail "no block for $dev"
-grep -q '^TOTAL (vmstat bo)' "$TMP/out" || fail "no TOTAL block"
+for dev in $devs; do
+	# each filesystem's mean, minimum and cv under each value
+	awk -v dev="$dev" '$1 == dev { on = 1; next } on && /^$/ { on = 0 }
+		on && ($1 == "mean" || $1 == "min" || $1 == "cv") && $(NF-2) ~ /^[0-9.]+$/ && $(NF-1) ~ /^[0-9.]+$/ { n++ }
+		END { exit n != 3 }' "$TMP/out" || fail "no mean, min and cv for $dev"
+done
+[ "$(grep -c '^loop' "$TMP/out")" -eq 3 ] || fail "--devices: not the three filesystems alone"
+grep -q '^TOTAL (the devices shown)' "$TMP/out" || fail "no TOTAL block"
+[ "$(grep -c '<g class="run">' "$TMP/sw.svg")" -eq 2 ] || fail "the SVG does not hold both runs"
+for dev in $devs; do grep -q ">$dev " "$TMP/sw.svg" || fail "$dev is not in the SVG's legend"; done
 awk 'length > 80 { bad = 1 } END { exit bad }' "$TMP/out" || fail "a line over 80 columns"
 
 # A failing command stops the sweep after its run; the knob is put back.
