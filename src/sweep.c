@@ -475,6 +475,10 @@ int sweep_run(const struct opts *o)
 	}
 	size_t total = s.ncases * (size_t)o->repeat;
 	for (size_t i = 0; !status && i < total; i++) {
+		if (ticker_stop_signal()) {	/* between runs: start no other */
+			status = 128 + ticker_stop_signal();
+			break;
+		}
 		const struct sweep_case *c = &s.cases[i / (size_t)o->repeat];
 		fprintf(stderr, "wbtop: sweep run %zu/%zu: %s -> %s\n", i + 1, total, c->name, s.paths[i]);
 		status = sweep_one(&s, c, (long)(i % (size_t)o->repeat) + 1, s.paths[i]);
