@@ -13,7 +13,9 @@ static int cmpstat_order(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The nearest-rank 5th percentile of the n rates in v (sorted in place). */
+/* The nearest-rank 5th percentile of the n rates in v (sorted in place):
+ * always a rate some interval had, never one between two, so "p5 = min"
+ * says plainly that a short run has too few intervals for more. */
 static double cmpstat_p5(double *v, size_t n)
 {
 	qsort(v, n, sizeof *v, cmpstat_order);
@@ -44,6 +46,8 @@ void cmpstat_compute(const double *kbps, const double *dt_s, size_t n, size_t nd
 		free(kept);
 		return;
 	}
+	/* KiB over seconds, as a person dividing bytes by time would: intervals
+	 * stretched by a stall weigh by their length */
 	out->mean_kbps = kb / out->secs;
 	/* a second pass: the sum of squares about the mean loses no digits
 	 * the way sum(x^2) - n*mean^2 does for a steady writer */
@@ -53,6 +57,7 @@ void cmpstat_compute(const double *kbps, const double *dt_s, size_t n, size_t nd
 			ss += dt_s[i] * (kbps[i] - out->mean_kbps) * (kbps[i] - out->mean_kbps);
 	}
 	double sd = sqrt(ss / out->secs);
+	/* relative, so a fast and a slow device compare: "a lot more erratic" */
 	out->cv_pct = out->mean_kbps > 0 ? sd / out->mean_kbps * 100 : NAN;
 	out->p5_kbps = kept ? cmpstat_p5(kept, out->n) : NAN;
 	out->dips_per_min = (double)ndips / (out->secs / 60);
@@ -78,6 +83,7 @@ static double cmpstat_get_p5(const struct cmpstat *s) { return s->p5_kbps; }
 static double cmpstat_get_cv(const struct cmpstat *s) { return s->cv_pct; }
 static double cmpstat_get_dpm(const struct cmpstat *s) { return s->dips_per_min; }
 
+/* Text shows MiB/s as "MB/s", as iostat -m does; JSON keeps KiB/s. */
 const struct cmpstat_field cmpstat_fields[] = {
 	{ "secs", "duration s", 1, 1, cmpstat_get_secs },
 	{ "intervals", "intervals", 1, 0, cmpstat_get_n },

@@ -53,6 +53,7 @@ static double plot_step(double max)
 	return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
 }
 
+/* Idle devices are left out of the picture and its legend, as of the tables. */
 static bool plot_wrote(const struct series_dev *d)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -71,6 +72,8 @@ static void plot_extend(struct plot_scale *sc, const struct series_dev *d)
 	}
 }
 
+/* One scale for every panel: runs are compared by eye, and a panel scaled
+ * to its own peak would make a slow run look as fast as a quick one. */
 static void plot_scale_of(struct plot_scale *sc, struct series *const *runs, size_t n, const regex_t *re)
 {
 	memset(sc, 0, sizeof *sc);
@@ -144,6 +147,8 @@ static void plot_line(FILE *out, const struct plot_scale *sc, double y0, const s
 				plot_x(sc, d->t_s[i] - d->dt_s[i] / 2), plot_y(sc, y0, d->kbps[i]), PLOT_SVG_DIP);
 }
 
+/* Knob changes within a run; labels step down four rows, so that changes
+ * close together (a ratio and its partner) stay readable. */
 static void plot_changes(FILE *out, const struct plot_scale *sc, double y0, const struct series *s)
 {
 	for (size_t i = 0; i < s->nchanges; i++) {

@@ -11,6 +11,8 @@
 
 int rec_meta_get(const char *path, const char *key, char *buf, size_t len, char *err, size_t errlen)
 {
+	/* opened per call, read-only and validated as a replay opens it: the few
+	 * notes a comparison reads are not worth a connection kept open */
 	sqlite3 *db = NULL;
 	bool unfinished;
 	if (len)

@@ -70,6 +70,8 @@ bool series_dev_selected(const struct series_dev *d, const struct re_pattern_buf
 	return hit;
 }
 
+/* The arrays grow together, doubling: a long recording is read without a
+ * reallocation per sample. */
 static int series_push(struct series_dev *d, double t_s, double kbps, double dt_s, bool dip)
 {
 	if (d->n == d->cap) {
@@ -104,7 +106,8 @@ static char *series_dup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/* A new device series for d (its identity as the recording has it). */
+/* The series of d's key, new if there is none: a device that left and came
+ * back (a second devices row) stays one series, present when it was. */
 static struct series_dev *series_add_dev(struct series *s, const struct dev_counters *d)
 {
 	char name[sizeof d->name + 1], key[sizeof d->name + 8];
@@ -171,6 +174,8 @@ static int series_interval(struct series *s, struct source *src, struct rec_idma
 	if (rec_replay_marks(src, &m) < 0)
 		memset(&m, 0, sizeof m);
 	const struct snapshot *cur = f->cur;
+	/* wall time for the axis (what people read off a picture); the rates
+	 * themselves come from the monotonic clock, in derive.c */
 	double t_s = (double)(cur->wall_ns - s->start_wall_ns) / 1e9;
 	memcpy(s->knob_last, cur->knob, sizeof s->knob_last);
 	int r = series_add_changes(s, f->prev, cur, t_s);
@@ -182,6 +187,7 @@ static int series_interval(struct series *s, struct source *src, struct rec_idma
 		struct series_dev *e = series_dev_of(s, of_id, ids ? ids[i] : -1, &cur->dev[i]);
 		if (!e)
 			return -ENOMEM;
+		/* a first or reset interval has no rate: absent, not zero */
 		if (rates && rates[i].status == RATE_OK)
 			r = series_push(e, t_s, rates[i].wkb_s, f->sys.dt_s, m.dev_dips && m.dev_dips[i]);
 	}
@@ -243,7 +249,7 @@ static int series_walk(struct series *s, struct source *src, char *err, size_t e
 			memcpy(s->knob_first, f->cur->knob, sizeof s->knob_first);
 			memcpy(s->knob_last, f->cur->knob, sizeof s->knob_last);
 			first = false;
-			continue;	/* only a baseline */
+			continue;	/* only a baseline: no interval ends at it */
 		}
 		r = series_interval(s, src, &of_id, f);
 		if (r == -ENOMEM)
