@@ -36,6 +36,10 @@ struct compare_opts {
 	const char *devices;	/* device table: keep the devices --devices matches; NULL all */
 };
 
+/* The width to cut text lines to: given (--width) if not 0, else the
+ * terminal's when out is one (at least 60 columns), else 0 (no limit). */
+int compare_width(FILE *out, int given);
+
 /* The recordings of a side: each path a recording, or a directory whose
  * *.wbrec and *.db files are (sorted by name).  0 or -errno; the path
  * list grows into *paths (free each and the array). */

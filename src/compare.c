@@ -10,6 +10,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmpstat.h"
 #include "compare.h"
@@ -88,6 +90,14 @@ int compare_pool_total(struct compare_pool *p, struct series *const *v, size_t n
 }
 
 /* ---- Text ------------------------------------------------------------- */
+
+int compare_width(FILE *out, int given)
+{
+	struct winsize ws;
+	if (given || !isatty(fileno(out)) || ioctl(fileno(out), TIOCGWINSZ, &ws) < 0 || ws.ws_col == 0)
+		return given;
+	return ws.ws_col < 60 ? 60 : ws.ws_col;	/* the figure rows need 67; titles get cut */
+}
 
 /* One line, cut to o->width columns (at a character boundary). */
 void compare_line(FILE *out, const struct compare_opts *o, const char *fmt, ...)

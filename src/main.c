@@ -66,8 +66,8 @@ static int main_plot(const struct opts *o)
 static int main_compare(const struct opts *o)
 {
 	char err[512] = "";
-	struct compare_opts co = { o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT, o->width, o->group,
-				   o->devices_regex };
+	struct compare_opts co = { o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT,
+				   compare_width(stdout, o->width), o->group, o->devices_regex };
 	int rc = compare_runs(o->compare_a, o->ncompare_a, o->compare_b, o->ncompare_b, &co, stdout, err,
 			      sizeof err);
 	if (rc == -EPIPE)

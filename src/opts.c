@@ -324,6 +324,14 @@ static int opts_check_runs(struct opts *o)
 			fprintf(stderr, "wbtop: --sweep: give the directory once (-w DIR or --sweep-dir DIR)\n");
 			return 2;
 		}
+		if (o->count) {
+			fprintf(stderr, "wbtop: --sweep: a run lasts as long as its command; -n does not apply\n");
+			return 2;
+		}
+		if (o->format != FMT_TEXT && o->format != FMT_JSON) {
+			fprintf(stderr, "wbtop: --sweep prints its comparison as text or json (--format)\n");
+			return 2;
+		}
 		if (!o->sweep_dir)
 			o->sweep_dir = o->record_path;
 		o->record_path = NULL;

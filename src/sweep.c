@@ -264,6 +264,12 @@ static pid_t sweep_spawn(const struct opts *o)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		/* stdout is the table's, for the mail: the command's output goes to
+		 * stderr; and a group not in the foreground must not read the tty */
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execvp(o->command[0], o->command);
 		fprintf(stderr, "wbtop: --sweep: %s: %s\n", o->command[0], strerror(errno));
 		_exit(127);
@@ -417,8 +423,8 @@ static int sweep_compare(struct sweep *s)
 		}
 	}
 	size_t rep = (size_t)s->o->repeat;
-	struct compare_opts co = { s->o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT, s->o->width, NULL,
-				   s->o->devices_regex };
+	struct compare_opts co = { s->o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT,
+				   compare_width(stdout, s->o->width), NULL, s->o->devices_regex };
 	for (size_t i = 1; !status && i < s->ncases; i++) {
 		if (co.format == COMPARE_TEXT && i > 1)
 			fputs("\n\n", stdout);

@@ -17,7 +17,7 @@ done
 vm=/proc/sys/vm
 knobs() { echo "$(cat $vm/dirty_background_ratio) $(cat $vm/dirty_background_bytes)"; }
 before=$(knobs)
-cmd="for i in 1 2 3; do dd if=/dev/zero of=$TMP/i17-sw\$i/f bs=1M count=24 conv=fsync 2>/dev/null & done; wait"
+cmd="for i in 1 2 3; do dd if=/dev/zero of=$TMP/i17-sw\$i/f bs=1M count=24 conv=fsync 2>/dev/null & done; wait; echo ran-\$\$"
 
 "$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/sw" --width 80 \
 	--devices "^$TMP/i17-sw" --plot "$TMP/sw.svg" -- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" ||
@@ -43,6 +43,8 @@ assert meta["exit_status"] == "0" and float(meta["wall_s"]) > 0, meta
 PY
 done
 grep -q "restored vm.dirty_background" "$TMP/err" || fail "no restore reported"
+# the command's output is on stderr: stdout holds the table only
+[ "$(grep -c '^ran-' "$TMP/err")" -eq 2 ] && ! grep -q '^ran-' "$TMP/out" || fail "the command's output went to stdout"
 grep -Eq '^\* vm.dirty_background_ratio +5% +15%$' "$TMP/out" || fail "no knob line in the table"
 for dev in $devs; do
 	# each filesystem's mean, minimum and cv under each value
