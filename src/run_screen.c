@@ -73,6 +73,8 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	}
 	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, r->err, sizeof r->err)))
 		return 1;
+	if (r->rec)
+		rec_writer_set_sync(r->rec, o->rec_sync_ms);
 	if (r->live) {
 		struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s };
 		if (!(r->ctl = control_new(&cc))) {
@@ -193,6 +195,12 @@ static bool run_screen_sample(struct screen_run *r)
 		snprintf(r->err, sizeof r->err, "%s", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
 		r->status = 1;
 		return false;
+	}
+	if (rc == 0 && !r->self_noted) {
+		char note[512];
+		r->self_noted = true;
+		if (rec_writer_watched_note(r->rec, f->cur, note, sizeof note))
+			screen_message(r->scr, "%s", note);
 	}
 	if (rc == 0)
 		run_screen_take(r, f, true);
