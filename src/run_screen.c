@@ -29,7 +29,8 @@
 
 /* Frames of history kept: the widest graph and sparkline, plus slack. */
 #define RUN_SCREEN_HISTORY 1024
-/* The first interval is short so figures appear at once (top does the same). */
+/* The first interval (from the baseline sample, taken at start) is short so
+ * that rates appear at once (top does the same). */
 #define RUN_SCREEN_FIRST_NS 250000000ull
 /* Raw samples kept for "save history": an hour at the default interval,
  * and at most 64 MiB of device counters (192 bytes a device-sample: some
@@ -509,8 +510,11 @@ static void run_screen_loop(struct screen_run *r)
 	uint64_t now = ticker_now_ns();
 	uint64_t first = r->step_ns < RUN_SCREEN_FIRST_NS ? r->step_ns : RUN_SCREEN_FIRST_NS;
 	r->start_ns = now + first;
-	if (!r->replay)	/* a replay keeps its recorded pace from the start */
-		r->deadline_ns = r->start_ns;
+	/* The baseline sample at once, so that the devices are on the first
+	 * frame; the first rates a short interval later; a replay keeps its
+	 * recorded pace from the start. */
+	if (!r->replay)
+		r->deadline_ns = now;
 	screen_state(r->scr, &r->st);
 	screen_draw(r->scr);
 	while (!r->quit && !ticker_stop_signal()) {
