@@ -162,8 +162,9 @@ static void run_screen_record(struct screen_run *r, const struct frame *f)
 	history_push(r->hist, &hs);
 	for (size_t i = 0; i < f->cur->ndev; i++) {
 		struct hist_dev hd;
+		char kbuf[IDENT_KEY_MAX];
 		history_dev_from_rates(&hd, &frame_dev_rates(f)[i], f->dev_dip && f->dev_dip[i]);
-		if (history_add_dev(r->hist, history_dev_key(&f->cur->dev[i]), &hd) < 0)
+		if (history_add_dev(r->hist, ident_dev_key(&f->cur->dev[i], kbuf, sizeof kbuf), &hd) < 0)
 			break;	/* out of memory: the rest of this frame has no history */
 	}
 }
