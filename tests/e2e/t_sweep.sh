@@ -58,6 +58,16 @@ grep -q '^TOTAL (the devices shown)' "$TMP/out" || fail "no TOTAL block"
 for dev in $devs; do grep -q ">$dev " "$TMP/sw.svg" || fail "$dev is not in the SVG's legend"; done
 awk 'length > 80 { bad = 1 } END { exit bad }' "$TMP/out" || fail "a line over 80 columns"
 
+# --repeat: one value run twice, the first run against the second.
+"$WBTOP" --sweep vm.dirty_background_ratio=5 --repeat 2 -d 0.2 --sweep-dir "$TMP/rep" \
+	-- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" || fail "sweep --repeat failed: $(cat "$TMP/err")"
+for n in 1 2; do
+	[ -s "$TMP/rep/vm.dirty_background_ratio=5,run=$n.wbrec" ] || fail "no recording of run $n: $(ls "$TMP/rep")"
+done
+grep -q '^A: vm.dirty_background_ratio=5  ' "$TMP/out" && grep -q '^B: vm.dirty_background_ratio=5  ' "$TMP/out" ||
+	fail "--repeat: $(head -5 "$TMP/out")"
+[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after --repeat, $before before"
+
 # A failing command stops the sweep after its run; the knob is put back.
 "$WBTOP" --sweep dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/fail" -- sh -c 'exit 3' \
 	>"$TMP/out" 2>"$TMP/err"
