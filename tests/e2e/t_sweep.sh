@@ -68,6 +68,22 @@ grep -q '^A: vm.dirty_background_ratio=5  ' "$TMP/out" && grep -q '^B: vm.dirty_
 	fail "--repeat: $(head -5 "$TMP/out")"
 [ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after --repeat, $before before"
 
+# Two knobs: the cross product, the first knob varying slowest, each case
+# compared with the first.
+expire=$(cat $vm/dirty_expire_centisecs)
+on_exit "echo $expire > $vm/dirty_expire_centisecs"
+e2=$((expire + 100))
+"$WBTOP" --sweep vm.dirty_background_ratio=5,15 --sweep "dirty_expire_centisecs=$expire,$e2" -d 0.2 \
+	--sweep-dir "$TMP/x" -- sleep 0.3 >"$TMP/out" 2>"$TMP/err" || fail "two knobs: $(cat "$TMP/err")"
+for c in "5,vm.dirty_expire_centisecs=$expire" "5,vm.dirty_expire_centisecs=$e2" \
+	"15,vm.dirty_expire_centisecs=$expire" "15,vm.dirty_expire_centisecs=$e2"; do
+	[ -s "$TMP/x/vm.dirty_background_ratio=$c.wbrec" ] || fail "no run $c: $(ls "$TMP/x")"
+done
+[ "$(grep -c "^A: vm.dirty_background_ratio=5,vm.dirty_expire_centisecs=$expire " "$TMP/out")" -eq 3 ] ||
+	fail "two knobs: not three tables against the first case"
+[ "$(knobs)" = "$before" ] && [ "$(cat $vm/dirty_expire_centisecs)" = "$expire" ] ||
+	fail "knobs $(knobs) $(cat $vm/dirty_expire_centisecs) after two knobs"
+
 # A failing command stops the sweep after its run; the knob is put back.
 "$WBTOP" --sweep dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/fail" -- sh -c 'exit 3' \
 	>"$TMP/out" 2>"$TMP/err"
@@ -95,6 +111,23 @@ rc=$?
 [ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGINT, $before before"
 sleep 0.2
 pgrep -f 'sleep 47.123' >/dev/null && fail "the command outlived the sweep"
+# SIGTERM the same way (exit 143)
+"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/term" \
+	-- sh -c 'sleep 47.124' >/dev/null 2>"$TMP/err2" &
+pid2=$!
+on_exit "kill $pid2 2>/dev/null"
+i=0
+while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f 'sleep 47.124' >/dev/null; do
+	i=$((i + 1)); [ $i -lt 100 ] || fail "the SIGTERM run did not start: $(cat "$TMP/err2")"
+	sleep 0.1
+done
+kill -TERM $pid2
+wait $pid2
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143: $(cat "$TMP/err2")"
+[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGTERM, $before before"
+sleep 0.2
+pgrep -f 'sleep 47.124' >/dev/null && fail "the command outlived the SIGTERM"
 python3 -c 'import sqlite3, sys
 m = dict(sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True).execute("SELECT key, value FROM meta"))
 assert m["exit_status"] == "interrupted" and m["state"] == "closed", m' \
