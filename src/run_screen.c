@@ -76,6 +76,10 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 		return 1;
 	if (r->rec)
 		rec_writer_set_sync(r->rec, o->rec_sync_ms);
+	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
+		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(r->rec));
+		return 1;
+	}
 	if (r->live) {
 		struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s };
 		if (!(r->ctl = control_new(&cc))) {
