@@ -73,17 +73,16 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 /* Store a knob-change event; it belongs to the next sample appended. */
 int rec_writer_event(struct rec_writer *w, const struct wb_event *e);
 
-/* Store a note about the run in the meta table (key "case", "command",
- * ...; doc/recording.md lists them), replacing an earlier value of key.
- * 0 or -errno; a failure stops the writer as an append does. */
-int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value);
-
 /* When the recording's file lives on a device of s (the one st_dev names),
  * a one-line note saying so into buf, and true: what wbtop then reports
  * for that device includes its own writes and the flushes of making the
  * recording durable.  false (buf untouched) otherwise. */
 bool rec_writer_watched_note(const struct rec_writer *w, const struct snapshot *s, char *buf,
 			     size_t len);
+/* Store a note about the run in the meta table (key "case", "command",
+ * ...; doc/recording.md lists them), replacing an earlier value of key.
+ * 0 or -errno; a failure stops the writer as an append does. */
+int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value);
 
 /* Samples stored so far. */
 int64_t rec_writer_count(const struct rec_writer *w);
