@@ -19,7 +19,8 @@ enum {
 	PLOT_LEFT = 70,		/* the throughput axis */
 	PLOT_RIGHT = 220,	/* the legend */
 	PLOT_TOP = 40,		/* the panel's title */
-	PLOT_BOTTOM = 40	/* the time axis */
+	PLOT_BOTTOM = 40,	/* the time axis */
+	PLOT_LEGEND_ROWS = 9	/* device rows of a panel's legend */
 };
 
 /* Device lines: distinct from the total (black), dips (red) and knob
@@ -188,14 +189,25 @@ static void plot_panel(FILE *out, const struct plot_scale *sc, double y0, const 
 	fputs("</text>\n", out);
 	plot_axes(out, sc, y0);
 	double ly = y0 + PLOT_TOP + 10;
-	size_t colour = 0;
+	size_t colour = 0, unnamed = 0;
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct series_dev *d = &s->dev[i];
 		if (!plot_wrote(d) || !series_dev_selected(d, re))
 			continue;
 		const char *c = plot_colours[colour++ % PLOT_NCOLOURS];
 		plot_line(out, sc, y0, d, c, 1.5);
-		plot_legend_row(out, ly, c, d->label, d->mounts);
+		/* the legend holds what fits beside the panel, with room for the
+		 * total and the dip rows; the rest are counted */
+		if (colour <= PLOT_LEGEND_ROWS) {
+			plot_legend_row(out, ly, c, d->label, d->mounts);
+			ly += 16;
+		} else {
+			unnamed++;
+		}
+	}
+	if (unnamed) {
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\">and %zu more devices</text>\n",
+			PLOT_W - PLOT_RIGHT + 36, ly + 4, unnamed);
 		ly += 16;
 	}
 	/* with --devices, the total of those shown: the system's would dwarf them */
