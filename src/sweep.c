@@ -47,7 +47,7 @@ struct sweep {
 static void sweep_free(struct sweep *s)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
-		for (size_t k = 0; k < s->nknobs; k++)
+		for (size_t k = 0; s->cases[i].sets && k < s->nknobs; k++)
 			free(s->cases[i].sets[k]);
 		free(s->cases[i].sets);
 		free(s->cases[i].refs);
@@ -292,16 +292,8 @@ static void sweep_stop(pid_t pid, int sig)
 	waitpid(pid, NULL, 0);
 }
 
-static int sweep_append(struct rec_writer *w, const struct frame *f, const char *path)
-{
-	if (rec_writer_append(w, f->cur, f->sys_dip, f->dev_dip) == 0)
-		return 0;
-	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));
-	(void)path;
-	return -1;
-}
-
-static int sweep_step(struct sweep *s, struct rec_writer *w, const char *path)
+/* One sample into the run's recording; -1 (reported) if either fails. */
+static int sweep_step(struct sweep *s, struct rec_writer *w)
 {
 	const struct frame *f;
 	int rc = pipeline_step(s->pipe, &f);
@@ -309,7 +301,10 @@ static int sweep_step(struct sweep *s, struct rec_writer *w, const char *path)
 		fprintf(stderr, "wbtop: %s\n", s->src->errmsg[0] ? s->src->errmsg : "the live source ended");
 		return -1;
 	}
-	return sweep_append(w, f, path);
+	if (rec_writer_append(w, f->cur, f->sys_dip, f->dev_dip) == 0)
+		return 0;
+	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));	/* it names the file */
+	return -1;
 }
 
 static void sweep_meta_run(struct rec_writer *w, struct sweep *s, const struct sweep_case *c, long rep)
@@ -358,7 +353,7 @@ static int sweep_one(struct sweep *s, const struct sweep_case *c, long rep, cons
 	sweep_meta_run(w, s, c, rep);
 	pipeline_restart(s->pipe);
 	uint64_t step_ns = (uint64_t)(s->o->delay_s * 1e9), start_ns = ticker_now_ns();
-	int status = sweep_step(s, w, path) < 0 ? 1 : 0;	/* the baseline, before the command */
+	int status = sweep_step(s, w) < 0 ? 1 : 0;	/* the baseline, before the command */
 	pid_t pid = status ? -1 : sweep_spawn(s->o);
 	if (!status && pid < 0) {
 		fprintf(stderr, "wbtop: --sweep: cannot start the command: %s\n", strerror(errno));
@@ -372,7 +367,7 @@ static int sweep_one(struct sweep *s, const struct sweep_case *c, long rep, cons
 			break;
 		}
 		exited = waitpid(pid, &wstatus, WNOHANG) == pid;
-		if (sweep_step(s, w, path) < 0)
+		if (sweep_step(s, w) < 0)
 			status = 1;	/* the last sample is taken after the command ended */
 	}
 	if (pid > 0 && !exited)
