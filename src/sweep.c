@@ -254,42 +254,59 @@ static int sweep_set_knobs(struct sweep *s, const struct sweep_case *c)
 	return 0;
 }
 
+/* The child's side of sweep_spawn: never returns. */
+static void sweep_exec(const struct opts *o)
+{
+	/* its own group, so that a signal reaches every process of it; stdout
+	 * is the table's, for the mail, so the command's output goes to stderr;
+	 * and a group not in the foreground must not read the tty */
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (setpgid(0, 0) < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "wbtop: --sweep: setting up the command: %s\n", strerror(errno));
+		_exit(126);
+	}
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	execvp(o->command[0], o->command);
+	fprintf(stderr, "wbtop: --sweep: %s: %s\n", o->command[0], strerror(errno));
+	_exit(127);
+}
+
 static pid_t sweep_spawn(const struct opts *o)
 {
 	pid_t pid = fork();
-	if (pid == 0) {
-		/* its own group, so that a signal reaches every process of it */
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		/* stdout is the table's, for the mail: the command's output goes to
-		 * stderr; and a group not in the foreground must not read the tty */
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execvp(o->command[0], o->command);
-		fprintf(stderr, "wbtop: --sweep: %s: %s\n", o->command[0], strerror(errno));
-		_exit(127);
+	if (pid == 0)
+		sweep_exec(o);
+	/* also here, whichever of the two runs first; EACCES: the child has
+	 * exec'd, so it made its group itself */
+	if (pid > 0 && setpgid(pid, pid) < 0 && errno != EACCES) {
+		int e = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		errno = e;
+		return -1;
 	}
-	if (pid > 0)
-		setpgid(pid, pid);	/* also here: whichever of the two runs first */
 	return pid;
 }
 
 /* Stop the command's process group: sig, then SIGKILL after 2 s. */
 static void sweep_stop(pid_t pid, int sig)
 {
-	kill(-pid, sig);
+	/* ESRCH: the group is gone already; waitpid below reaps the leader */
+	if (kill(-pid, sig) < 0 && errno != ESRCH)
+		kill(pid, sig);
 	for (int i = 0; i < 200; i++) {
 		if (waitpid(pid, NULL, WNOHANG) == pid)
 			return;
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
-	kill(-pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	if (kill(-pid, SIGKILL) < 0 && errno != ESRCH)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* One sample into the run's recording; -1 (reported) if either fails. */
@@ -366,7 +383,8 @@ static int sweep_one(struct sweep *s, const struct sweep_case *c, long rep, cons
 			status = 128 + ticker_stop_signal();
 			break;
 		}
-		exited = waitpid(pid, &wstatus, WNOHANG) == pid;
+		pid_t done = waitpid(pid, &wstatus, WNOHANG);
+		exited = done == pid || (done < 0 && errno == ECHILD);	/* gone: no status to wait for */
 		if (sweep_step(s, w) < 0)
 			status = 1;	/* the last sample is taken after the command ended */
 	}
