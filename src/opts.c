@@ -296,8 +296,8 @@ static int opts_operands(struct opts *o, int n, char **w, bool dashdash)
 		}
 		return 0;
 	}
-	if (n > 0 || dashdash) {
-		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", n ? w[0] : "--");
+	if (n > 0) {	/* a bare "--" ends the options, as getopt has it */
+		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", w[0]);
 		return 2;
 	}
 	return 0;
