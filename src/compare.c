@@ -182,8 +182,20 @@ static void compare_side_text(FILE *out, const struct compare_opts *o, char side
 	if (n > 1)
 		snprintf(runs, sizeof runs, " (%zu runs)", n);
 	compare_line(out, o, "%c: %s%s  %s%s", side, v[0]->case_name, runs, v[0]->path, n > 1 ? " ..." : "");
-	if (v[0]->command)
-		compare_line(out, o, "   command: %s", v[0]->command);
+}
+
+/* What the runs ran (a sweep's are one command: said once). */
+static void compare_commands_text(FILE *out, const struct compare_opts *o, const struct series *a,
+				  const struct series *b)
+{
+	if (a->command && b->command && !strcmp(a->command, b->command)) {
+		compare_line(out, o, "command: %s", a->command);
+		return;
+	}
+	if (a->command)
+		compare_line(out, o, "A ran: %s", a->command);
+	if (b->command)
+		compare_line(out, o, "B ran: %s", b->command);
 }
 
 static void compare_knobs_text(FILE *out, const struct compare_opts *o, struct series *const *a,
@@ -458,6 +470,7 @@ int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct ser
 	} else if (r == 0) {
 		compare_side_text(out, o, 'A', a, na);
 		compare_side_text(out, o, 'B', b, nb);
+		compare_commands_text(out, o, a[0], b[0]);
 		fputc('\n', out);
 		compare_knobs_text(out, o, a, na, b, nb);
 	}
