@@ -102,18 +102,24 @@ int compare_width(FILE *out, int given)
 /* One line, cut to o->width columns (at a character boundary). */
 void compare_line(FILE *out, const struct compare_opts *o, const char *fmt, ...)
 {
-	char buf[1024];
+	char *buf = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	int len = vasprintf(&buf, fmt, ap);
 	va_end(ap);
-	size_t n = strlen(buf);
+	if (len < 0) {
+		fputs("(out of memory)\n", out);
+		return;
+	}
+	size_t n = (size_t)len;
 	if (o->width > 0 && n > (size_t)o->width) {
 		n = (size_t)o->width;
 		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
 			n--;	/* not inside a UTF-8 sequence */
 	}
-	fprintf(out, "%.*s\n", (int)n, buf);
+	fwrite(buf, 1, n, out);
+	fputc('\n', out);
+	free(buf);
 }
 
 const char *compare_num(char *buf, size_t len, const struct cmpstat_field *f, double v)
