@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmpstat.h"
@@ -184,10 +185,16 @@ static void compare_knob_text(struct series *const *v, size_t n, int k, char *bu
 static void compare_side_text(FILE *out, const struct compare_opts *o, char side,
 			      struct series *const *v, size_t n)
 {
-	char runs[32] = "";
+	char runs[32] = "", when[32] = "?";
 	if (n > 1)
 		snprintf(runs, sizeof runs, " (%zu runs)", n);
-	compare_line(out, o, "%c: %s%s  %s%s", side, v[0]->case_name, runs, v[0]->path, n > 1 ? " ..." : "");
+	/* when the first run began, local time: which kernel, which boot */
+	time_t t = (time_t)(v[0]->start_wall_ns / 1000000000);
+	struct tm tm;
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	compare_line(out, o, "%c: %s%s  %s  %s%s", side, v[0]->case_name, runs, when, v[0]->path,
+		     n > 1 ? " ..." : "");
 }
 
 /* What the runs ran (a sweep's are one command: said once). */
