@@ -19,7 +19,7 @@ knobs() { echo "$(cat $vm/dirty_background_ratio) $(cat $vm/dirty_background_byt
 before=$(knobs)
 cmd="for i in 1 2 3; do dd if=/dev/zero of=$TMP/i17-sw\$i/f bs=1M count=24 conv=fsync 2>/dev/null & done; wait; echo ran-\$\$"
 
-"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/sw" --width 80 \
+"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/sw" --width 80 -P \
 	--devices "^$TMP/i17-sw" --plot "$TMP/sw.svg" -- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" ||
 	fail "sweep failed: $(cat "$TMP/err")"
 cat "$TMP/err" "$TMP/out"
@@ -40,6 +40,8 @@ assert meta["case"] == "vm.dirty_background_ratio=" + sys.argv[2], meta
 assert meta["sweep"] == "vm.dirty_background_ratio=" + sys.argv[2], meta
 assert meta["command"] == "sh -c '" + sys.argv[4] + "'", meta["command"]
 assert meta["exit_status"] == "0" and float(meta["wall_s"]) > 0, meta
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[3], uri=True)
+assert db.execute("SELECT count(*) FROM procs").fetchone()[0] > 0, "-P: no processes recorded"
 PY
 done
 grep -q "restored vm.dirty_background" "$TMP/err" || fail "no restore reported"
