@@ -55,6 +55,9 @@ struct dev_rates {
 	uint32_t x_have;
 };
 
+/* "ok", "first", "reset", "nodata": a status as the exports name it. */
+const char *derive_status_name(enum rate_status s);
+
 /* System rates from prev to cur.  Returns out->status. */
 enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,
 			    struct sys_rates *out);

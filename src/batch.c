@@ -17,6 +17,7 @@
 #include "batch.h"
 #include "figure.h"
 #include "ident.h"
+#include "sink.h"
 
 #define DIP_MARK " <<<<<"
 
@@ -246,4 +247,58 @@ int batch_print_event(struct batch *b, const struct wb_event *e)
 	if (fflush(b->out) == EOF)
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+struct batch_sink {
+	struct batch *b;
+	const char *out_name;	/* for messages: "standard output" or -o's path */
+};
+
+/* Per interval: the knob changes seen, as comment lines, then the tables. */
+static int batch_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct batch_sink *bs = s->impl;
+	if (!f->prev)
+		return 0;	/* the baseline: no interval yet (iostat -y) */
+	int rc = 0;
+	for (size_t i = 0; i < f->nchanges && rc == 0; i++)
+		rc = batch_print_event(bs->b, &f->changes[i]);
+	if (rc == 0)
+		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
+	return rc;
+}
+
+static int batch_sink_close(struct sink *s)
+{
+	struct batch_sink *bs = s->impl;
+	batch_free(bs->b);
+	free(bs);
+	return 0;
+}
+
+static const struct sink_ops batch_sink_ops = {
+	.kind = "text", .frame = batch_sink_frame, .close = batch_sink_close,
+};
+
+struct sink *batch_sink_new(FILE *out, const char *out_name, bool all, const char *devices_regex,
+			    char *err, size_t errlen)
+{
+	struct batch_sink *bs = calloc(1, sizeof *bs);
+	if (!bs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!(bs->b = batch_new(out, all, devices_regex, err, errlen))) {
+		free(bs);
+		return NULL;
+	}
+	bs->out_name = out_name;
+	struct sink *s = sink_new(&batch_sink_ops, bs);
+	if (!s)
+		snprintf(err, errlen, "out of memory");
+	return s;
 }

@@ -15,6 +15,7 @@
 
 #include "history.h"
 #include "ident.h"
+#include "sink.h"
 
 struct hist_series {
 	char *key;
@@ -323,4 +324,46 @@ void history_marks(const struct history *h, const struct hist_series *s, bool de
 		if (event)
 			event[i] = x && x->event;
 	}
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* A frame: the system figures, each device's under its key, and a mark
+ * where knob values changed or the source recorded knob writes. */
+static int history_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct history *h = s->impl;
+	struct hist_sys hs;
+	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
+	history_push(h, &hs);
+	const struct dev_rates *r = frame_dev_rates(f);
+	for (size_t i = 0; r && i < f->cur->ndev; i++) {
+		struct hist_dev hd;
+		char kbuf[IDENT_KEY_MAX];
+		history_dev_from_rates(&hd, &r[i], f->dev_dip && f->dev_dip[i]);
+		if (history_add_dev(h, ident_dev_key(&f->cur->dev[i], kbuf, sizeof kbuf), &hd) < 0)
+			break;	/* out of memory: the rest of this frame has no history */
+	}
+	if (f->nchanges || f->nevents)
+		history_mark_event(h);
+	return 0;
+}
+
+/* A knob wbtop wrote: a BDI limit is in no sample, so it is marked now; a
+ * vm knob's new value is seen, and marked, by the next frame. */
+static int history_sink_event(struct sink *s, const struct wb_event *e)
+{
+	if (strncmp(e->knob, "bdi:", 4) == 0)
+		history_mark_event(s->impl);
+	return 0;
+}
+
+static const struct sink_ops history_sink_ops = {
+	.kind = "history", .frame = history_sink_frame, .event = history_sink_event,
+	.close = sink_keep_close,
+};
+
+struct sink *history_sink_new(struct history *h)
+{
+	return sink_new(&history_sink_ops, h);
 }

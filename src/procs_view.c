@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "procs_view.h"
+#include "sink.h"
 
 /* ---- names of kernel threads ---- */
 
@@ -551,4 +552,30 @@ int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct p
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* ---- the -P sink ---------------------------------------------------------- */
+
+/* After the device table of each interval: the process table. */
+static int procs_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct sink_stream *st = s->impl;
+	if (!f->prev)
+		return 0;
+	struct proc_row rows[PROCS_BATCH_ROWS];
+	struct procs_summary sum;
+	size_t n = procs_view_build(f->prev, f->cur, f->sys.dt_s, rows, PROCS_BATCH_ROWS, &sum);
+	int rc = procs_print_batch(st->out, &sum, rows, n);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", st->name, strerror(-rc));
+	return rc;
+}
+
+static const struct sink_ops procs_sink_ops = {
+	.kind = "procs", .frame = procs_sink_frame, .close = sink_stream_close,
+};
+
+struct sink *procs_sink_new(FILE *out, const char *out_name)
+{
+	return sink_stream_new(&procs_sink_ops, out, out_name);
 }

@@ -315,6 +315,7 @@ static const struct source_ops rec_replay_ops = {
 	.kind = "replay",
 	.next = rec_rp_next,
 	.close = rec_rp_close,
+	.marks = rec_replay_marks,
 };
 
 struct source *rec_replay_open(const char *path, bool follow, char *err, size_t errlen)

@@ -34,6 +34,7 @@
 #include "knob.h"
 #include "rec.h"
 #include "rec_schema.h"
+#include "sink.h"
 
 /* One device of the current sample, as the writer remembers it. */
 struct rec_wdev {
@@ -1000,4 +1001,34 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 		return r;
 	}
 	return rec_writer_close(w, err, errlen);
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* Every sample, the baseline too (a replay needs it), with its marks. */
+static int rec_sink_frame(struct sink *s, const struct frame *f)
+{
+	int rc = rec_writer_append(s->impl, f->cur, f->sys_dip, f->dev_dip);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s", rec_writer_errmsg(s->impl));
+	return rc;
+}
+
+static int rec_sink_event(struct sink *s, const struct wb_event *e)
+{
+	return rec_writer_event(s->impl, e);
+}
+
+static int rec_sink_close(struct sink *s)
+{
+	return rec_writer_close(s->impl, s->errmsg, sizeof s->errmsg);
+}
+
+static const struct sink_ops rec_sink_ops = {
+	.kind = "recorder", .frame = rec_sink_frame, .event = rec_sink_event, .close = rec_sink_close,
+};
+
+struct sink *rec_writer_sink(struct rec_writer *w)
+{
+	return sink_new(&rec_sink_ops, w);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ident.h"
+#include "sink.h"
 #include "snapring.h"
 
 struct snapring_slot {
@@ -274,4 +275,22 @@ size_t snapring_samples(const struct snapring *r, struct rec_sample *out)
 		out[i] = (struct rec_sample){ &sl->snap, sl->sys_dip, sl->have_dips ? sl->dips : NULL };
 	}
 	return r->len;
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* A full ring or a huge sample only means less to save: not an error. */
+static int snapring_sink_frame(struct sink *s, const struct frame *f)
+{
+	snapring_push(s->impl, f->cur, f->sys_dip, f->dev_dip);
+	return 0;
+}
+
+static const struct sink_ops snapring_sink_ops = {
+	.kind = "save-history", .frame = snapring_sink_frame, .close = sink_keep_close,
+};
+
+struct sink *snapring_sink_new(struct snapring *r)
+{
+	return sink_new(&snapring_sink_ops, r);
 }

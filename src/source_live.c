@@ -330,10 +330,30 @@ static void live_close(struct source *src)
 	free(src);
 }
 
+static struct ident_table *live_idents(struct source *src)
+{
+	return ((struct live *)src->impl)->idents;
+}
+
+static int live_sample_procs(struct source *src, bool on)
+{
+	struct live *l = src->impl;
+	if (!on) {
+		procs_reader_free(l->procs);
+		l->procs = NULL;
+		return 0;
+	}
+	if (!l->procs && !(l->procs = procs_reader_new()))
+		return -ENOMEM;
+	return 0;
+}
+
 static const struct source_ops live_ops = {
 	.kind = "live",
 	.next = live_next,
 	.close = live_close,
+	.idents = live_idents,
+	.sample_procs = live_sample_procs,
 };
 
 struct source *source_live_open(char *errbuf, size_t errlen)
@@ -373,22 +393,3 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 	return src;
 }
 
-struct ident_table *source_live_idents(struct source *src)
-{
-	return src && src->ops == &live_ops ? ((struct live *)src->impl)->idents : NULL;
-}
-
-int source_live_sample_procs(struct source *src, bool on)
-{
-	if (!src || src->ops != &live_ops)
-		return -ENOTSUP;
-	struct live *l = src->impl;
-	if (!on) {
-		procs_reader_free(l->procs);
-		l->procs = NULL;
-		return 0;
-	}
-	if (!l->procs && !(l->procs = procs_reader_new()))
-		return -ENOMEM;
-	return 0;
-}
