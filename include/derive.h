@@ -12,7 +12,7 @@
 #include "event.h"
 #include "snapshot.h"
 
-/* The state of a derived rate (htop's DiskIOMeter distinguishes the same). */
+/* The state of a derived rate. */
 enum rate_status {
 	RATE_OK,	/* derived from two good samples */
 	RATE_FIRST,	/* the device is new: no previous sample yet */

@@ -9,8 +9,6 @@
  * run loops only open a source and the sinks and hand each frame to each
  * sink, so that whatever must hold for every output (which dip marks a
  * replay shows: pipeline.h) is decided before a frame reaches any of them.
- * (ncdu's dir_output, implemented by its memory tree and its JSON writer,
- * is the model.)
  *
  * A sink does not print errors: an operation returns 0 or -errno with the
  * reason in errmsg, and the loop decides (stop, or drop that sink and go

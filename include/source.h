@@ -3,7 +3,7 @@
  *
  * A source produces snapshots one at a time.  The live source reads /proc and
  * /sys now; a replay source reads them back from a recording; both look the
- * same to the loop and to every view (ncdu's dir.h is the model).  The loop
+ * same to the loop and to every view.  The loop
  * owns the clock: a source never sleeps.
  */
 #ifndef WBTOP_SOURCE_H

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "history.h"
 #include "ident.h"
 #include "sink.h"
@@ -165,14 +166,8 @@ static size_t history_search(const struct history *h, const char *key, bool *fou
 
 static struct hist_series *history_insert(struct history *h, size_t at, const char *key)
 {
-	if (h->ndev == h->cap_dev) {
-		size_t cap = h->cap_dev ? h->cap_dev * 2 : 32;
-		struct hist_series **d = realloc(h->dev, cap * sizeof *d);
-		if (!d)
-			return NULL;
-		h->dev = d;
-		h->cap_dev = cap;
-	}
+	if (grow_array((void **)&h->dev, &h->cap_dev, h->ndev + 1, sizeof *h->dev, 32) < 0)
+		return NULL;
 	struct hist_series *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;

@@ -3,7 +3,7 @@
  * exposition, to a stream or to a file replaced atomically (atomic_file.h
  * does the replacing the textfile collector needs).
  *
- * Every metric is a row of a table (STYLE.md: tables of data): system
+ * Every metric is a row of a table: system
  * figures by their offset in struct snapshot, knobs by their index in
  * knob.h's table (whose help text they reuse), device counters and the
  * device figures of the last interval from the figure registry (figure.h).  Values are written as exact decimals from the integer

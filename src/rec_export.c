@@ -21,10 +21,11 @@
 #include <time.h>
 
 #include "figure.h"
+#include "grow.h"
 #include "ident.h"
 #include "jsonl.h"
-#include "pipeline.h"
 #include "knob.h"
+#include "pipeline.h"
 #include "rec.h"
 #include "rec_schema.h"
 #include "sink.h"
@@ -117,14 +118,9 @@ static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
 	size_t n = 0, cap = 0;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct rec_devrow *r = realloc(rows, cap * sizeof *r);
-			if (!r) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			rows = r;
+		if (grow_array((void **)&rows, &cap, n + 1, sizeof *rows, 64) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		struct rec_devrow *r = &rows[n];
 		r->id = sqlite3_column_int64(st, 0);
@@ -447,14 +443,8 @@ static struct rec_cmp_dev *rec_cmp_find(struct rec_cmp *c, const struct dev_coun
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->dev[i].key, key))
 			return &c->dev[i];
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 32;
-		struct rec_cmp_dev *p = realloc(c->dev, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		c->dev = p;
-		c->cap = cap;
-	}
+	if (grow_array((void **)&c->dev, &c->cap, c->n + 1, sizeof *c->dev, 32) < 0)
+		return NULL;
 	struct rec_cmp_dev *e = &c->dev[c->n];
 	memset(e, 0, sizeof *e);
 	e->key = strdup(key);

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "knob.h"
 #include "rec.h"
 #include "rec_schema.h"
@@ -855,16 +856,8 @@ static int rec_writer_procs(struct rec_writer *w, const struct snapshot *s)
 		rc = rec_writer_proc_row(w, &s->proc[idx[k]]);
 	if (rc != SQLITE_OK)
 		return rc;
-	if (s->nproc > w->cap_prevp) {
-		size_t cap = w->cap_prevp ? w->cap_prevp : 256;
-		while (cap < s->nproc)
-			cap *= 2;
-		struct rec_wproc *v = realloc(w->prevp, cap * sizeof *v);
-		if (!v)
-			return SQLITE_NOMEM;
-		w->prevp = v;
-		w->cap_prevp = cap;
-	}
+	if (grow_array((void **)&w->prevp, &w->cap_prevp, s->nproc, sizeof *w->prevp, 256) < 0)
+		return SQLITE_NOMEM;
 	for (size_t i = 0; i < s->nproc; i++) {
 		const struct proc_counters *p = &s->proc[i];
 		w->prevp[i] = (struct rec_wproc){ p->pid, p->write_bytes, p->utime_jif + p->stime_jif };

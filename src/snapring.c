@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "ident.h"
 #include "sink.h"
 #include "snapring.h"
@@ -121,14 +122,8 @@ static const struct dev_ident *snapring_ident(struct snapring *r, const struct d
 		return r->map[i].copy;
 	if (!r->ids && !(r->ids = ident_table_new()))
 		return NULL;
-	if (!have && r->nmap == r->cap_map) {
-		size_t cap = r->cap_map ? r->cap_map * 2 : 64;
-		struct snapring_id *m = realloc(r->map, cap * sizeof *m);
-		if (!m)
-			return NULL;
-		r->map = m;
-		r->cap_map = cap;
-	}
+	if (!have && grow_array((void **)&r->map, &r->cap_map, r->nmap + 1, sizeof *r->map, 64) < 0)
+		return NULL;
 	const struct dev_ident *copy = ident_table_add(r->ids, id);
 	if (!copy)
 		return NULL;
