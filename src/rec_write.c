@@ -33,6 +33,7 @@
 
 #include "grow.h"
 #include "knob.h"
+#include "procs_view.h"
 #include "rec.h"
 #include "rec_schema.h"
 #include "sink.h"
@@ -734,18 +735,15 @@ static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_d
 
 /* ---- Processes -------------------------------------------------------- */
 
-/* A writeback thread: a flush worker (by its device, or its name, as
- * "kworker/u8:2+flush-7:0" or "flush-8:0") or kswapd.  Only kernel threads:
- * a user process may call itself anything. */
+/* A writeback thread: a flush worker (by its device, or its name) or
+ * kswapd, as the process view tells them (procs_kind_of: only kernel
+ * threads; a user process may call itself anything). */
 static bool rec_proc_is_kernel_wb(const struct proc_counters *p)
 {
 	if (p->flush_major)
 		return true;
-	if (!p->kthread)
-		return false;
-	const char *c = p->comm;
-	return (strncmp(c, "kworker", 7) == 0 && strstr(c, "flush-")) ||
-	       strncmp(c, "flush-", 6) == 0 || strncmp(c, "kswapd", 6) == 0;
+	enum procs_kind k = procs_kind_of(p->comm, p->kthread, NULL, NULL, NULL, 0, NULL);
+	return k == PROCS_KIND_FLUSHER || k == PROCS_KIND_KSWAPD;
 }
 
 /* Whether a ranks before b: D state first, then more growth, then lower
