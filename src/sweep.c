@@ -479,12 +479,12 @@ static int sweep_prepare(struct sweep *s)
 		return 1;
 	}
 	/* -P: each run's recording keeps the processes writing, as -w does */
-	int rc = s->o->procs ? source_live_sample_procs(s->src, true) : 0;
+	int rc = s->o->procs ? source_sample_procs(s->src, true) : 0;
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;
 	}
-	return (s->pipe = pipeline_new(s->src, &s->o->dip)) ? 0 : 1;
+	return (s->pipe = pipeline_new(s->src, &s->o->dip, pipeline_marks_rule(s->o->dip_given))) ? 0 : 1;
 }
 
 int sweep_run(const struct opts *o)
