@@ -187,25 +187,54 @@ static int wbtrace_destroy_named(const char *name)
 	return rc;
 }
 
+/* Collects the names of stale instances: removing one while the walk
+ * reads the directory would upset the walk. */
+struct wbtrace_stale {
+	char (*name)[32];
+	size_t n, cap;
+	int rc;
+};
+
+static int wbtrace_stale_one(const char *name, void *ctx)
+{
+	struct wbtrace_stale *st = ctx;
+	size_t plen = strlen(WBTRACE_PREFIX);
+	if (strncmp(name, WBTRACE_PREFIX, plen) != 0 || !name[plen] ||
+	    strspn(name + plen, "0123456789") != strlen(name + plen) || strlen(name) >= 32)
+		return 0;
+	long pid = strtol(name + plen, NULL, 10);
+	if (pid == (long)getpid() || wbtrace_owner_alive(pid))
+		return 0;
+	if (st->n == st->cap) {
+		size_t ncap = st->cap ? st->cap * 2 : 8;
+		char (*nn)[32] = realloc(st->name, ncap * sizeof *nn);
+		if (!nn) {
+			st->rc = -ENOMEM;
+			return 1;	/* stop the walk */
+		}
+		st->name = nn;
+		st->cap = ncap;
+	}
+	snprintf(st->name[st->n++], 32, "%s", name);
+	return 0;
+}
+
 int wbtrace_remove_stale(void)
 {
+	struct wbtrace_stale st = { NULL, 0, 0, 0 };
 	errno = 0;
-	char **list = tracefs_instances("^" WBTRACE_PREFIX "[0-9]+$");
-	if (!list)
-		return errno && errno != ENOENT ? -errno : 0;
-	int removed = 0, rc = 0;
-	for (char **p = list; *p; p++) {
-		long pid = strtol(*p + strlen(WBTRACE_PREFIX), NULL, 10);
-		if (pid == (long)getpid() || wbtrace_owner_alive(pid))
-			continue;
-		int r = wbtrace_destroy_named(*p);
+	if (tracefs_instances_walk(wbtrace_stale_one, &st) < 0 && !st.rc)
+		st.rc = errno ? -errno : -EIO;
+	int removed = 0;
+	for (size_t i = 0; i < st.n; i++) {
+		int r = wbtrace_destroy_named(st.name[i]);
 		if (r == 0)
 			removed++;
-		else if (!rc)
-			rc = r;
+		else if (!st.rc)
+			st.rc = r;
 	}
-	tracefs_list_free(list);
-	return removed ? removed : rc;
+	free(st.name);
+	return removed ? removed : st.rc;
 }
 
 /* Look up an event's fields; false and why when it cannot be used. */

@@ -3,12 +3,15 @@
  * interval's sums as "key=value" lines for the end-to-end tests to compare
  * with an independent reader of the same tracepoints and with debugfs.
  *
- *   wbprobe [-d SECONDS] [-n COUNT]
+ *   wbprobe [-d SECONDS] [-n COUNT] [-D] [-C]
  *
+ * -D adds each interval's debugfs bdi stats and wb_stats, -C each memory
+ * cgroup's dirty and writeback bytes.
  * Stops after COUNT intervals or at SIGINT/SIGTERM/SIGHUP, removing its
  * tracefs instance either way.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bdistat.h"
 #include "wbtrace.h"
 
 static volatile sig_atomic_t probe_stop;
@@ -73,6 +77,35 @@ static void probe_print(const struct wbloop *w, unsigned n, double dt_s)
 	fflush(stdout);
 }
 
+static void probe_print_bdistat(const struct bdistat_sample *s)
+{
+	static const char *const names[BDS_NFIELDS] = {
+		"writeback_kb", "reclaimable_kb", "bdi_thresh_kb", "dirty_thresh_kb",
+		"bg_thresh_kb", "dirtied_kb", "written_kb", "write_bw_kbps",
+	};
+	for (size_t i = 0; i < s->ndev; i++) {
+		printf("debugfs bdi=%u:%u", s->dev[i].major, s->dev[i].minor);
+		for (int f = 0; f < BDS_NFIELDS; f++)
+			if (s->dev[i].have & 1u << f)
+				printf(" %s=%llu", names[f], (unsigned long long)s->dev[i].kb[f]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < s->nwb; i++) {
+		printf("wb bdi=%u:%u cg=%llu", s->wb[i].major, s->wb[i].minor,
+		       (unsigned long long)s->wb[i].cg_ino);
+		for (int f = 0; f < BDS_NFIELDS; f++)
+			if (s->wb[i].have & 1u << f)
+				printf(" %s=%llu", names[f], (unsigned long long)s->wb[i].kb[f]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < s->ncg; i++)
+		printf("memcg ino=%llu path=%s dirty_bytes=%llu writeback_bytes=%llu\n",
+		       (unsigned long long)s->cg[i].ino, s->cg[i].path,
+		       (unsigned long long)s->cg[i].dirty_bytes,
+		       (unsigned long long)s->cg[i].writeback_bytes);
+	fflush(stdout);
+}
+
 static double probe_now_s(void)
 {
 	struct timespec ts;
@@ -84,14 +117,20 @@ int main(int argc, char **argv)
 {
 	double delay_s = 1.0;
 	long count = -1;
+	bool debugfs = false, cgroups = false;
 	int opt;
-	while ((opt = getopt(argc, argv, "d:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:n:DC")) != -1) {
 		char *end;
+		if (opt == 'D' || opt == 'C') {
+			debugfs |= opt == 'D';
+			cgroups |= opt == 'C';
+			continue;
+		}
 		if (opt == 'd' && (delay_s = strtod(optarg, &end)) > 0 && !*end)
 			continue;
 		if (opt == 'n' && (count = strtol(optarg, &end, 10)) > 0 && !*end)
 			continue;
-		fprintf(stderr, "usage: wbprobe [-d SECONDS] [-n COUNT]\n");
+		fprintf(stderr, "usage: wbprobe [-d SECONDS] [-n COUNT] [-D] [-C]\n");
 		return 2;
 	}
 	struct sigaction sa = { .sa_handler = probe_on_signal };
@@ -103,10 +142,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	char why[256];
+	struct bdistat_reader *bs = NULL;
+	if ((debugfs || cgroups) &&
+	    bdistat_open(&bs, "/sys/kernel/debug", "/sys/fs/cgroup", why, sizeof why) != 0) {
+		fprintf(stderr, "wbprobe: kernel BDI stats unavailable: %s\n", why);
+		return 1;
+	}
+	struct bdistat_sample bsamp;
+	bdistat_sample_init(&bsamp);
 	struct wbtrace *wt;
 	int rc = wbtrace_open(&wt, why, sizeof why);
 	if (rc) {
 		fprintf(stderr, "wbprobe: kernel writeback trace unavailable: %s\n", why);
+		bdistat_close(bs);
 		return 1;
 	}
 	printf("instance %s\n", wbtrace_instance(wt));
@@ -128,8 +176,18 @@ int main(int argc, char **argv)
 		double now = probe_now_s();
 		probe_print(&w, n, now - last);
 		last = now;
+		if (bs) {
+			rc = bdistat_read(bs, &bsamp, cgroups);
+			if (rc) {
+				fprintf(stderr, "wbprobe: reading BDI stats: %s\n", strerror(-rc));
+				break;
+			}
+			probe_print_bdistat(&bsamp);
+		}
 	}
 	wbloop_free(&w);
 	wbtrace_close(wt);
+	bdistat_sample_free(&bsamp);
+	bdistat_close(bs);
 	return rc ? 1 : 0;
 }
