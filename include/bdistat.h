@@ -31,7 +31,15 @@ struct bdistat_dev {
 	uint64_t kb[BDS_NFIELDS];	/* BdiWriteback, BdiReclaimable, BdiDirtyThresh,
 					 * DirtyThresh, BackgroundThresh, BdiDirtied,
 					 * BdiWritten (KiB), BdiWriteBandwidth (KiB/s) */
+	bool has_root_wb;		/* wb_stats gave the root domain (WbCgIno 1) */
+	uint64_t root_wb_bw_kbps;	/* its WbWriteBandwidth */
 };
+
+/* The kernel's estimate of the device's write bandwidth, KiB/s: the root
+ * writeback domain's.  Kernels with wb_stats (6.11+) print 0 as
+ * BdiWriteBandwidth while the device has nothing dirty, though the
+ * estimate is kept; before them BdiWriteBandwidth is the estimate. */
+uint64_t bdistat_write_bw_kbps(const struct bdistat_dev *d);
 
 /* One cgroup writeback domain of a device (a block of wb_stats). */
 struct bdistat_wb {

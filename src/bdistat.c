@@ -287,6 +287,7 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 		return errno == ENOENT ? 0 : -errno;
 	long len = bdistat_slurp(r, dfd, "stats");
 	int rc = 0;
+	struct bdistat_dev *dev = NULL;
 	if (len >= 0) {
 		if (s->ndev == s->cap_dev) {
 			size_t ncap = s->cap_dev ? s->cap_dev * 2 : 32;
@@ -301,15 +302,26 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 		struct bdistat_dev *d = &s->dev[s->ndev];
 		d->major = major;
 		d->minor = minor;
+		d->has_root_wb = false;
+		d->root_wb_bw_kbps = 0;
 		if (bdistat_parse_stats(r->buf, (size_t)len, d) == 0)
 			s->ndev++;
+		else
+			d = NULL;
+		dev = d;
 	} else if (len == -ENOMEM) {
 		rc = -ENOMEM;
 	}
 	len = rc ? rc : bdistat_slurp(r, dfd, "wb_stats");	/* kernels before 6.11 lack it */
 	if (len >= 0) {
+		size_t first = s->nwb;
 		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb, &s->cap_wb);
 		rc = n < 0 ? n : 0;
+		for (size_t i = first; dev && i < s->nwb; i++)
+			if (s->wb[i].cg_ino == 1 && (s->wb[i].have & 1u << BDS_WRITE_BW)) {
+				dev->has_root_wb = true;
+				dev->root_wb_bw_kbps = s->wb[i].kb[BDS_WRITE_BW];
+			}
 	} else if (len == -ENOMEM) {
 		rc = -ENOMEM;
 	}
@@ -405,6 +417,11 @@ int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroup
 		rc = bdistat_walk_cg(r, s, r->cg_fd, path, 0, 0);
 	}
 	return rc;
+}
+
+uint64_t bdistat_write_bw_kbps(const struct bdistat_dev *d)
+{
+	return d->has_root_wb ? d->root_wb_bw_kbps : d->kb[BDS_WRITE_BW];
 }
 
 const struct bdistat_dev *bdistat_find(const struct bdistat_sample *s, uint32_t major,

@@ -385,8 +385,37 @@ static int wbtrace_enable(struct wbtrace *wt, char *why, size_t whylen)
 	return 0;
 }
 
+/* The formats of our events only.  libtracefs's tracefs_local_events*()
+ * also load every kernel symbol (/proc/kallsyms): about 2 s of system time
+ * a start on this machine, for nothing we print.  An event this kernel
+ * lacks is left out here and reported by wbtrace_find_fields. */
+static int wbtrace_load_formats(struct wbtrace *wt)
+{
+	wt->tep = tep_alloc();
+	if (!wt->tep)
+		return -ENOMEM;
+	enum tep_endian endian = tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN;
+	tep_set_file_bigendian(wt->tep, endian);
+	tep_set_local_bigendian(wt->tep, endian);
+	tep_set_long_size(wt->tep, (int)sizeof(long));
+	tep_set_page_size(wt->tep, (int)sysconf(_SC_PAGESIZE));
+	int size = 0;
+	char *text = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	int rc = text && size > 0 &&
+		 tep_parse_header_page(wt->tep, text, (unsigned long)size, (int)sizeof(long)) == 0 ? 0 : -EIO;
+	free(text);
+	for (int e = 0; !rc && e < EV_N; e++) {
+		text = tracefs_event_file_read(NULL, WBTRACE_SYSTEM, wbtrace_events[e].name, "format", &size);
+		if (text && size > 0 && tep_parse_event(wt->tep, text, (unsigned long)size, WBTRACE_SYSTEM) != 0)
+			rc = -EIO;
+		free(text);
+	}
+	return rc;
+}
+
 static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 {
+	int rc;
 	const char *dir = tracefs_tracing_dir();
 	if (!dir) {
 		int err = errno ? errno : ENODEV;
@@ -412,11 +441,10 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 		wbtrace_why(why, whylen, err, "cannot create tracefs instance %s", wt->name);
 		return -err;
 	}
-	const char *systems[] = { WBTRACE_SYSTEM, NULL };
-	wt->tep = tracefs_local_events_system(NULL, systems);
-	if (!wt->tep) {
-		wbtrace_why(why, whylen, errno, "cannot parse the %s event formats", WBTRACE_SYSTEM);
-		return -EIO;
+	rc = wbtrace_load_formats(wt);
+	if (rc) {
+		wbtrace_why(why, whylen, -rc, "cannot parse the %s event formats", WBTRACE_SYSTEM);
+		return rc;
 	}
 	struct tep_event *bdp = tep_find_event_by_name(wt->tep, WBTRACE_SYSTEM, "balance_dirty_pages");
 	wt->type_field = bdp ? tep_find_common_field(bdp, "common_type") : NULL;
@@ -428,7 +456,7 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 	}
 	if (tracefs_instance_set_buffer_size(wt->inst, WBTRACE_BUF_KB, -1) < 0)
 		wbtrace_note_add(wt, "ring buffer left at its default size");
-	int rc = wbtrace_enable(wt, why, whylen);
+	rc = wbtrace_enable(wt, why, whylen);
 	if (rc)
 		return rc;
 	wbtrace_reason_names(wt);

@@ -83,12 +83,15 @@ static void probe_print_bdistat(const struct bdistat_sample *s)
 		"writeback_kb", "reclaimable_kb", "bdi_thresh_kb", "dirty_thresh_kb",
 		"bg_thresh_kb", "dirtied_kb", "written_kb", "write_bw_kbps",
 	};
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);	/* for the tests to pair with their own reads */
 	for (size_t i = 0; i < s->ndev; i++) {
-		printf("debugfs bdi=%u:%u", s->dev[i].major, s->dev[i].minor);
+		printf("debugfs bdi=%u:%u t=%lld.%09ld", s->dev[i].major, s->dev[i].minor,
+		       (long long)now.tv_sec, now.tv_nsec);
 		for (int f = 0; f < BDS_NFIELDS; f++)
 			if (s->dev[i].have & 1u << f)
 				printf(" %s=%llu", names[f], (unsigned long long)s->dev[i].kb[f]);
-		printf("\n");
+		printf(" wb_bw_kbps=%llu\n", (unsigned long long)bdistat_write_bw_kbps(&s->dev[i]));
 	}
 	for (size_t i = 0; i < s->nwb; i++) {
 		printf("wb bdi=%u:%u cg=%llu", s->wb[i].major, s->wb[i].minor,
