@@ -237,8 +237,10 @@ static long wbloop_task_row(struct wbloop *w, int32_t pid, bool create)
 
 static long wbloop_bdi_row(struct wbloop *w, const char *bdi, bool create)
 {
-	char name[32];
-	snprintf(name, sizeof name, "%s", bdi ? bdi : "");	/* the row keeps 31 bytes */
+	char name[32];	/* the row keeps 31 bytes */
+	size_t n = bdi ? strnlen(bdi, sizeof name - 1) : 0;
+	memcpy(name, bdi ? bdi : "", n);
+	name[n] = '\0';
 	const struct wbloop_table t = { &w->bdi_ix, &w->nbdi, wbloop_same_bdi,
 					wbloop_key_bdi, wbloop_append_bdi };
 	return wbloop_lookup(w, &t, wbloop_name_hash(name), name, create);

@@ -491,15 +491,21 @@ int wbtrace_open(struct wbtrace **out, char *why, size_t whylen)
 	return 0;
 }
 
+/* A number field of a record.  The ring buffer is this machine's, so the
+ * bytes are in host order: a copy of the field's size, no conversion. */
 static uint64_t wbtrace_num(const struct tep_format_field *f, const void *data)
 {
-	unsigned long long v = 0;
-	if (!f || tep_read_number_field((struct tep_format_field *)f, data, &v) < 0)
+	if (!f)
 		return 0;
-	/* a signed field narrower than 64 bits comes back zero-extended */
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
-		v |= ~0ull << (f->size * 8);
-	return v;
+	const char *p = (const char *)data + f->offset;
+	bool sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+	switch (f->size) {
+	case 1: { uint8_t v; memcpy(&v, p, 1); return sign ? (uint64_t)(int64_t)(int8_t)v : v; }
+	case 2: { uint16_t v; memcpy(&v, p, 2); return sign ? (uint64_t)(int64_t)(int16_t)v : v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return sign ? (uint64_t)(int64_t)(int32_t)v : v; }
+	case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+	default: return 0;	/* not a number field */
+	}
 }
 
 /* A string field (a char array, or __string's dynamic location) into out. */
@@ -677,26 +683,32 @@ static int wbtrace_merge(struct wbtrace *wt, struct wbloop *w)
 	return rc;
 }
 
-/* The comm the tracer saved for pid (the saved_cmdlines file): a task
- * that has exited since its last decision has no /proc entry. */
-static void wbtrace_saved_comm(int32_t pid, char *comm, size_t len)
+/* The comms the tracer saved (the saved_cmdlines file) for the tasks that
+ * have none: a task that has exited since its last decision has no /proc
+ * entry.  One pass over the file for all of them. */
+static void wbtrace_saved_comms(struct wbloop *w)
 {
 	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	if (!text)
 		return;
-	for (char *line = text; *line;) {
-		char *end = strchr(line, '\n');
-		if (end)
-			*end = '\0';
-		char *name;
-		long p = strtol(line, &name, 10);
-		if (p == pid && *name == ' ') {
-			snprintf(comm, len, "%s", name + 1);
-			break;
+	for (const char *p = text; *p;) {
+		/* "PID COMM\n": digits by hand, the file has thousands of lines */
+		uint64_t pid = 0;
+		const char *q = p;
+		while (*q >= '0' && *q <= '9' && pid < INT32_MAX)
+			pid = pid * 10 + (uint64_t)(*q++ - '0');
+		const char *eol = strchr(q, '\n');
+		size_t len = eol ? (size_t)(eol - q) : strlen(q);
+		const struct wbloop_task *t = q > p && *q == ' ' ? wbloop_find_task(w, (int32_t)pid) : NULL;
+		if (t && !t->comm[0] && len > 1) {
+			char *comm = w->task[t - w->task].comm;
+			size_t n = len - 1 < sizeof t->comm - 1 ? len - 1 : sizeof t->comm - 1;
+			memcpy(comm, q + 1, n);
+			comm[n] = '\0';
 		}
-		if (!end)
+		if (!eol)
 			break;
-		line = end + 1;
+		p = eol + 1;
 	}
 	free(text);
 }
@@ -705,6 +717,7 @@ static void wbtrace_saved_comm(int32_t pid, char *comm, size_t len)
  * since; "" when neither knows it. */
 static void wbtrace_comms(struct wbloop *w)
 {
+	bool missing = false;
 	for (size_t i = 0; i < w->ntask; i++) {
 		struct wbloop_task *t = &w->task[i];
 		char path[48];
@@ -715,9 +728,10 @@ static void wbtrace_comms(struct wbloop *w)
 			close(fd);
 		t->comm[n < 0 ? 0 : n] = '\0';
 		t->comm[strcspn(t->comm, "\n")] = '\0';
-		if (!t->comm[0])
-			wbtrace_saved_comm(t->pid, t->comm, sizeof t->comm);
+		missing |= !t->comm[0];
 	}
+	if (missing)
+		wbtrace_saved_comms(w);
 }
 
 int wbtrace_read(struct wbtrace *wt, struct wbloop *w)
