@@ -41,6 +41,8 @@ struct opts {
 	enum out_format format;		/* --format */
 	const char *output_path;	/* -o */
 	const char *record_path;	/* -w */
+	int64_t rec_sync_ms;		/* --rec-sync: 0 every sample, -1 at close */
+	bool rec_sync_given;
 	const char *replay_path;	/* -r */
 	const char *begin, *end;	/* --begin/--end (replay) */
 	const char *annotate_path;	/* --annotate */

@@ -44,6 +44,14 @@ struct rec_writer;
  * (never overwritten).  NULL on failure with "PATH: reason" in err. */
 struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen);
 
+/* How often the recording is made durable: the WAL copied into the main
+ * file, with the two fsyncs that takes, at most once per every_ms of
+ * sample time (0: after every sample; < 0: only at close).  Until then the
+ * samples are committed to the WAL in the page cache: safe from a killed
+ * wbtop, not from a power cut.  The default is REC_SYNC_DEFAULT_MS. */
+#define REC_SYNC_DEFAULT_MS 5000
+void rec_writer_set_sync(struct rec_writer *w, int64_t every_ms);
+
 /* Append one sample in one transaction: s's counters, knob values that
  * changed, devices that appeared or vanished, and the dips of this interval
  * (dev_dips has s->ndev entries, same order, or is NULL).  0 or -errno;
@@ -64,6 +72,13 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 
 /* Store a knob-change event; it belongs to the next sample appended. */
 int rec_writer_event(struct rec_writer *w, const struct wb_event *e);
+
+/* When the recording's file lives on a device of s (the one st_dev names),
+ * a one-line note saying so into buf, and true: what wbtop then reports
+ * for that device includes its own writes and the flushes of making the
+ * recording durable.  false (buf untouched) otherwise. */
+bool rec_writer_watched_note(const struct rec_writer *w, const struct snapshot *s, char *buf,
+			     size_t len);
 
 /* Samples stored so far. */
 int64_t rec_writer_count(const struct rec_writer *w);

@@ -128,16 +128,12 @@ void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, boo
 		return;
 	out->valid = true;
 	out->dip = dip;
-	out->wkb_s = (float)r->wkb_s;
-	out->rkb_s = (float)r->rkb_s;
-	out->util_pct = (float)r->util_pct;
-	double ios = r->r_s + r->w_s;
-	out->await_ms = ios > 0 ? (float)((r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios) : 0.0f;
-}
-
-const char *history_dev_key(const struct dev_counters *d)
-{
-	return d->ident && d->ident->key ? d->ident->key : d->name;
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		if ((f->sinks & FIG_IN_HISTORY) && f->hist >= 0 && f->hist < FIG_NHIST &&
+		    fig_dev_available(f, r))
+			out->v[f->hist] = (float)fig_dev_value(f, r);
+	}
 }
 
 void history_mark_event(struct history *h)
@@ -278,18 +274,13 @@ static double history_sys_value(const struct hist_sys *x, enum hist_field field)
 
 static double history_dev_value(const struct hist_dev *d, enum hist_field field)
 {
-	switch (field) {
-	case HIST_DEV_WKB_S: return d->wkb_s;
-	case HIST_DEV_RKB_S: return d->rkb_s;
-	case HIST_DEV_UTIL_PCT: return d->util_pct;
-	case HIST_DEV_AWAIT_MS: return d->await_ms;
-	default: return NAN;
-	}
+	int k = (int)field - HIST_DEV_BASE;
+	return k >= 0 && k < FIG_NHIST ? d->v[k] : NAN;
 }
 
 static bool history_is_dev_field(enum hist_field field)
 {
-	return field >= HIST_DEV_WKB_S;
+	return field >= HIST_DEV_BASE;
 }
 
 size_t history_series(const struct history *h, const struct hist_series *s,

@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "opts.h"
+#include "rec.h"
 
 enum long_only {
 	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
 	OPT_COMPARE, OPT_DIP, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
-	OPT_REVERT_AFTER, OPT_EXPORT
+	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC
 };
 
 static const struct option opts_long[] = {
@@ -40,6 +41,7 @@ static const struct option opts_long[] = {
 	{ "restore-on-exit", no_argument, NULL, OPT_RESTORE },
 	{ "revert-after", required_argument, NULL, OPT_REVERT_AFTER },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "rec-sync", required_argument, NULL, OPT_REC_SYNC },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -63,6 +65,8 @@ void opts_usage(FILE *out)
 	      "  -P, --processes          the processes writing (batch; on the screen: the pane open)\n"
 	      "      --no-color           no colours on the screen (also NO_COLOR)\n"
 	      "  -w, --write FILE         record the session to FILE (SQLite)\n"
+	      "      --rec-sync WHEN      make the recording durable every WHEN seconds\n"
+	      "                           (default 5), 'sample' or 'close'\n"
 	      "  -r, --read FILE          replay a recording\n"
 	      "      --begin TIME         replay from TIME\n"
 	      "      --end TIME           replay up to TIME\n"
@@ -95,6 +99,24 @@ static int opts_seconds(const char *opt, const char *text, double *out)
 	if (v < 0.01 || v > 86400)
 		return opts_bad(opt, text, "must be between 0.01 and 86400 seconds");
 	*out = v;
+	return 0;
+}
+
+/* --rec-sync: "sample" (0), "close" (-1) or seconds, whole milliseconds. */
+static int opts_rec_sync(const char *text, int64_t *out_ms)
+{
+	if (strcmp(text, "sample") == 0) {
+		*out_ms = 0;
+		return 0;
+	}
+	if (strcmp(text, "close") == 0) {
+		*out_ms = -1;
+		return 0;
+	}
+	double s;
+	if (opts_seconds("--rec-sync", text, &s))
+		return 2;
+	*out_ms = (int64_t)(s * 1000 + 0.5);
 	return 0;
 }
 
@@ -170,6 +192,7 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_READ_ONLY: o->read_only = true; return 0;
 	case OPT_RESTORE: o->restore_on_exit = true; return 0;
 	case OPT_REVERT_AFTER: return opts_seconds("--revert-after", optarg, &o->revert_after_s);
+	case OPT_REC_SYNC: o->rec_sync_given = true; return opts_rec_sync(optarg, &o->rec_sync_ms);
 	case OPT_EXPORT: o->mode = MODE_EXPORT; return opts_format("--export", optarg, &o->format);
 	case 'h': o->mode = MODE_HELP; return 0;
 	case 'V': o->mode = MODE_VERSION; return 0;
@@ -182,6 +205,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->delay_s = 1.0;
 	o->format = FMT_TEXT;
+	o->rec_sync_ms = REC_SYNC_DEFAULT_MS;
 	dip_params_default(&o->dip);
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
@@ -211,6 +235,10 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	}
 	if (o->mode == MODE_EXPORT && o->format != FMT_CSV && o->format != FMT_JSON) {
 		fprintf(stderr, "wbtop: --export: only csv and json are supported\n");
+		return 2;
+	}
+	if (o->rec_sync_given && !o->record_path) {
+		fprintf(stderr, "wbtop: --rec-sync says how a recording is written: use it with -w FILE\n");
 		return 2;
 	}
 	if (o->replay_path && o->record_path) {

@@ -24,6 +24,7 @@ struct pipeline {
 	bool prev_spoilt;		/* a failed step overwrote the frame's prev */
 	bool *dips;
 	const char **keys;
+	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;
 	double *values;
 	struct frame frame;
@@ -59,6 +60,7 @@ void pipeline_free(struct pipeline *p)
 	free(p->rates);
 	free(p->dips);
 	free(p->keys);
+	free(p->name_keys);
 	free(p->ids);
 	free(p->values);
 	free(p);
@@ -90,6 +92,7 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	GROW(rates);
 	GROW(dips);
 	GROW(keys);
+	GROW(name_keys);
 	GROW(ids);
 	GROW(values);
 #undef GROW
@@ -116,7 +119,7 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i]) != RATE_OK)
 			p->values[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
-		p->keys[i] = keyed ? d->ident->key : d->name;
+		p->keys[i] = ident_dev_key(d, p->name_keys[i], sizeof p->name_keys[i]);
 		p->ids[i] = keyed ? d->ident->key_serial : 0;
 	}
 	f->interval_dip = dip_group_feed_ids(p->dev_det, p->keys, p->ids, p->values, cur->ndev,

@@ -4,9 +4,9 @@
  *
  * Both read the recording through the replay source and derive rates with
  * derive.h, so exported figures are the ones the screen and batch mode
- * showed.  The column sets are tables (one row per column): the JSON object
- * of an interval and the CSV header are built from the same rows, and
- * doc/recording.md lists them.  CSV is wide: one row per interval and one
+ * showed.  The columns are the figure registry's rows (figure.h): the JSON
+ * object of an interval and the CSV header are built from the same rows,
+ * and doc/recording.md lists them.  CSV is wide: one row per interval and one
  * block of columns per stable device key, present for the whole file even
  * when the device comes and goes (empty cells while it is absent).
  *
@@ -20,56 +20,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "figure.h"
 #include "ident.h"
 #include "knob.h"
 #include "rec.h"
 #include "rec_schema.h"
 
-/* ---- Column tables ---------------------------------------------------- */
-
-enum rec_val { REC_U64, REC_DBL };
-
-/* A figure of struct sys_rates; gauges are valid whatever the status,
- * rates only when it is RATE_OK. */
-struct rec_sys_field {
-	const char *name;
-	enum rec_val type;
-	bool rate;
-	size_t offset;
-};
-
-#define SG(f) { #f, REC_U64, false, offsetof(struct sys_rates, f) }
-#define SR(f) { #f, REC_DBL, true, offsetof(struct sys_rates, f) }
-static const struct rec_sys_field rec_sys_fields[] = {
-	SG(r), SG(b), SG(swpd_kb), SG(free_kb), SG(buff_kb), SG(cache_kb),
-	SR(si_kbps), SR(so_kbps), SR(bi_kbps), SR(bo_kbps), SR(in_ps), SR(cs_ps),
-	SR(us), SR(sy), SR(id), SR(wa), SR(st),
-	SG(dirty_kb), SG(writeback_kb), SG(dirty_thresh_kb), SG(bg_thresh_kb),
-	SR(dirtied_kbps), SR(written_kbps),
-};
-#undef SG
-#undef SR
-#define REC_NSYS (sizeof rec_sys_fields / sizeof rec_sys_fields[0])
-
-/* A double of struct dev_rates; discard and flush figures exist only when
- * the kernel gives those counters. */
-enum rec_need { REC_ALWAYS, REC_DISCARD, REC_FLUSH };
-struct rec_dev_field {
-	const char *name;
-	enum rec_need need;
-	size_t offset;
-};
-
-#define DF(f, n) { #f, n, offsetof(struct dev_rates, f) }
-static const struct rec_dev_field rec_dev_fields[] = {
-	DF(r_s, REC_ALWAYS), DF(w_s, REC_ALWAYS), DF(rkb_s, REC_ALWAYS), DF(wkb_s, REC_ALWAYS),
-	DF(rrqm_s, REC_ALWAYS), DF(wrqm_s, REC_ALWAYS), DF(r_await_ms, REC_ALWAYS),
-	DF(w_await_ms, REC_ALWAYS), DF(aqu_sz, REC_ALWAYS), DF(util_pct, REC_ALWAYS),
-	DF(d_s, REC_DISCARD), DF(dkb_s, REC_DISCARD), DF(d_await_ms, REC_DISCARD),
-	DF(f_s, REC_FLUSH), DF(f_await_ms, REC_FLUSH),
-};
-#undef DF
-#define REC_NDEVF (sizeof rec_dev_fields / sizeof rec_dev_fields[0])
+/* ---- Columns: the figure registry's (figure.h) -------------------------- */
 
 static const char *const rec_status_names[] = {
 	[RATE_OK] = "ok", [RATE_FIRST] = "first", [RATE_RESET] = "reset", [RATE_NODATA] = "nodata",
@@ -80,33 +37,15 @@ static const char *rec_status_name(enum rate_status s)
 	return (unsigned)s < sizeof rec_status_names / sizeof rec_status_names[0] ? rec_status_names[s] : "?";
 }
 
-static double rec_dev_get(const struct dev_rates *r, size_t k)
-{
-	double v;
-	memcpy(&v, (const char *)r + rec_dev_fields[k].offset, sizeof v);
-	return v;
-}
-
-static bool rec_dev_has(const struct dev_rates *r, size_t k)
-{
-	switch (rec_dev_fields[k].need) {
-	case REC_DISCARD:	return r->has_discard;
-	case REC_FLUSH:		return r->has_flush;
-	default:		return true;
-	}
-}
-
 static void rec_dev_name(const struct dev_counters *d, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
 }
 
-static const char *rec_dev_key(const struct dev_counters *d, char *buf, size_t len)
+/* Whether figure f is a column of the exports. */
+static bool rec_dev_exported(const struct fig_dev *f)
 {
-	if (d->ident && d->ident->key)
-		return d->ident->key;
-	snprintf(buf, len, "name:%.*s", (int)sizeof d->name, d->name);
-	return buf;
+	return f->sinks & FIG_IN_EXPORT;
 }
 
 /* ---- Small writers ---------------------------------------------------- */
@@ -187,39 +126,37 @@ static int rec_out_status(FILE *out)
 static void rec_json_sys(FILE *out, const struct sys_rates *sys)
 {
 	fputs("\"sys\":{", out);
-	for (size_t k = 0; k < REC_NSYS; k++) {
-		const struct rec_sys_field *f = &rec_sys_fields[k];
+	for (size_t k = 0; k < fig_nsys; k++) {
+		const struct fig_sys *f = &fig_sys_table[k];
 		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
-		if (f->type == REC_U64) {
-			uint64_t v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			fprintf(out, "%" PRIu64, v);
-		} else if (f->rate && sys->status != RATE_OK) {
+		if (f->type == FIG_U64)
+			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
+		else if (f->rate && sys->status != RATE_OK)
 			fputs("null", out);
-		} else {
-			double v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			rec_json_num(out, v);
-		}
+		else
+			rec_json_num(out, fig_sys_value(f, sys));
 	}
 	fputc('}', out);
 }
 
 static void rec_json_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
 {
-	char kbuf[64], name[sizeof d->name + 1];
+	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
 	rec_dev_name(d, name, sizeof name);
 	fputs("{\"key\":", out);
-	rec_json_str(out, rec_dev_key(d, kbuf, sizeof kbuf));
+	rec_json_str(out, ident_dev_key(d, kbuf, sizeof kbuf));
 	fputs(",\"name\":", out);
 	rec_json_str(out, name);
 	fputs(",\"label\":", out);
 	rec_json_str(out, d->ident && d->ident->label_short ? d->ident->label_short : name);
 	fprintf(out, ",\"status\":\"%s\"", rec_status_name(r->status));
-	for (size_t k = 0; k < REC_NDEVF; k++) {
-		fprintf(out, ",\"%s\":", rec_dev_fields[k].name);
-		if (r->status == RATE_OK && rec_dev_has(r, k))
-			rec_json_num(out, rec_dev_get(r, k));
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		if (!rec_dev_exported(f))
+			continue;
+		fprintf(out, ",\"%s\":", f->name);
+		if (fig_dev_available(f, r))
+			rec_json_num(out, fig_dev_value(f, r));
 		else
 			fputs("null", out);
 	}
@@ -385,15 +322,17 @@ static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
 static void rec_csv_header(FILE *out, const struct rec_csv *c)
 {
 	fputs("time,wall_ns,dt_s,status", out);
-	for (size_t k = 0; k < REC_NSYS; k++)
-		fprintf(out, ",%s", rec_sys_fields[k].name);
+	for (size_t k = 0; k < fig_nsys; k++)
+		fprintf(out, ",%s", fig_sys_table[k].name);
 	for (int k = 0; k < SNAP_NKNOBS; k++)
 		fprintf(out, ",%s", knob_vm_table[k].name);
 	fputs(",dip,events", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
-		for (size_t k = 0; k < REC_NDEVF; k++) {
-			snprintf(col, sizeof col, "%s@%s", rec_dev_fields[k].name, c->keys[b]);
+		for (size_t k = 0; k < fig_ndev; k++) {
+			if (!rec_dev_exported(&fig_dev_table[k]))
+				continue;
+			snprintf(col, sizeof col, "%s@%s", fig_dev_table[k].name, c->keys[b]);
 			fputc(',', out);
 			rec_csv_str(out, col);
 		}
@@ -406,18 +345,13 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 
 static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
 {
-	for (size_t k = 0; k < REC_NSYS; k++) {
-		const struct rec_sys_field *f = &rec_sys_fields[k];
+	for (size_t k = 0; k < fig_nsys; k++) {
+		const struct fig_sys *f = &fig_sys_table[k];
 		fputc(',', out);
-		if (f->type == REC_U64) {
-			uint64_t v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			fprintf(out, "%" PRIu64, v);
-		} else if (!f->rate || sys->status == RATE_OK) {
-			double v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			rec_csv_num(out, v);
-		}
+		if (f->type == FIG_U64)
+			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
+		else if (!f->rate || sys->status == RATE_OK)
+			rec_csv_num(out, fig_sys_value(f, sys));
 	}
 }
 
@@ -447,10 +381,13 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	}
 	for (size_t b = 0; b < c->nkeys; b++) {
 		size_t i = c->dev_of_col[b];
-		for (size_t k = 0; k < REC_NDEVF; k++) {
+		for (size_t k = 0; k < fig_ndev; k++) {
+			const struct fig_dev *f = &fig_dev_table[k];
+			if (!rec_dev_exported(f))
+				continue;
 			fputc(',', out);
-			if (i != SIZE_MAX && dev[i].status == RATE_OK && rec_dev_has(&dev[i], k))
-				rec_csv_num(out, rec_dev_get(&dev[i], k));
+			if (i != SIZE_MAX && fig_dev_available(f, &dev[i]))
+				rec_csv_num(out, fig_dev_value(f, &dev[i]));
 		}
 		fputc(',', out);
 		if (i != SIZE_MAX)
@@ -605,8 +542,8 @@ static void rec_cmp_free(struct rec_cmp *c)
 
 static struct rec_cmp_dev *rec_cmp_find(struct rec_cmp *c, const struct dev_counters *d)
 {
-	char kbuf[64], name[sizeof d->name + 1];
-	const char *key = rec_dev_key(d, kbuf, sizeof kbuf);
+	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
+	const char *key = ident_dev_key(d, kbuf, sizeof kbuf);
 	rec_dev_name(d, name, sizeof name);
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->dev[i].key, key))

@@ -1,15 +1,18 @@
 /*
  * rec_write.c - the recorder: appends samples to an SQLite recording.
  *
- * One transaction per sample, in WAL mode, followed by a passive
- * checkpoint: a reader can follow the file while it grows, a recorder
- * killed with SIGKILL leaves every committed sample (in the WAL, which
- * SQLite replays on the next open), and the main file alone - what a copy
- * taken mid-run gets when the -wal file does not come along - lags by at
- * most the sample being written.  synchronous=NORMAL: commits do not wait
- * for the disk (an fsync per second would stall the very writeback wbtop
- * watches); checkpoints do, so a power cut loses at most the samples of
- * the last interval, never the file.
+ * One transaction per sample, in WAL mode: a reader can follow the file
+ * while it grows, and a recorder killed with SIGKILL leaves every committed
+ * sample (in the WAL, in the page cache, which SQLite replays on the next
+ * open).  synchronous=NORMAL: commits do not wait for the disk.  What does
+ * is the passive checkpoint that copies the WAL into the main file: it
+ * fsyncs both, two cache flushes on the very device wbtop may be watching.
+ * So it runs at most once per sync period (rec_writer_set_sync; the
+ * default REC_SYNC_DEFAULT_MS), not every sample: a power cut loses at
+ * most the samples of the last period, never the file, and the main file
+ * alone - what a copy taken mid-run gets when the -wal file does not come
+ * along - lags by at most that period.  Events (knob writes) are
+ * checkpointed at once: they are few and they are what a replay must show.
  *
  * Processes (when the sample has them) go to the plain procs table: at most
  * REC_PROCS_MAX a sample, the ones that matter for writeback (see
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,6 +89,8 @@ struct rec_writer {
 	struct rec_wproc *prevp;	/* processes of the last sample, in its (pid) order */
 	size_t nprevp, cap_prevp;
 	struct rec_pick task[REC_PROCS_MAX], kern[REC_PROCS_MAX];	/* best candidates */
+	int64_t sync_ms;		/* checkpoint period; 0 every sample, <0 only at close */
+	uint64_t ckpt_mono_ns;		/* sample time of the last checkpoint; 0 none yet */
 	int err;			/* the -errno that stopped the writer */
 	char errmsg[512];
 };
@@ -320,6 +326,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	w->last_key = -1;
+	w->sync_ms = REC_SYNC_DEFAULT_MS;
 	int rc = sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL);
 	/* Grow the main file ahead in chunks: a checkpoint then never writes
 	 * the header of a file longer than the file is, so a copy taken in
@@ -337,6 +344,32 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return w;
+}
+
+void rec_writer_set_sync(struct rec_writer *w, int64_t every_ms)
+{
+	w->sync_ms = every_ms;
+}
+
+bool rec_writer_watched_note(const struct rec_writer *w, const struct snapshot *s, char *buf,
+			     size_t len)
+{
+	struct stat st;
+	if (!w || !w->path || stat(w->path, &st) != 0)
+		return false;
+	const struct dev_counters *d = snapshot_find_dev(s, major(st.st_dev), minor(st.st_dev));
+	if (!d)
+		return false;
+	char when[48];
+	if (w->sync_ms < 0)
+		snprintf(when, sizeof when, "at close");
+	else if (w->sync_ms == 0)
+		snprintf(when, sizeof when, "every sample");
+	else
+		snprintf(when, sizeof when, "every %gs", (double)w->sync_ms / 1000);
+	snprintf(buf, len, "recording %s is on %s, a device wbtop watches: its writes and flushes"
+		 " there are partly wbtop's own (made durable %s, --rec-sync)", w->path, d->name, when);
+	return true;
 }
 
 int64_t rec_writer_count(const struct rec_writer *w)
@@ -915,6 +948,21 @@ static int rec_writer_checkpoint(struct rec_writer *w)
 	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? SQLITE_OK : rc;
 }
 
+/* Checkpoint after the sample taken at mono_ns when the sync period says
+ * so.  The first sample is checkpointed at once, so that a copy of the
+ * main file holds an interval soon after the start; the period counts in
+ * sample time, so a replayed or saved history behaves as the live run. */
+static int rec_writer_sync_due(struct rec_writer *w, uint64_t mono_ns)
+{
+	if (w->sync_ms < 0)
+		return SQLITE_OK;
+	if (w->ckpt_mono_ns && mono_ns >= w->ckpt_mono_ns &&
+	    mono_ns - w->ckpt_mono_ns < (uint64_t)w->sync_ms * 1000000u)
+		return SQLITE_OK;
+	w->ckpt_mono_ns = mono_ns ? mono_ns : 1;
+	return rec_writer_checkpoint(w);
+}
+
 int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, size_t n)
 {
 	if (w->err)
@@ -933,7 +981,7 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 	}
 	/* Committed: the samples are safe in the WAL even if copying them
 	 * into the main file fails (then the writer stops all the same). */
-	rc = rec_writer_checkpoint(w);
+	rc = n ? rec_writer_sync_due(w, v[n - 1].snap->mono_ns) : SQLITE_OK;
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
 }
 

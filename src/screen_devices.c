@@ -3,9 +3,10 @@
  * in what order (sort column), which columns fit the width, the selected
  * row and scrolling, and a sparkline of each device's recent writes.
  *
- * The columns are one table (scr_cols); a column with a level above 0 is
- * added, in level order, only when the terminal is wide enough, and the
- * flush and discard columns only when some device shown has done any.
+ * The columns are the figure registry's rows with a screen title (figure.h);
+ * a column with a level above 0 is added, in level order, only when the
+ * terminal is wide enough, and the flush and discard columns only when some
+ * device shown has done any.
  * No cap on devices: the row order is an index array grown with the set.
  */
 #include <ctype.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figure.h"
 #include "ident.h"
 #include "screen_priv.h"
 
@@ -27,58 +29,27 @@
  * writes shows as a trickle, not as a full bar. */
 #define SCR_SPARK_FLOOR_KBPS 256.0
 
-static double scr_c_rs(const struct dev_rates *r) { return r->r_s; }
-static double scr_c_ws(const struct dev_rates *r) { return r->w_s; }
-static double scr_c_rmb(const struct dev_rates *r) { return r->rkb_s / 1024.0; }
-static double scr_c_wmb(const struct dev_rates *r) { return r->wkb_s / 1024.0; }
-static double scr_c_rrqm(const struct dev_rates *r) { return r->rrqm_s; }
-static double scr_c_wrqm(const struct dev_rates *r) { return r->wrqm_s; }
-static double scr_c_raw(const struct dev_rates *r) { return r->r_await_ms; }
-static double scr_c_waw(const struct dev_rates *r) { return r->w_await_ms; }
-static double scr_c_aqu(const struct dev_rates *r) { return r->aqu_sz; }
-static double scr_c_util(const struct dev_rates *r) { return r->util_pct; }
-static double scr_c_fs(const struct dev_rates *r) { return r->f_s; }
-static double scr_c_faw(const struct dev_rates *r) { return r->f_await_ms; }
-static double scr_c_ds(const struct dev_rates *r) { return r->d_s; }
-static double scr_c_dmb(const struct dev_rates *r) { return r->dkb_s / 1024.0; }
-
-/* Reads and writes together, weighted by I/Os: the old iostat await. */
-static double scr_c_await(const struct dev_rates *r)
+/* The columns, in screen order, from the figure registry: once per screen. */
+void scr_cols_init(struct screen *s)
 {
-	double ios = r->r_s + r->w_s;
-	return ios > 0 ? (r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios : 0.0;
+	s->ncols = fig_dev_screen_cols(s->cols, SCR_MAX_COLS);
+	s->max_level = 0;
+	for (size_t c = 0; c < s->ncols; c++)
+		if (s->cols[c]->screen.level > s->max_level)
+			s->max_level = s->cols[c]->screen.level;
+	const struct fig_dev *first = fig_dev_sort_first();
+	s->sort_col = first ? scr_col_by_title(s, first->screen.title) : -1;
 }
-
-const struct scr_col scr_cols[] = {
-	{ "r/s", 8, 1, SCR_NEED_NONE, 0, scr_c_rs },
-	{ "w/s", 8, 1, SCR_NEED_NONE, 0, scr_c_ws },
-	{ "rMB/s", 7, 2, SCR_NEED_NONE, 0, scr_c_rmb },
-	{ "wMB/s", 7, 2, SCR_NEED_NONE, 0, scr_c_wmb },
-	{ "rrqm/s", 7, 1, SCR_NEED_NONE, 7, scr_c_rrqm },
-	{ "wrqm/s", 7, 1, SCR_NEED_NONE, 4, scr_c_wrqm },
-	{ "await", 7, 1, SCR_NEED_NONE, 0, scr_c_await },
-	{ "r_await", 8, 1, SCR_NEED_NONE, 3, scr_c_raw },
-	{ "w_await", 8, 1, SCR_NEED_NONE, 1, scr_c_waw },
-	{ "aqu-sz", 7, 2, SCR_NEED_NONE, 2, scr_c_aqu },
-	{ "util", 6, 1, SCR_NEED_NONE, 0, scr_c_util },
-	{ "f/s", 7, 1, SCR_NEED_FLUSH, 0, scr_c_fs },
-	{ "f_await", 8, 1, SCR_NEED_FLUSH, 5, scr_c_faw },
-	{ "d/s", 7, 1, SCR_NEED_DISCARD, 0, scr_c_ds },
-	{ "dMB/s", 7, 2, SCR_NEED_DISCARD, 6, scr_c_dmb },
-};
-const size_t scr_ncols = sizeof scr_cols / sizeof scr_cols[0];
-#define SCR_MAX_LEVEL 7
 
 /* The columns that fit this width, and the name and sparkline widths. */
 struct scr_layout {
-	bool on[sizeof scr_cols / sizeof scr_cols[0]];
+	bool on[SCR_MAX_COLS];
 	int name_w, spark_w;
 };
 
-static bool scr_col_needed(const struct screen *s, const struct scr_col *c)
+static bool scr_col_needed(const struct screen *s, const struct fig_dev *c)
 {
-	return c->need == SCR_NEED_NONE || (c->need == SCR_NEED_FLUSH && s->want_flush) ||
-	       (c->need == SCR_NEED_DISCARD && s->want_discard);
+	return fig_dev_wanted(c, s->want_discard, s->want_flush);
 }
 
 /* Add the optional columns that fit, in level order, keeping room for a
@@ -86,36 +57,33 @@ static bool scr_col_needed(const struct screen *s, const struct scr_col *c)
  * its merge counts. */
 static void scr_layout_optional(const struct screen *s, int width, struct scr_layout *L, int *used)
 {
-	for (int level = 1; level <= SCR_MAX_LEVEL; level++)
-		for (size_t c = 0; c < scr_ncols; c++) {
-			const struct scr_col *col = &scr_cols[c];
-			if (col->level != level || !scr_col_needed(s, col))
+	for (int level = 1; level <= s->max_level; level++)
+		for (size_t c = 0; c < s->ncols; c++) {
+			const struct fig_dev *col = s->cols[c];
+			if (col->screen.level != level || !scr_col_needed(s, col))
 				continue;
-			if (width - *used - col->width < SCR_NAME_PREF + 1 + SCR_SPARK_PREF)
+			if (width - *used - col->screen.width < SCR_NAME_PREF + 1 + SCR_SPARK_PREF)
 				return;
 			L->on[c] = true;
-			*used += col->width;
+			*used += col->screen.width;
 		}
 }
 
 static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 {
 	int used = 1;	/* the dip marker */
-	for (size_t c = 0; c < scr_ncols; c++) {
-		L->on[c] = scr_cols[c].level == 0 && scr_col_needed(s, &scr_cols[c]);
-		used += L->on[c] ? scr_cols[c].width : 0;
+	for (size_t c = 0; c < s->ncols; c++) {
+		L->on[c] = s->cols[c]->screen.level == 0 && scr_col_needed(s, s->cols[c]);
+		used += L->on[c] ? s->cols[c]->screen.width : 0;
 	}
-	/* Narrow: the discard, then the flush column give way to the name. */
-	for (size_t c = scr_ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
-		if (L->on[c] && scr_cols[c].need == SCR_NEED_DISCARD) {
-			L->on[c] = false;
-			used -= scr_cols[c].width;
-		}
-	for (size_t c = scr_ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
-		if (L->on[c] && scr_cols[c].need == SCR_NEED_FLUSH) {
-			L->on[c] = false;
-			used -= scr_cols[c].width;
-		}
+	/* Narrow: the discard, then the flush columns give way to the name. */
+	static const unsigned give_way[] = { FIG_NEED_DISCARD, FIG_NEED_FLUSH };
+	for (size_t g = 0; g < 2; g++)
+		for (size_t c = s->ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
+			if (L->on[c] && (s->cols[c]->need & give_way[g])) {
+				L->on[c] = false;
+				used -= s->cols[c]->screen.width;
+			}
 	scr_layout_optional(s, width, L, &used);
 	int rest = width - used;	/* name, a space, the sparkline */
 	int name = rest - 1 - SCR_SPARK_PREF;
@@ -130,11 +98,6 @@ static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 }
 
 /* ---- names, keys and the filter ---- */
-
-const char *scr_dev_key(const struct dev_counters *d)
-{
-	return history_dev_key(d);
-}
 
 static void scr_append(char *buf, size_t len, const char *text, size_t n)
 {
@@ -232,9 +195,10 @@ struct scr_sort_ctx {
 static double scr_sort_value(const struct scr_sort_ctx *c, size_t i)
 {
 	const struct dev_rates *r = &frame_dev_rates(c->f)[i];
+	const struct fig_dev *col = c->s->cols[c->s->sort_col];
 	if (r->status != RATE_OK)
-		return -1;	/* no figures: at the end */
-	return scr_cols[c->s->sort_col].get(r);
+		return col->sort == FIG_SORT_DESC ? -INFINITY : INFINITY;	/* no figures: at the end */
+	return fig_dev_value(col, r);
 }
 
 static int scr_sort_cmp(const void *a, const void *b, void *arg)
@@ -246,7 +210,9 @@ static int scr_sort_cmp(const void *a, const void *b, void *arg)
 	int order = 0;
 	if (c->s->sort_col >= 0) {
 		double vi = scr_sort_value(c, i), vj = scr_sort_value(c, j);
-		order = vi > vj ? -1 : vi < vj ? 1 : 0;	/* biggest first */
+		order = vi > vj ? -1 : vi < vj ? 1 : 0;
+		if (c->s->cols[c->s->sort_col]->sort == FIG_SORT_ASC)
+			order = -order;
 	}
 	if (order == 0)
 		order = by_name;
@@ -366,15 +332,16 @@ static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
 	struct scr_line name = { y, 0, L->name_w + 1 };
 	scr_add(s, &name, SCR_HEADER, buf);	/* (the row is already blank in the header colour) */
 	ln.x = L->name_w + 1;
-	for (size_t c = 0; c < scr_ncols; c++) {
+	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
+		const struct fig_screen *col = &s->cols[c]->screen;
 		const char *arrow = (int)c == s->sort_col ? (s->sort_rev ? (s->utf8 ? "\u25b2" : "^") :
 						(s->utf8 ? "\u25bc" : "v")) : "";
-		int pad = scr_cols[c].width - (int)strlen(scr_cols[c].title) - (*arrow ? 1 : 0);
+		int pad = col->width - (int)strlen(col->title) - (*arrow ? 1 : 0);
 		scr_addf(s, &ln, SCR_HEADER, "%*s", pad, "");
 		scr_add(s, &ln, SCR_HEADER, arrow);
-		scr_add(s, &ln, SCR_HEADER, scr_cols[c].title);
+		scr_add(s, &ln, SCR_HEADER, col->title);
 	}
 	scr_add(s, &ln, SCR_HEADER, " writes");
 }
@@ -389,17 +356,16 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
 	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label(d, name, sizeof name));
-	for (size_t c = 0; c < scr_ncols; c++) {
+	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
-		const struct scr_col *col = &scr_cols[c];
-		bool have = r->status == RATE_OK && (col->need == SCR_NEED_NONE ||
-			    (col->need == SCR_NEED_FLUSH ? r->has_flush : r->has_discard));
-		screen_fmt_num(have ? col->get(r) : NAN, col->width - 1, col->prec, v, sizeof v);
-		scr_addf(s, &ln, role, "%*s", col->width, v);
+		const struct fig_dev *col = s->cols[c];
+		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
+		scr_addf(s, &ln, role, "%*s", col->screen.width, v);
 	}
 	scr_add(s, &ln, SCR_NORMAL, " ");
-	const struct hist_series *hs = s->h ? history_find(s->h, scr_dev_key(d)) : NULL;
+	char kbuf[IDENT_KEY_MAX];
+	const struct hist_series *hs = s->h ? history_find(s->h, ident_dev_key(d, kbuf, sizeof kbuf)) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
 		history_series(s->h, hs, HIST_DEV_WKB_S, s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
@@ -468,11 +434,11 @@ static void scr_step_sort(struct screen *s, int dir)
 	struct scr_layout L;
 	scr_layout(s, COLS, &L);
 	int c = s->sort_col;
-	for (size_t tries = 0; tries <= scr_ncols; tries++) {
+	for (size_t tries = 0; tries <= s->ncols; tries++) {
 		c += dir;
 		if (c < -1)
-			c = (int)scr_ncols - 1;
-		if (c >= (int)scr_ncols)
+			c = (int)s->ncols - 1;
+		if (c >= (int)s->ncols)
 			c = -1;
 		if (c == -1 || L.on[c])
 			break;
@@ -480,12 +446,26 @@ static void scr_step_sort(struct screen *s, int dir)
 	s->sort_col = c;
 }
 
-static int scr_col_by_title(const char *title)
+int scr_col_by_title(const struct screen *s, const char *title)
 {
-	for (size_t c = 0; c < scr_ncols; c++)
-		if (strcmp(scr_cols[c].title, title) == 0)
+	for (size_t c = 0; c < s->ncols; c++)
+		if (strcmp(s->cols[c]->screen.title, title) == 0)
 			return (int)c;
 	return -1;
+}
+
+/* The column a key sorts by (figure.h: screen.key), -1 if none. */
+static int scr_col_by_key(const struct screen *s, int ch)
+{
+	for (size_t c = 0; ch > 0 && c < s->ncols; c++)
+		if (s->cols[c]->screen.key == ch)
+			return (int)c;
+	return -1;
+}
+
+double scr_col_value(const struct fig_dev *col, const struct dev_rates *r)
+{
+	return fig_dev_available(col, r) ? fig_dev_value(col, r) * col->screen.scale : NAN;
 }
 
 bool scr_set_sort(struct screen *s, const char *name)
@@ -494,7 +474,7 @@ bool scr_set_sort(struct screen *s, const char *name)
 		s->sort_col = -1;
 		return true;
 	}
-	int c = scr_col_by_title(name);
+	int c = scr_col_by_title(s, name);
 	if (c < 0)
 		return false;
 	s->sort_col = c;
@@ -503,7 +483,7 @@ bool scr_set_sort(struct screen *s, const char *name)
 
 void screen_get_view(const struct screen *s, struct screen_view *v)
 {
-	v->sort = s->sort_col < 0 ? "name" : scr_cols[s->sort_col].title;
+	v->sort = s->sort_col < 0 ? "name" : s->cols[s->sort_col]->screen.title;
 	v->sort_reverse = s->sort_rev;
 	v->filter = s->filter_text;
 	v->show_idle = s->show_idle;
@@ -523,11 +503,13 @@ bool scr_devs_key(struct screen *s, int ch)
 	case '>': scr_step_sort(s, 1); break;
 	case 'R': s->sort_rev = !s->sort_rev; break;
 	case 'N': s->sort_col = -1; s->sort_rev = false; break;
-	case 'M': s->sort_col = scr_col_by_title("wMB/s"); s->sort_rev = false; break;
-	case 'T': s->sort_col = scr_col_by_title("await"); s->sort_rev = false; break;
-	case 'P': s->sort_col = scr_col_by_title("util"); s->sort_rev = false; break;
 	case 'a': s->show_idle = !s->show_idle; break;
-	default: return false;
+	default:
+		if (scr_col_by_key(s, ch) < 0)
+			return false;
+		s->sort_col = scr_col_by_key(s, ch);
+		s->sort_rev = false;
+		break;
 	}
 	scr_devs_update(s);
 	return true;

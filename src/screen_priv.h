@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <regex.h>
 
+#include "figure.h"
 #include "procs_view.h"
 #include "screen.h"
 #include "snapshot.h"
@@ -44,16 +45,8 @@ enum scr_role {
 	SCR_NROLES
 };
 
-/* One device table column (STYLE.md: columns are a table). */
-enum scr_need { SCR_NEED_NONE, SCR_NEED_FLUSH, SCR_NEED_DISCARD };
-struct scr_col {
-	const char *title;
-	int width;		/* including the space before it */
-	int prec;		/* decimals, when they fit */
-	enum scr_need need;
-	int level;		/* 0: always; higher: added in order when there is room */
-	double (*get)(const struct dev_rates *r);
-};
+/* At most this many device table columns (rows of figure.h with a screen title). */
+#define SCR_MAX_COLS 48
 
 /* A cursor writing along one screen row, clipped at xmax. */
 struct scr_line {
@@ -74,7 +67,10 @@ struct screen {
 	size_t *order;		/* indices into f->cur->dev of the rows shown, sorted */
 	size_t norder, cap_order;
 	size_t nselected;	/* devices passing the filter, idle or not */
-	int sort_col;		/* index into scr_cols, or -1 for the name */
+	const struct fig_dev *cols[SCR_MAX_COLS];	/* the columns, in screen order */
+	size_t ncols;
+	int max_level;		/* the highest screen.level of a column */
+	int sort_col;		/* index into cols, or -1 for the name */
 	bool sort_rev;
 	bool show_idle;
 	bool have_filter;
@@ -115,8 +111,6 @@ struct screen {
 	bool have_psum;		/* the frame has process samples */
 };
 
-extern const struct scr_col scr_cols[];
-extern const size_t scr_ncols;
 
 /* screen.c */
 uint64_t scr_now_ns(void);	/* CLOCK_MONOTONIC, for how long messages stay */
@@ -158,8 +152,12 @@ void scr_note_selection(struct screen *s);
 const struct dev_counters *scr_selected(const struct screen *s, size_t *index);
 /* "vg-home /home xfs": a device as people know it, sanitized. */
 const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len);
-/* The key the history knows the device by. */
-const char *scr_dev_key(const struct dev_counters *d);
+/* The screen's columns from the figure registry; sorts by its first column. */
+void scr_cols_init(struct screen *s);
+/* The index in s->cols of the column titled title, -1 if none. */
+int scr_col_by_title(const struct screen *s, const char *title);
+/* A column's value as shown (scaled), NAN where the device has none. */
+double scr_col_value(const struct fig_dev *col, const struct dev_rates *r);
 /* Sort by the column titled name ("name": the device name); false if unknown. */
 bool scr_set_sort(struct screen *s, const char *name);
 /* Set the device filter; false (message set) if text is not a regex. */

@@ -19,7 +19,7 @@ static void push_bo(struct history *h, double bo_kbps)
 
 static void add_w(struct history *h, const char *key, double wkb_s, bool dip)
 {
-	struct hist_dev d = { .valid = true, .wkb_s = (float)wkb_s, .dip = dip };
+	struct hist_dev d = { .valid = true, .v[FIG_HIST_WKB_S] = (float)wkb_s, .dip = dip };
 	ck_assert_int_eq(history_add_dev(h, key, &d), 0);
 }
 
@@ -134,7 +134,7 @@ START_TEST(test_many_devices)
 		ck_assert_str_eq(history_series_key(s), key);
 		struct hist_dev d;
 		ck_assert(history_dev(h, s, 0, &d));
-		ck_assert(d.wkb_s == (float)i);
+		ck_assert(d.v[FIG_HIST_WKB_S] == (float)i);
 	}
 	ck_assert_ptr_null(history_find(h, "dev500"));
 	history_free(h);
@@ -149,7 +149,7 @@ START_TEST(test_same_frame_twice)
 	add_w(h, "a", 2, false);
 	struct hist_dev d;
 	ck_assert(history_dev(h, history_find(h, "a"), 0, &d));
-	ck_assert(d.wkb_s == 2.0f);
+	ck_assert(d.v[FIG_HIST_WKB_S] == 2.0f);
 	ck_assert_uint_eq(history_ndevs(h), 1);
 	history_free(h);
 }
@@ -233,11 +233,11 @@ START_TEST(test_from_rates)
 	struct hist_dev d;
 	history_dev_from_rates(&d, &dr, true);
 	ck_assert(d.valid && d.dip);
-	ck_assert_double_eq_tol(d.await_ms, 5.0, 1e-6);
-	ck_assert(d.wkb_s == 1024.0f);
+	ck_assert_double_eq_tol(d.v[FIG_HIST_AWAIT_MS], 5.0, 1e-6);
+	ck_assert(d.v[FIG_HIST_WKB_S] == 1024.0f);
 	dr.r_s = dr.w_s = 0;
 	history_dev_from_rates(&d, &dr, false);
-	ck_assert(d.await_ms == 0.0f);
+	ck_assert(d.v[FIG_HIST_AWAIT_MS] == 0.0f);
 	dr.status = RATE_RESET;
 	history_dev_from_rates(&d, &dr, true);
 	ck_assert(!d.valid && !d.dip);
