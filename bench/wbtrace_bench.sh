@@ -18,7 +18,11 @@ tmp=$(mktemp -d /tmp/wbtop-wbtrace-bench.XXXXXX)
 vm=/proc/sys/vm
 old_ratio=$(cat $vm/dirty_ratio) old_bytes=$(cat $vm/dirty_bytes)
 cleanup() {
-	[ -n "${writers:-}" ] && kill $writers 2>/dev/null && wait $writers 2>/dev/null
+	for w in ${writers:-}; do	# each writer loop, then the dd it is running
+		kill $w 2>/dev/null
+		pkill -P $w 2>/dev/null
+	done
+	wait 2>/dev/null
 	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $vm/dirty_bytes; else echo "$old_ratio" > $vm/dirty_ratio; fi
 	umount -l "$tmp/mnt" 2>/dev/null
 	[ -n "${dev:-}" ] && losetup -d "$dev"

@@ -48,6 +48,7 @@ struct wbloop_bw {
 	uint64_t dirty_rate_kbps;	/* dirty_rate: how fast pages are dirtied */
 	uint64_t dirty_ratelimit_kbps;
 	uint64_t balanced_ratelimit_kbps;	/* balanced_dirty_ratelimit */
+	uint64_t cgroup_ino;		/* the writeback domain's cgroup; 0 or 1: the root */
 };
 
 struct wbloop_task {
@@ -70,6 +71,7 @@ struct wbloop_bdi {
 	uint64_t wb_setpoint_pages, wb_dirty_pages;
 	uint64_t dirty_ratelimit_kbps;	/* from the last decision or update */
 	bool has_bw;			/* a bdi_dirty_ratelimit update came */
+	bool bw_root;			/* ... for the root domain: the device's own figures */
 	uint64_t write_bw_kbps, avg_write_bw_kbps, dirty_rate_kbps, balanced_ratelimit_kbps;
 	uint64_t written_pages;		/* writeback_written on this BDI */
 };
@@ -114,6 +116,8 @@ void wbloop_reset(struct wbloop *w);
 
 /* Add one event.  0 or -ENOMEM (then the event is not counted). */
 int wbloop_add_bdp(struct wbloop *w, const struct wbloop_bdp *ev);
+/* A cgroup domain's update counts for its BDI only until the root
+ * domain's comes: each domain has its own estimate. */
 int wbloop_add_bw(struct wbloop *w, const struct wbloop_bw *ev);
 /* A flusher pass (writeback_start to writeback_written) wrote nr_pages for
  * reason (the kernel's enum). */

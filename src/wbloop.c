@@ -294,13 +294,17 @@ int wbloop_add_bw(struct wbloop *w, const struct wbloop_bw *ev)
 	if (bi < 0)
 		return -ENOMEM;
 	struct wbloop_bdi *b = &w->bdi[bi];
+	bool root = ev->cgroup_ino <= 1;
+	w->events++;
+	if (b->bw_root && !root)
+		return 0;
 	b->has_bw = true;
+	b->bw_root = root;
 	b->write_bw_kbps = ev->write_bw_kbps;
 	b->avg_write_bw_kbps = ev->avg_write_bw_kbps;
 	b->dirty_rate_kbps = ev->dirty_rate_kbps;
 	b->dirty_ratelimit_kbps = ev->dirty_ratelimit_kbps;
 	b->balanced_ratelimit_kbps = ev->balanced_ratelimit_kbps;
-	w->events++;
 	return 0;
 }
 

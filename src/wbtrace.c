@@ -624,6 +624,7 @@ static int wbtrace_decode(struct wbtrace *wt, const char *data, int size, struct
 			.dirty_rate_kbps = wbtrace_num(f[F_BW_DRATE], data),
 			.dirty_ratelimit_kbps = wbtrace_num(f[F_BW_RATELIMIT], data),
 			.balanced_ratelimit_kbps = wbtrace_num(f[F_BW_BALANCED], data),
+			.cgroup_ino = wbtrace_num(f[F_BW_CGROUP], data),
 		};
 		return wbloop_add_bw(w, &ev);
 	}

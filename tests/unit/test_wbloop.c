@@ -86,10 +86,15 @@ START_TEST(test_bandwidth_and_global)
 {
 	struct wbloop w;
 	wbloop_init(&w);
-	struct wbloop_bw bw = { "253:0", 120000, 110000, 90000, 80000, 85000 };
-	ck_assert_int_eq(wbloop_add_bw(&w, &bw), 0);
+	struct wbloop_bw bw = { "253:0", 120000, 110000, 90000, 80000, 85000, 3500 };
+	ck_assert_int_eq(wbloop_add_bw(&w, &bw), 0);	/* a cgroup's: shown until the root's */
+	ck_assert_uint_eq(wbloop_find_bdi(&w, "253:0")->write_bw_kbps, 120000);
+	bw.cgroup_ino = 1;
 	bw.write_bw_kbps = 130000;
 	ck_assert_int_eq(wbloop_add_bw(&w, &bw), 0);
+	bw.cgroup_ino = 3500;
+	bw.write_bw_kbps = 99;
+	ck_assert_int_eq(wbloop_add_bw(&w, &bw), 0);	/* after the root's: ignored */
 	wbloop_add_global(&w, 4000, 4096, 2048);
 	wbloop_add_global(&w, 4010, 4096, 2048);
 	const struct wbloop_bdi *b = wbloop_find_bdi(&w, "253:0");
