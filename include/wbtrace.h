@@ -43,6 +43,17 @@ const char *wbtrace_instance(const struct wbtrace *wt);
 /* Stop tracing and remove the instance; NULL is a no-op. */
 void wbtrace_close(struct wbtrace *wt);
 
+/* The events, in the order wbtrace_check_formats takes their formats. */
+#define WBTRACE_NEVENTS 5
+extern const char *const wbtrace_event_names[WBTRACE_NEVENTS];
+
+/* What wbtrace_open would say of a kernel with these formats (the text of
+ * events/header_page and of each event's format file, NULL for an event it
+ * lacks), without tracing: 0 with note (what is missing but not needed, ""
+ * if nothing), or a negative errno with one line in why. */
+int wbtrace_check_formats(const char *header, const char *const fmt[WBTRACE_NEVENTS], char *why,
+			  size_t whylen, char *note, size_t notelen);
+
 /* Remove every "wbtop-<pid>" instance whose process is gone.  The number
  * removed, or a negative errno. */
 int wbtrace_remove_stale(void);

@@ -357,39 +357,47 @@ static int wbtrace_open_cpus(struct wbtrace *wt, char *why, size_t whylen)
 	return 0;
 }
 
-static int wbtrace_enable(struct wbtrace *wt, char *why, size_t whylen)
+/* Which events can be used and where their fields are; fails with why when
+ * a required event or field is missing.  Pure: works on wt->tep. */
+static int wbtrace_check(struct wbtrace *wt, char *why, size_t whylen)
 {
 	for (int e = 0; e < EV_N; e++) {
-		const struct wbtrace_evspec *spec = &wbtrace_events[e];
 		char line[256];
-		if (!wbtrace_find_fields(wt, e, line, sizeof line)) {
-			if (spec->required) {
-				wbtrace_why(why, whylen, 0, "%s", line);
-				return -ENOENT;
-			}
-			wbtrace_note_add(wt, line);
+		wt->ev[e].on = wbtrace_find_fields(wt, e, line, sizeof line);
+		if (wt->ev[e].on)
 			continue;
+		if (wbtrace_events[e].required) {
+			wbtrace_why(why, whylen, 0, "%s", line);
+			return -ENOENT;
 		}
-		if (tracefs_event_enable(wt->inst, WBTRACE_SYSTEM, spec->name) < 0) {
-			int err = errno ? errno : EIO;
-			snprintf(line, sizeof line, "cannot enable writeback:%s", spec->name);
-			if (spec->required) {
-				wbtrace_why(why, whylen, err, "%s", line);
-				return -err;
-			}
-			wbtrace_note_add(wt, line);
-			continue;
-		}
-		wt->ev[e].on = true;
+		wbtrace_note_add(wt, line);
 	}
 	return 0;
 }
 
-/* The formats of our events only.  libtracefs's tracefs_local_events*()
- * also load every kernel symbol (/proc/kallsyms): about 2 s of system time
- * a start on this machine, for nothing we print.  An event this kernel
- * lacks is left out here and reported by wbtrace_find_fields. */
-static int wbtrace_load_formats(struct wbtrace *wt)
+static int wbtrace_enable(struct wbtrace *wt, char *why, size_t whylen)
+{
+	for (int e = 0; e < EV_N; e++) {
+		const struct wbtrace_evspec *spec = &wbtrace_events[e];
+		if (!wt->ev[e].on || tracefs_event_enable(wt->inst, WBTRACE_SYSTEM, spec->name) == 0)
+			continue;
+		int err = errno ? errno : EIO;
+		char line[128];
+		snprintf(line, sizeof line, "cannot enable writeback:%s", spec->name);
+		if (spec->required) {
+			wbtrace_why(why, whylen, err, "%s", line);
+			return -err;
+		}
+		wbtrace_note_add(wt, line);
+		wt->ev[e].on = false;
+	}
+	return 0;
+}
+
+/* A decoder for the header page and event formats given as text (an
+ * event's NULL: this kernel lacks it). */
+static int wbtrace_parse_formats(struct wbtrace *wt, char *header, int hlen, char *const text[EV_N],
+				 const int len[EV_N])
 {
 	wt->tep = tep_alloc();
 	if (!wt->tep)
@@ -399,17 +407,68 @@ static int wbtrace_load_formats(struct wbtrace *wt)
 	tep_set_local_bigendian(wt->tep, endian);
 	tep_set_long_size(wt->tep, (int)sizeof(long));
 	tep_set_page_size(wt->tep, (int)sysconf(_SC_PAGESIZE));
-	int size = 0;
-	char *text = tracefs_instance_file_read(NULL, "events/header_page", &size);
-	int rc = text && size > 0 &&
-		 tep_parse_header_page(wt->tep, text, (unsigned long)size, (int)sizeof(long)) == 0 ? 0 : -EIO;
-	free(text);
-	for (int e = 0; !rc && e < EV_N; e++) {
-		text = tracefs_event_file_read(NULL, WBTRACE_SYSTEM, wbtrace_events[e].name, "format", &size);
-		if (text && size > 0 && tep_parse_event(wt->tep, text, (unsigned long)size, WBTRACE_SYSTEM) != 0)
-			rc = -EIO;
-		free(text);
-	}
+	if (!header || hlen <= 0 ||
+	    tep_parse_header_page(wt->tep, header, (unsigned long)hlen, (int)sizeof(long)) != 0)
+		return -EIO;
+	for (int e = 0; e < EV_N; e++)
+		if (text[e] && len[e] > 0 &&
+		    tep_parse_event(wt->tep, text[e], (unsigned long)len[e], WBTRACE_SYSTEM) != 0)
+			return -EIO;
+	return 0;
+}
+
+const char *const wbtrace_event_names[WBTRACE_NEVENTS] = {
+	"balance_dirty_pages", "global_dirty_state", "writeback_start", "writeback_written",
+	"bdi_dirty_ratelimit",
+};
+_Static_assert(WBTRACE_NEVENTS == EV_N, "one name per event, in enum wbtrace_ev order");
+
+int wbtrace_check_formats(const char *header, const char *const fmt[WBTRACE_NEVENTS], char *why,
+			  size_t whylen, char *note, size_t notelen)
+{
+	struct wbtrace *wt = calloc(1, sizeof *wt);
+	char *hcopy = header ? strdup(header) : NULL;
+	char *copy[EV_N] = { NULL };
+	int len[EV_N] = { 0 };
+	int rc = wt && (!header || hcopy) ? 0 : -ENOMEM;
+	for (int e = 0; e < EV_N && !rc; e++)
+		if (fmt[e] && !(copy[e] = strdup(fmt[e])))
+			rc = -ENOMEM;
+		else
+			len[e] = fmt[e] ? (int)strlen(fmt[e]) : 0;
+	if (!rc)
+		rc = wbtrace_parse_formats(wt, hcopy, hcopy ? (int)strlen(hcopy) : 0, copy, len);
+	if (rc == -EIO)
+		wbtrace_why(why, whylen, 0, "%s", "cannot parse the writeback event formats");
+	if (!rc)
+		rc = wbtrace_check(wt, why, whylen);
+	if (wt && note && notelen)
+		snprintf(note, notelen, "%s", wt->note);
+	for (int e = 0; e < EV_N; e++)
+		free(copy[e]);
+	free(hcopy);
+	if (wt)
+		tep_free(wt->tep);
+	free(wt);
+	return rc;
+}
+
+/* The formats of our events only.  libtracefs's tracefs_local_events*()
+ * also load every kernel symbol (/proc/kallsyms): about 2 s of system time
+ * a start on this machine, for nothing we print.  An event this kernel
+ * lacks is left out here and reported by wbtrace_check. */
+static int wbtrace_load_formats(struct wbtrace *wt)
+{
+	int hlen = 0, len[EV_N] = { 0 };
+	char *text[EV_N] = { NULL };
+	char *header = tracefs_instance_file_read(NULL, "events/header_page", &hlen);
+	for (int e = 0; e < EV_N; e++)
+		text[e] = tracefs_event_file_read(NULL, WBTRACE_SYSTEM, wbtrace_events[e].name, "format",
+						  &len[e]);
+	int rc = header ? wbtrace_parse_formats(wt, header, hlen, text, len) : -EIO;
+	free(header);
+	for (int e = 0; e < EV_N; e++)
+		free(text[e]);
 	return rc;
 }
 
@@ -430,6 +489,22 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 			    "cannot use %s", dir);
 		return -err;
 	}
+	/* the formats first: a kernel we cannot use gets no instance */
+	rc = wbtrace_load_formats(wt);
+	if (rc) {
+		wbtrace_why(why, whylen, -rc, "cannot parse the %s event formats", WBTRACE_SYSTEM);
+		return rc;
+	}
+	struct tep_event *bdp = tep_find_event_by_name(wt->tep, WBTRACE_SYSTEM, "balance_dirty_pages");
+	wt->type_field = bdp ? tep_find_common_field(bdp, "common_type") : NULL;
+	wt->pid_field = bdp ? tep_find_common_field(bdp, "common_pid") : NULL;
+	if (bdp && (!wt->type_field || !wt->pid_field)) {
+		wbtrace_why(why, whylen, 0, "%s", "writeback events without common_type or common_pid");
+		return -ENOENT;
+	}
+	rc = wbtrace_check(wt, why, whylen);
+	if (rc)
+		return rc;
 	/* best effort: one we cannot remove does not stop ours */
 	(void)wbtrace_remove_stale();
 	snprintf(wt->name, sizeof wt->name, WBTRACE_PREFIX "%ld", (long)getpid());
@@ -440,19 +515,6 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 		int err = errno ? errno : EIO;
 		wbtrace_why(why, whylen, err, "cannot create tracefs instance %s", wt->name);
 		return -err;
-	}
-	rc = wbtrace_load_formats(wt);
-	if (rc) {
-		wbtrace_why(why, whylen, -rc, "cannot parse the %s event formats", WBTRACE_SYSTEM);
-		return rc;
-	}
-	struct tep_event *bdp = tep_find_event_by_name(wt->tep, WBTRACE_SYSTEM, "balance_dirty_pages");
-	wt->type_field = bdp ? tep_find_common_field(bdp, "common_type") : NULL;
-	wt->pid_field = bdp ? tep_find_common_field(bdp, "common_pid") : NULL;
-	if (!bdp || !wt->type_field || !wt->pid_field) {
-		wbtrace_why(why, whylen, 0, "%s", bdp ? "writeback events without common_type or common_pid" :
-			    "no event writeback:balance_dirty_pages in this kernel");
-		return -ENOENT;
 	}
 	if (tracefs_instance_set_buffer_size(wt->inst, WBTRACE_BUF_KB, -1) < 0)
 		wbtrace_note_add(wt, "ring buffer left at its default size");
