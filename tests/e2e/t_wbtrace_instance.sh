@@ -10,13 +10,17 @@ need_kernfs "$0"
 need_probe
 inst_dir=/sys/kernel/tracing/instances
 
-# Start a probe; sets P to its pid and I to its instance.
+# Start a probe; sets P to its pid and I to its instance.  Each start has
+# its own output file: the child truncates a shared one only when it runs.
+starts=0
 start_probe() {
-	"$WBPROBE" -d 0.2 "$@" > "$TMP/p.out" 2> "$TMP/p.err" &
+	starts=$((starts + 1))
+	out="$TMP/p$starts.out"
+	"$WBPROBE" -d 0.2 "$@" > "$out" 2> "$TMP/p.err" &
 	P=$!
-	for i in $(seq 100); do grep -q '^instance ' "$TMP/p.out" && break; sleep 0.05; done
-	I=$(sed -n 's/^instance //p' "$TMP/p.out")
-	[ -n "$I" ] || fail "the probe did not start: $(cat "$TMP/p.err")"
+	for i in $(seq 300); do grep -q '^instance ' "$out" && break; sleep 0.05; done
+	I=$(sed -n 's/^instance //p' "$out")
+	[ -n "$I" ] || fail "the probe did not start in 15 s: $(cat "$TMP/p.err")"
 	on_exit "kill -9 $P 2>/dev/null; rmdir $inst_dir/$I 2>/dev/null"
 	[ -d "$inst_dir/$I" ] || fail "no instance $I while the probe runs"
 }

@@ -28,15 +28,20 @@ on_exit "kill $probe 2>/dev/null; wait $probe 2>/dev/null"
 for i in $(seq 50); do grep -q '^instance ' "$TMP/probe" && break; sleep 0.1; done
 grep -q '^instance ' "$TMP/probe" || fail "the probe did not start: $(cat "$TMP/probe.err")"
 
-# The test's own reading of the device's debugfs stats, every 0.1 s with the
-# time, to compare with the probe's reading at the nearest moment.
-( while :; do
-	printf '%s ' "$(date +%s.%N)"
-	{ cat /sys/kernel/debug/bdi/$bdi_a/stats
-	  sed -n '/^WbCgIno: *1$/,/^$/p' /sys/kernel/debug/bdi/$bdi_a/wb_stats; } | tr -s ' \n' '  '
-	echo
-	sleep 0.1
-  done ) > "$TMP/dbg" &
+# The test's own reading of the device's debugfs stats and its root wb
+# domain, every 10 ms with the time, to compare with the probe's readings.
+python3 -c '
+import sys, time
+d = "/sys/kernel/debug/bdi/" + sys.argv[1]
+while True:
+    with open(d + "/stats") as f: st = f.read()
+    with open(d + "/wb_stats") as f: wb = f.read()
+    root = ""
+    for blk in wb.split("\n\n"):
+        if blk.split()[:2] == ["WbCgIno:", "1"]: root = blk
+    print("%.6f %s %s" % (time.time(), " ".join(st.split()), " ".join(root.split())), flush=True)
+    time.sleep(0.01)
+' "$bdi_a" > "$TMP/dbg" &
 sampler=$!
 on_exit "kill $sampler 2>/dev/null"
 
@@ -80,35 +85,44 @@ awk -v a="$got_thr" -v b="$ref_thr" 'BEGIN { d = a - b; if (d < 0) d = -d; exit 
 [ "$got_dir" -eq 0 ] && [ "$ref_dir" -eq 0 ] || fail "the direct-I/O writer shows throttling ($got_dir ms, reference $ref_dir ms)"
 grep -q "^task pid=$dd_thr .* bdi=$bdi_a " "$TMP/probe" || fail "dd not shown throttled on its BDI $bdi_a"
 
-# debugfs: each probe reading of the device must lie within what the test
-# read from the same file in the 0.2 s around it (the kernel's figures move
-# on a millisecond scale under a writer), give or take 10% for thresholds
-# and the bandwidth estimate (the root domain's in wb_stats: the stats file
-# prints 0 while the device has nothing dirty), and 10%
-# of the dirty threshold for dirty and writeback: the right device, the
-# right fields, the right units.
+# debugfs: each probe reading of the device (from t0 to t) must lie within
+# what the test read from the same files from 0.03 s before to 0.03 s after
+# it (the kernel's figures move on a millisecond scale under a writer),
+# give or take 10% for the threshold and the bandwidth estimate (the root
+# domain's in wb_stats: the stats file prints 0 while the device has
+# nothing dirty), and 10% of the dirty threshold for dirty and writeback:
+# the right device, the right fields, the right units.  Dirty and writeback
+# may miss once (a burst between two of the test's reads).
 awk -v bdi="$bdi_a" '
 	FNR == NR { t[NR] = $1; for (i = 2; i < NF; i++) if ($i ~ /:$/) { k = $i; sub(/:$/, "", k); v[NR, k] = $(i + 1) } n = NR; next }
 	$1 == "debugfs" && $2 == "bdi=" bdi {
 		for (i = 3; i <= NF; i++) { split($i, kv, "="); p[kv[1]] = kv[2] }
 		w = 0
-		for (j = 1; j <= n; j++) if (t[j] - p["t"] <= 0.2 && p["t"] - t[j] <= 0.2) win[++w] = j
+		for (j = 1; j <= n; j++) if (t[j] >= p["t0"] - 0.03 && t[j] <= p["t"] + 0.03) win[++w] = j
 		if (w < 2) next
 		m++
 		thr = v[win[1], "DirtyThresh"]
 		check("bdi_thresh_kb", "BdiDirtyThresh", 0.1, 0)
 		check("wb_bw_kbps", "WbWriteBandwidth", 0.1, 0)
-		check("reclaimable_kb", "BdiReclaimable", 0, 0.1 * thr)
-		check("writeback_kb", "BdiWriteback", 0, 0.1 * thr)
+		if (!check("reclaimable_kb", "BdiReclaimable", 0, 0.1 * thr)) soft++
+		if (!check("writeback_kb", "BdiWriteback", 0, 0.1 * thr)) soft++
 		printf "%s%s\n", p["t"], line; line = ""
 	}
 	function check(pk, dk, rel, abs,   j, lo, hi, x) {
 		lo = hi = v[win[1], dk]
 		for (j = 2; j <= w; j++) { x = v[win[j], dk]; if (x < lo) lo = x; if (x > hi) hi = x }
 		line = line sprintf(" %s %s in [%s, %s]", dk, p[pk], lo, hi)
-		if (p[pk] < lo - rel * lo - abs - 64 || p[pk] > hi + rel * hi + abs + 64) bad = bad " " dk
+		if (p[pk] >= lo - rel * lo - abs - 64 && p[pk] <= hi + rel * hi + abs + 64)
+			return 1
+		if (rel) bad = bad " " dk
+		return 0
 	}
-	END { print m + 0, "readings compared"; if (bad != "") { print "mismatch:" bad; exit 1 } if (m < 3) exit 1 }
+	END {
+		print m + 0, "readings compared,", soft + 0, "dirty/writeback misses"
+		if (soft > 1) bad = bad " dirty/writeback"
+		if (bad != "") { print "mismatch:" bad; exit 1 }
+		if (m < 3) exit 1
+	}
 ' "$TMP/dbg" "$TMP/probe" > "$TMP/cmp" || { cat "$TMP/cmp"; fail "debugfs figures do not match the test's own reading"; }
 tail -1 "$TMP/cmp"
 

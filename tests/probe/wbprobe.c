@@ -77,17 +77,18 @@ static void probe_print(const struct wbloop *w, unsigned n, double dt_s)
 	fflush(stdout);
 }
 
-static void probe_print_bdistat(const struct bdistat_sample *s)
+/* t0: when the read began; the tests pair it with their own reads. */
+static void probe_print_bdistat(const struct bdistat_sample *s, const struct timespec *t0)
 {
 	static const char *const names[BDS_NFIELDS] = {
 		"writeback_kb", "reclaimable_kb", "bdi_thresh_kb", "dirty_thresh_kb",
 		"bg_thresh_kb", "dirtied_kb", "written_kb", "write_bw_kbps",
 	};
 	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);	/* for the tests to pair with their own reads */
+	clock_gettime(CLOCK_REALTIME, &now);
 	for (size_t i = 0; i < s->ndev; i++) {
-		printf("debugfs bdi=%u:%u t=%lld.%09ld", s->dev[i].major, s->dev[i].minor,
-		       (long long)now.tv_sec, now.tv_nsec);
+		printf("debugfs bdi=%u:%u t0=%lld.%09ld t=%lld.%09ld", s->dev[i].major, s->dev[i].minor,
+		       (long long)t0->tv_sec, t0->tv_nsec, (long long)now.tv_sec, now.tv_nsec);
 		for (int f = 0; f < BDS_NFIELDS; f++)
 			if (s->dev[i].have & 1u << f)
 				printf(" %s=%llu", names[f], (unsigned long long)s->dev[i].kb[f]);
@@ -180,12 +181,14 @@ int main(int argc, char **argv)
 		probe_print(&w, n, now - last);
 		last = now;
 		if (bs) {
+			struct timespec t0;
+			clock_gettime(CLOCK_REALTIME, &t0);
 			rc = bdistat_read(bs, &bsamp, cgroups);
 			if (rc) {
 				fprintf(stderr, "wbprobe: reading BDI stats: %s\n", strerror(-rc));
 				break;
 			}
-			probe_print_bdistat(&bsamp);
+			probe_print_bdistat(&bsamp, &t0);
 		}
 	}
 	wbloop_free(&w);
