@@ -79,8 +79,11 @@ struct fig_dev {
 	unsigned sinks;		/* enum fig_sink bits */
 	enum fig_sort sort;
 	int8_t hist;		/* slot in struct hist_dev, -1 when not kept */
-	size_t offset;		/* of a double in struct dev_rates, when formula is NULL */
+	/* the value: the double at offset in struct dev_rates, or formula(r),
+	 * or with FIG_NEED_EXTRA the value xkind beside the diskstats block */
+	size_t offset;
 	double (*formula)(const struct dev_rates *r);
+	unsigned xkind;		/* with FIG_NEED_EXTRA: the value's enum snap_xdev, in r->x */
 	struct fig_screen screen;
 	struct fig_om om;	/* a gauge of the last interval's value */
 };
@@ -125,12 +128,15 @@ static inline double fig_dev_value(const struct fig_dev *f, const struct dev_rat
 	double v;
 	if (f->formula)
 		return f->formula(r);
+	if (f->need & FIG_NEED_EXTRA)
+		return f->xkind < SNAP_NXDEV ? r->x[f->xkind] : 0.0;
 	memcpy(&v, (const char *)r + f->offset, sizeof v);
 	return v;
 }
 
 /* Whether r has figure f: rates exist (RATE_OK) and the kernel gave what
- * the figure needs. */
+ * the figure needs (for a value beside the diskstats block: that the source
+ * read it for this device). */
 bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r);
 
 /* Whether any device could need f's columns at all (a table prints the

@@ -30,8 +30,9 @@ static double fig_f_wareq_kb(const struct dev_rates *r)
 /* ---- device figures ---------------------------------------------------------- */
 
 #define KIB_AS_MB (1.0 / 1024.0)
-#define RATE(field) offsetof(struct dev_rates, field), NULL
-#define FORMULA(fn) 0, fn
+#define RATE(field) offsetof(struct dev_rates, field), NULL, 0
+#define FORMULA(fn) 0, fn, 0
+#define EXTRA(kind) 0, NULL, kind
 #define SCR(title, w, p, level, pos, key, scale) { title, w, p, level, pos, key, scale }
 #define NO_SCR { NULL, 0, 0, 0, 0, 0, 0 }
 #define NO_OM { NULL, FIG_OM_GAUGE, NULL, NULL, 0 }
@@ -82,6 +83,7 @@ const size_t fig_ndev = sizeof fig_dev_table / sizeof fig_dev_table[0];
 
 #undef RATE
 #undef FORMULA
+#undef EXTRA
 #undef SCR
 #undef NO_SCR
 #undef NO_OM
@@ -170,6 +172,8 @@ bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r)
 	if (r->status != RATE_OK)
 		return false;
 	if ((f->need & FIG_NEED_DISCARD) && !r->has_discard)
+		return false;
+	if ((f->need & FIG_NEED_EXTRA) && (f->xkind >= SNAP_NXDEV || !(r->x_have & (1u << f->xkind))))
 		return false;
 	return !(f->need & FIG_NEED_FLUSH) || r->has_flush;
 }

@@ -167,6 +167,8 @@ const struct dev_rates *frame_dev_rates(const struct frame *f)
 		for (size_t i = 0; i < f->cur->ndev; i++)
 			derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
 				   &p->rates[i]);
+		if (f->cur->nx)
+			derive_dev_x(p->prev_spoilt ? NULL : f->prev, f->cur, dt, p->rates);
 		p->rates_step = p->step;
 	}
 	return p->rates;

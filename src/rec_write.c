@@ -67,7 +67,7 @@ struct rec_pick {
 
 enum rec_stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAMPLE, ST_FRAME, ST_DEV, ST_DEV_END,
-	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_COUNT
+	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_EXTRA, ST_COUNT
 };
 
 struct rec_writer {
@@ -135,7 +135,10 @@ static char *rec_writer_schema_sql(void)
 	      " read_bytes INTEGER NOT NULL, write_bytes INTEGER NOT NULL,"
 	      " cancelled_write_bytes INTEGER NOT NULL, utime_jif INTEGER NOT NULL,"
 	      " stime_jif INTEGER NOT NULL, wchan TEXT NOT NULL, flush_major INTEGER NOT NULL,"
-	      " flush_minor INTEGER NOT NULL, PRIMARY KEY (seq, pid)) WITHOUT ROWID;\n", f);
+	      " flush_minor INTEGER NOT NULL, PRIMARY KEY (seq, pid)) WITHOUT ROWID;\n"
+	      "CREATE TABLE extras (seq INTEGER NOT NULL, obj INTEGER NOT NULL, kind TEXT NOT NULL,"
+	      " value INTEGER NOT NULL);\n"
+	      "CREATE INDEX extras_seq ON extras(seq);\n", f);
 	if (fclose(f) != 0) {
 		free(sql);
 		return NULL;
@@ -200,6 +203,7 @@ static int rec_writer_prepare(struct rec_writer *w)
 			    " read_bytes, write_bytes, cancelled_write_bytes, utime_jif, stime_jif,"
 			    " wchan, flush_major, flush_minor)"
 			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		[ST_EXTRA] = "INSERT INTO extras (seq, obj, kind, value) VALUES (?, ?, ?, ?)",
 	};
 	int rc = SQLITE_NOMEM;
 	if (ins_sample && ins_dev) {
@@ -901,6 +905,25 @@ static int rec_writer_procs(struct rec_writer *w, const struct snapshot *s)
 	return SQLITE_OK;
 }
 
+/* The values beside the fixed blocks, one row each, by kind name (a reader
+ * that lacks a kind skips it).  A sample without any costs nothing. */
+static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
+{
+	sqlite3_stmt *st = w->st[ST_EXTRA];
+	int rc = SQLITE_OK;
+	for (size_t i = 0; i < s->nx && rc == SQLITE_OK; i++) {
+		const struct snap_xkind *k = snap_xkind_find(s->x[i].scope, s->x[i].kind);
+		if (!k)
+			continue;
+		sqlite3_bind_int64(st, 1, w->seq);
+		sqlite3_bind_int64(st, 2, (int64_t)s->x[i].obj);	/* bits kept: read back as uint64_t */
+		sqlite3_bind_text(st, 3, k->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (int64_t)s->x[i].value);
+		rc = rec_step(w->db, st);
+	}
+	return rc;
+}
+
 /* ---- Appending -------------------------------------------------------- */
 
 /* Everything of one sample, inside the caller's transaction. */
@@ -927,6 +950,8 @@ static int rec_writer_put(struct rec_writer *w, const struct snapshot *s, bool s
 		rc = rec_writer_dips(w, sys_dip, dev_dips);
 	if (rc == SQLITE_OK && (s->nproc || w->nprevp))
 		rc = rec_writer_procs(w, s);
+	if (rc == SQLITE_OK && s->nx)
+		rc = rec_writer_extras(w, s);
 	if (rc == SQLITE_OK) {
 		if (keyframe) {
 			w->last_key = w->seq;
