@@ -41,6 +41,7 @@ enum fig_sink {
 	FIG_IN_EXPORT = 1u << 1,	/* a CSV column and a JSON key, under name */
 	FIG_IN_HISTORY = 1u << 2,	/* kept in the screen's history rings (hist slot) */
 	FIG_SORT_FIRST = 1u << 3,	/* the screen sorts by it until told otherwise */
+	FIG_IN_BATCH_LOOP = 1u << 4,	/* a column of batch text's writeback-loop table */
 };
 
 /* Default sort direction of a column. */
@@ -110,6 +111,7 @@ struct fig_sys {
 	enum fig_sys_type type;
 	bool rate;		/* valid only when the rates' status is RATE_OK (else a gauge) */
 	size_t offset;		/* in struct sys_rates */
+	int xkind;		/* >= 0: the value beside the fixed blocks (enum snap_xsys) in r->x */
 };
 
 /* The slots of struct hist_dev: the device figures the history keeps. */
@@ -155,6 +157,9 @@ const struct fig_dev *fig_dev_by_screen_title(const char *title);
 
 /* The row the screen sorts by at start (FIG_SORT_FIRST). */
 const struct fig_dev *fig_dev_sort_first(void);
+
+/* Whether r has system figure f (one beside the fixed blocks may be absent). */
+bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r);
 
 /* The value of a system figure (gauges as double). */
 double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r);

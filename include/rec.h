@@ -166,10 +166,11 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 
 /* One interval as one JSON object on one line (the schema of
  * doc/recording.md, shared with live -b --format json): cur with its
- * rates (dev[i] for cur->dev[i]) and marks (may be NULL).  0 or -errno of
- * the failed write. */
-int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
-		    const struct dev_rates *dev, const struct rec_marks *marks);
+ * rates (dev[i] for cur->dev[i]) and marks (may be NULL); prev (NULL on a
+ * first sample) for the rates of the tasks the writeback trace saw.  0 or
+ * -errno of the failed write. */
+int rec_json_sample(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
+		    const struct sys_rates *sys, const struct dev_rates *dev, const struct rec_marks *marks);
 
 /* Print the mean write throughput of recordings a and b per device (by
  * stable key) and in total, the change in percent and the dip counts.  0

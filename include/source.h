@@ -43,5 +43,11 @@ struct ident_table *source_live_idents(struct source *src);
 /* Sample processes too (snapshot->proc) from the next sample on, or stop.
  * 0, -ENOTSUP for a source that is not live, or -ENOMEM. */
 int source_live_sample_procs(struct source *src, bool on);
+/* Read the kernel's writeback loop too (wbsample.h: tracefs, debugfs) from
+ * the next sample on, or stop (and remove the tracefs instance).  0, with
+ * what is missing and why in why ("" when nothing is); -ENOTSUP for a source
+ * that is not live; another negative errno, with why, when none of it can
+ * be read (not root, ...). */
+int source_live_kernel_loop(struct source *src, bool on, char *why, size_t whylen);
 
 #endif

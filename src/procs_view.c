@@ -248,7 +248,8 @@ enum procs_kind procs_kind_of(const char *comm, bool kthread, uint32_t *major, u
 /* ---- rows ---- */
 
 struct procs_ctx {
-	const struct snapshot *cur;
+	const struct snapshot *prev, *cur;
+	bool traced;		/* cur has the writeback trace (its system values) */
 	double dt_s;
 	bool have_prev;		/* the previous snapshot sampled processes */
 	double bo_kbps;
@@ -298,6 +299,31 @@ static void procs_copy_text(char *dst, const char *src, size_t len)
 	dst[i] = '\0';
 }
 
+/* A task's figures from the writeback trace.  A task the trace has not
+ * seen paused recently has none: it was not throttled. */
+static void procs_row_traced(const struct procs_ctx *x, struct proc_row *r)
+{
+	uint64_t pid = (uint64_t)(uint32_t)r->pid;
+	double v;
+	r->traced = true;
+	r->ratelimit_kbps = -1;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_THROTTLED_MS, x->dt_s, &v))
+		r->paused_ms_s = v;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_PAUSES, x->dt_s, &v))
+		r->pauses_s = v;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_RATELIMIT_KBPS, x->dt_s, &v))
+		r->ratelimit_kbps = v;
+	const struct snap_xval *b = snapshot_find_x(x->cur, SNAP_XTASK, pid);
+	for (; b && b < x->cur->x + x->cur->nx && b->scope == SNAP_XTASK && b->obj == pid; b++)
+		if (b->kind == SNAP_XTASK_BDI) {
+			r->has_bdi = true;
+			r->bdi_major = (uint32_t)(b->value >> 32);
+			r->bdi_minor = (uint32_t)b->value;
+		}
+	/* exact now: held by the dirty limits in this interval or not */
+	r->throttled = r->paused_ms_s > 0;
+}
+
 static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters *p,
 			   const struct proc_counters *c, struct proc_row *r)
 {
@@ -326,6 +352,8 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 		return;
 	}
 	r->status = RATE_OK;
+	if (x->traced)
+		procs_row_traced(x, r);
 	r->cpu_pct = (double)((c->utime_jif - p->utime_jif) + (c->stime_jif - p->stime_jif)) * 100.0 /
 		     PROCS_USER_HZ / x->dt_s;
 	if (r->io_hidden)
@@ -348,7 +376,7 @@ static bool procs_row_wanted(const struct proc_row *r)
 	if (procs_row_kernel(r))
 		return r->kind == PROCS_KIND_KSWAPD || r->state == 'D' || r->state == 'R' ||
 		       r->flush_active || r->cpu_pct > 0;
-	return r->state == 'D' || r->write_kbps > 0 || r->cancelled_kbps > 0;
+	return r->state == 'D' || r->write_kbps > 0 || r->cancelled_kbps > 0 || r->paused_ms_s > 0;
 }
 
 /* Negative when a ranks before b. */
@@ -466,7 +494,9 @@ size_t procs_view_build(const struct snapshot *prev, const struct snapshot *cur,
 	struct procs_summary *s = sum ? sum : &local;
 	memset(s, 0, sizeof *s);
 	struct procs_ctx x = {
+		.prev = prev,
 		.cur = cur,
+		.traced = snapshot_find_x(cur, SNAP_XSYS, 0) != NULL,
 		.dt_s = dt_s,
 		.have_prev = prev && prev->nproc > 0,
 		.bo_kbps = procs_bo_kbps(prev, cur, dt_s),
@@ -474,6 +504,7 @@ size_t procs_view_build(const struct snapshot *prev, const struct snapshot *cur,
 	s->status = dt_s <= 0 ? RATE_NODATA : x.have_prev ? RATE_OK : RATE_FIRST;
 	s->ntasks = cur->nproc;
 	s->bo_kbps = x.bo_kbps;
+	s->traced = x.traced;
 	size_t nw = 0, nk = 0;
 	procs_view_scan(&x, prev, s, &nw, &nk, NULL);
 	/* Both groups get at least half the room when both need more. */
@@ -497,7 +528,8 @@ static void procs_print_summary(FILE *out, const struct procs_summary *s)
 			s->bo_kbps < 0 ? 0.0 : s->bo_kbps);
 	else
 		fputs(" first process sample, rates from the next interval,", out);
-	fprintf(out, " %zu throttled, %zu in D state", s->nthrottled, s->ndstate);
+	fprintf(out, " %zu throttled%s, %zu in D state", s->nthrottled,
+		s->traced ? "" : " (a guess from wchan)", s->ndstate);
 	if (s->nwait_unknown)
 		fprintf(out, " (%zu waiting where wchan is unreadable)", s->nwait_unknown);
 	if (s->status == RATE_OK)
@@ -520,7 +552,24 @@ static void procs_print_rate(FILE *out, int width, const struct proc_row *r, dou
 		fprintf(out, " %*.1f", width, v);
 }
 
-static void procs_print_row(FILE *out, const struct proc_row *r)
+/* The trace's columns of a row: "-" for a task it has no figure of. */
+static void procs_print_traced(FILE *out, const struct proc_row *r)
+{
+	if (r->traced && r->status == RATE_OK)
+		fprintf(out, " %8.1f %8.1f", r->paused_ms_s, r->pauses_s);
+	else
+		fprintf(out, " %8s %8s", "-", "-");
+	if (r->traced && r->ratelimit_kbps >= 0)
+		fprintf(out, " %9.0f", r->ratelimit_kbps);
+	else
+		fprintf(out, " %9s", "-");
+	char bdi[24] = "-";
+	if (r->has_bdi)
+		snprintf(bdi, sizeof bdi, "%u:%u", r->bdi_major, r->bdi_minor);
+	fprintf(out, " %-8s", bdi);
+}
+
+static void procs_print_row(FILE *out, const struct proc_row *r, bool traced)
 {
 	fprintf(out, "%7" PRId32 " %c", r->pid, r->state ? r->state : '?');
 	procs_print_rate(out, 10, r, r->write_kbps);
@@ -535,18 +584,24 @@ static void procs_print_row(FILE *out, const struct proc_row *r)
 		fprintf(out, " %6s", "-");
 	/* thr: yes, or "?" when the task is in D state but will not say where. */
 	const char *thr = r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : "-";
-	fprintf(out, " %-7s %-8s %-3s %-11s %-24s %s\n", procs_kind_name(r->kind),
+	fprintf(out, " %-7s %-8s %-3s %-11s %-24s", procs_kind_name(r->kind),
 		r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : "-", thr, procs_wait_name(r->wait),
-		r->wchan[0] ? r->wchan : "-", r->comm);
+		r->wchan[0] ? r->wchan : "-");
+	if (traced)
+		procs_print_traced(out, r);
+	fprintf(out, " %s\n", r->comm);
 }
 
 int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n)
 {
 	procs_print_summary(out, sum);
-	fprintf(out, "%7s %1s %10s %9s %6s %6s %-7s %-8s %-3s %-11s %-24s %s\n", "PID", "S", "wkB/s",
-		"cwkB/s", "share%", "cpu%", "kind", "dev", "thr", "wait", "wchan", "command");
+	fprintf(out, "%7s %1s %10s %9s %6s %6s %-7s %-8s %-3s %-11s %-24s ", "PID", "S", "wkB/s",
+		"cwkB/s", "share%", "cpu%", "kind", "dev", "thr", "wait", "wchan");
+	if (sum->traced)
+		fprintf(out, "%8s %8s %9s %-8s ", "thr_ms/s", "pauses/s", "rl_kB/s", "held_on");
+	fputs("command\n", out);
 	for (size_t i = 0; i < n; i++)
-		procs_print_row(out, &rows[i]);
+		procs_print_row(out, &rows[i], sum->traced);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;

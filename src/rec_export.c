@@ -131,7 +131,7 @@ static void rec_json_sys(FILE *out, const struct sys_rates *sys)
 		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
 		if (f->type == FIG_U64)
 			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (f->rate && sys->status != RATE_OK)
+		else if (!fig_sys_available(f, sys))
 			fputs("null", out);
 		else
 			rec_json_num(out, fig_sys_value(f, sys));
@@ -178,8 +178,62 @@ static void rec_json_events(FILE *out, const struct rec_marks *m)
 	fputc(']', out);
 }
 
-int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
-		    const struct dev_rates *dev, const struct rec_marks *marks)
+/* The tasks the writeback trace saw paused (values beside the fixed blocks),
+ * when the sample has any: "tasks":[{"pid":..,"comm":..,"throttled_ms":..,
+ * "pauses":..,"task_ratelimit_kbps":..,"bdi":"MAJ:MIN"}], rates per second
+ * from prev (null without one).  Nothing for a sample without them. */
+static void rec_json_tasks(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
+			   double dt_s)
+{
+	const struct snap_xval *v = cur->x, *end = cur->x + cur->nx;
+	while (v < end && v->scope != SNAP_XTASK)
+		v++;
+	if (v == end)
+		return;
+	fputs(",\"tasks\":[", out);
+	for (bool first = true; v < end && v->scope == SNAP_XTASK; first = false) {
+		uint64_t pid = v->obj;
+		fprintf(out, "%s{\"pid\":%" PRIu64 ",\"comm\":", first ? "" : ",", pid);
+		const struct proc_counters *p = NULL;
+		for (size_t lo = 0, hi = cur->nproc; lo < hi && !p;) {
+			size_t mid = lo + (hi - lo) / 2;
+			if ((uint64_t)(uint32_t)cur->proc[mid].pid == pid)
+				p = &cur->proc[mid];
+			else if ((uint64_t)(uint32_t)cur->proc[mid].pid < pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (p)
+			rec_json_str(out, p->comm);
+		else
+			fputs("null", out);	/* processes were not sampled */
+		static const struct { unsigned kind; const char *name; } keys[] = {
+			{ SNAP_XTASK_THROTTLED_MS, "throttled_ms" }, { SNAP_XTASK_PAUSES, "pauses" },
+			{ SNAP_XTASK_RATELIMIT_KBPS, "task_ratelimit_kbps" },
+		};
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+			double x;
+			fprintf(out, ",\"%s\":", keys[k].name);
+			if (derive_x(prev, cur, SNAP_XTASK, pid, keys[k].kind, dt_s, &x))
+				rec_json_num(out, x);
+			else
+				fputs("null", out);
+		}
+		fputs(",\"bdi\":", out);
+		bool bdi = false;
+		for (; v < end && v->scope == SNAP_XTASK && v->obj == pid; v++)
+			if (v->kind == SNAP_XTASK_BDI && !bdi) {
+				fprintf(out, "\"%u:%u\"", (unsigned)(v->value >> 32), (unsigned)(uint32_t)v->value);
+				bdi = true;
+			}
+		fputs(bdi ? "}" : "null}", out);
+	}
+	fputc(']', out);
+}
+
+int rec_json_sample(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
+		    const struct sys_rates *sys, const struct dev_rates *dev, const struct rec_marks *marks)
 {
 	char t[48];
 	rec_fmt_time(cur->wall_ns, t, sizeof t);
@@ -204,6 +258,7 @@ int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rate
 		rec_json_dev(out, &cur->dev[i], &dev[i], marks && marks->dev_dips && marks->dev_dips[i]);
 	}
 	fputc(']', out);
+	rec_json_tasks(out, prev, cur, sys->dt_s);
 	rec_json_events(out, marks);
 	fputs("}\n", out);
 	return ferror(out) ? (errno ? -errno : -EIO) : 0;
@@ -350,7 +405,7 @@ static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
 		fputc(',', out);
 		if (f->type == FIG_U64)
 			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (!f->rate || sys->status == RATE_OK)
+		else if (fig_sys_available(f, sys))
 			rec_csv_num(out, fig_sys_value(f, sys));
 	}
 }
@@ -495,7 +550,8 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 	while (r == 0 && (r = rec_walk_next(&w, err, errlen)) == 0) {
 		const struct snapshot *cur = &w.snap[w.cur];
 		if (fmt == REC_FMT_JSON)
-			r = rec_json_sample(out, cur, &w.sys, w.rates, &w.marks);
+			r = rec_json_sample(out, w.have_prev ? &w.snap[1 - w.cur] : NULL, cur, &w.sys, w.rates,
+					    &w.marks);
 		else
 			rec_csv_row(out, &csv, cur, &w.sys, w.rates, &w.marks, rec_replay_dev_ids(w.src));
 		if (r == 0 && ferror(out))

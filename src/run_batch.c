@@ -108,6 +108,15 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;
 	}
+	/* What is missing of the kernel's writeback loop goes where the
+	 * output's reader sees it: a comment line of the text, else stderr. */
+	if (r->live && !o->no_kernel_trace) {
+		(void)source_live_kernel_loop(r->src, true, err, sizeof err);
+		if (err[0] && !o->quiet && o->format == FMT_TEXT)
+			fprintf(r->out, "# kernel writeback loop: %s\n", err);
+		else if (err[0] && !o->quiet)
+			fprintf(stderr, "wbtop: kernel writeback loop: %s\n", err);
+	}
 	if (!o->quiet && o->format == FMT_TEXT && !(r->text = batch_new(r->out, o->all_devices, o->devices_regex, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
@@ -154,7 +163,7 @@ static int batch_run_json(struct batch_run *r, const struct frame *f)
 	struct wb_event ev[SNAP_NKNOBS];
 	struct rec_marks m = { f->sys_dip, f->dev_dip, ev,
 			       derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS) };
-	int rc = rec_json_sample(r->out, f->cur, &f->sys, frame_dev_rates(f), &m);
+	int rc = rec_json_sample(r->out, f->prev, f->cur, &f->sys, frame_dev_rates(f), &m);
 	if (rc == 0 && fflush(r->out) == EOF)
 		rc = errno ? -errno : -EIO;
 	return rc;

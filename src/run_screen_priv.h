@@ -44,6 +44,7 @@ struct screen_run {
 	size_t cap_fr_dips;
 	int status;
 	char err[512];
+	char kloop_why[512];		/* what of the kernel's writeback loop is missing, and why */
 };
 
 /* run_screen.c */

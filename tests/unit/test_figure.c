@@ -180,8 +180,10 @@ START_TEST(test_figure_formulas)
 	for (size_t k = 0; k < fig_ndev; k++) {
 		const struct fig_dev *f = &fig_dev_table[k];
 		struct dev_rates d = { .status = RATE_OK };
-		ck_assert(fig_dev_available(f, &d) == !(f->need & (FIG_NEED_DISCARD | FIG_NEED_FLUSH)));
+		ck_assert(fig_dev_available(f, &d) ==
+			  !(f->need & (FIG_NEED_DISCARD | FIG_NEED_FLUSH | FIG_NEED_EXTRA)));
 		d.has_discard = d.has_flush = true;
+		d.x_have = f->need & FIG_NEED_EXTRA ? 1u << f->xkind : 0;
 		ck_assert(fig_dev_available(f, &d));
 	}
 }
