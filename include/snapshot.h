@@ -144,6 +144,12 @@ struct snap_xkind {
 	const char *name;		/* in recordings: unique over every scope */
 	bool counter;			/* cumulative (derived as a rate per second), else a gauge */
 	const char *unit;		/* of the value as read: "KiB", "KiB/s", "ms" */
+	/* A counter its source starts at 0 for a new object (a task first
+	 * throttled): 1 + the system kind its source adds to every sample it
+	 * reads.  When the previous sample has that one but not this counter,
+	 * the counter is new since and its rate counts from 0.  0: none (an
+	 * object absent before has no rate yet). */
+	unsigned from_zero;
 };
 #define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS)
 extern const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)];

@@ -343,6 +343,9 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 		r->wchan[0] = '\0';
 	r->io_hidden = c->io_hidden || (p && p->io_hidden);
 	r->share_pct = -1;
+	/* a task new since the last sample has the trace's figures already */
+	if (x->traced && x->prev && x->dt_s > 0)
+		procs_row_traced(x, r);
 	if (x->dt_s <= 0) {
 		r->status = RATE_NODATA;
 		return;
@@ -352,8 +355,6 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 		return;
 	}
 	r->status = RATE_OK;
-	if (x->traced)
-		procs_row_traced(x, r);
 	r->cpu_pct = (double)((c->utime_jif - p->utime_jif) + (c->stime_jif - p->stime_jif)) * 100.0 /
 		     PROCS_USER_HZ / x->dt_s;
 	if (r->io_hidden)
@@ -555,7 +556,7 @@ static void procs_print_rate(FILE *out, int width, const struct proc_row *r, dou
 /* The trace's columns of a row: "-" for a task it has no figure of. */
 static void procs_print_traced(FILE *out, const struct proc_row *r)
 {
-	if (r->traced && r->status == RATE_OK)
+	if (r->traced)
 		fprintf(out, " %8.1f %8.1f", r->paused_ms_s, r->pauses_s);
 	else
 		fprintf(out, " %8s %8s", "-", "-");

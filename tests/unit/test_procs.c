@@ -262,6 +262,9 @@ START_TEST(test_traced_throttling)
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, 100, 90000), 0);
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_BDI, 100, snap_xobj_dev(7, 3)), 0);
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 101, 20), 0);
+		/* 102 first throttled in this interval: from 0, since the trace ran before */
+		if (k)
+			ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 102, 40), 0);
 		snapshot_sort_x(s);
 	}
 	struct proc_row rows[8];
@@ -269,7 +272,7 @@ START_TEST(test_traced_throttling)
 	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 8, &sum);
 	ck_assert_uint_eq(n, 3);
 	ck_assert(sum.traced);
-	ck_assert_uint_eq(sum.nthrottled, 1);
+	ck_assert_uint_eq(sum.nthrottled, 2);
 	const struct proc_row *a = find_row(rows, n, 100), *b = find_row(rows, n, 101),
 			      *c = find_row(rows, n, 102);
 	ck_assert(a && b && c);
@@ -279,14 +282,22 @@ START_TEST(test_traced_throttling)
 	ck_assert_double_eq(a->ratelimit_kbps, 90000);
 	ck_assert(a->has_bdi && a->bdi_major == 7 && a->bdi_minor == 3);
 	ck_assert(b->traced && !b->throttled);	/* in balance_dirty_pages by wchan, no pause */
-	ck_assert(c->traced && !c->throttled && c->ratelimit_kbps < 0 && !c->has_bdi);
+	ck_assert(c->traced && c->throttled && c->ratelimit_kbps < 0 && !c->has_bdi);
+	ck_assert_double_eq_tol(c->paused_ms_s, 20.0, 1e-9);
+	/* without the trace in the previous sample, a new counter has no rate */
+	for (size_t i = 0; i < fx.prev.nx; i++)
+		if (fx.prev.x[i].scope == SNAP_XSYS)
+			fx.prev.x[i].kind = SNAP_XSYS_DIRTY_LIMIT_KB;
+	double v;
+	ck_assert(!derive_x(&fx.prev, &fx.cur, SNAP_XTASK, 102, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	ck_assert(derive_x(&fx.prev, &fx.cur, SNAP_XTASK, 100, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(procs_print_batch(f, &sum, rows, n), 0);
 	fclose(f);
-	ck_assert_msg(strstr(text, " 1 throttled, ") != NULL, "%s", text);	/* not called a guess */
+	ck_assert_msg(strstr(text, " 2 throttled, ") != NULL, "%s", text);	/* not called a guess */
 	ck_assert_msg(strstr(text, "thr_ms/s pauses/s   rl_kB/s held_on  command") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "   150.0     20.0     90000 7:3      dd") != NULL, "%s", text);
 	free(text);
