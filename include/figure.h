@@ -149,6 +149,9 @@ bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush);
  * out (cap entries).  Returns how many. */
 size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap);
 
+/* The row of the write rate in KiB/s: the figure the dip detector judges, which every step
+ * derives of every device (derive_dev_write, frame_dev_write_kbps). */
+const struct fig_dev *fig_dev_write_rate(void);
 /* The row kept in history slot k (enum fig_hist), NULL if none. */
 const struct fig_dev *fig_dev_by_hist(int k);
 

@@ -75,6 +75,14 @@ void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct 
 /* Record device key's figures in the newest frame.  0, -EINVAL if no frame
  * was pushed yet, or -ENOMEM.  key is copied. */
 int history_add_dev(struct history *h, const char *key, const struct hist_dev *d);
+/* Record n devices in the newest frame at once: device i under keys[i], whose serial is
+ * ids[i] (unique in the process; 0 for none), with the figures of rates[i] (derive_dev or
+ * derive_dev_brief: the rows kept read only what both give) and the dip mark dips[i] (dips
+ * may be NULL).  A device with the same serial at the same place as in the last call is found
+ * without a search: in steady state the cost is a store per device.  0, -EINVAL if no frame
+ * was pushed yet, or -ENOMEM (the devices from the one that failed on have no figures). */
+int history_add_devs(struct history *h, size_t n, const char *const *keys, const uint64_t *ids,
+		     const struct dev_rates *rates, const bool *dips);
 /* The figures of a device built from its derived rates. */
 void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip);
 /* Mark the newest frame as one in which a knob changed (no-op if empty). */

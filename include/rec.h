@@ -1,6 +1,6 @@
 /*
  * rec.h - recordings: write a session to an SQLite file, replay it as a
- * source, export it as CSV or JSON Lines, compare two of them.
+ * source, export it as CSV or JSON Lines (comparing them is compare.h).
  *
  * A recording keeps the raw cumulative counters of every sample (never only
  * rates), so every figure can be derived again on replay exactly as it was
@@ -79,6 +79,10 @@ int rec_writer_event(struct rec_writer *w, const struct wb_event *e);
  * recording durable.  false (buf untouched) otherwise. */
 bool rec_writer_watched_note(const struct rec_writer *w, const struct snapshot *s, char *buf,
 			     size_t len);
+/* Store a note about the run in the meta table (key "case", "command",
+ * ...; doc/recording.md lists them), replacing an earlier value of key.
+ * 0 or -errno; a failure stops the writer as an append does. */
+int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value);
 
 /* Samples stored so far. */
 int64_t rec_writer_count(const struct rec_writer *w);
@@ -153,6 +157,10 @@ int rec_replay_marks(struct source *src, struct rec_marks *out);
  * epoch ("1714550400", fractions allowed).  0 or -EINVAL. */
 int rec_time_parse(const char *text, int64_t start_wall_ns, int64_t *out_ns);
 
+/* The meta value of key in the recording at path into buf ("" when the
+ * recording has none).  0 or -errno with "PATH: reason" in err. */
+int rec_meta_get(const char *path, const char *key, char *buf, size_t len, char *err, size_t errlen);
+
 /* ---- Export and compare ----------------------------------------------- */
 
 enum rec_format { REC_FMT_CSV, REC_FMT_JSON };
@@ -171,10 +179,5 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
  * -errno of the failed write. */
 int rec_json_sample(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
 		    const struct sys_rates *sys, const struct dev_rates *dev, const struct rec_marks *marks);
-
-/* Print the mean write throughput of recordings a and b per device (by
- * stable key) and in total, the change in percent and the dip counts.  0
- * or -errno with "PATH: reason" in err. */
-int rec_compare(const char *a, const char *b, FILE *out, char *err, size_t errlen);
 
 #endif

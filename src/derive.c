@@ -224,6 +224,27 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 	return status;
 }
 
+void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out)
+{
+	uint64_t d[DS_NFIELDS];
+	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
+	derive_dev_none(cur, status, out);
+	if (status != RATE_OK)
+		return;
+	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
+	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;
+	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->util_pct = derive_num(d[DS_IO_MS]) / 10.0 / dt_s;
+	if (out->util_pct > 100.0)
+		out->util_pct = 100.0;
+	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
+		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+}
+
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out)
 {

@@ -261,6 +261,14 @@ size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap)
 	return n;
 }
 
+const struct fig_dev *fig_dev_write_rate(void)
+{
+	for (size_t i = 0; i < fig_ndev; i++)
+		if (!fig_dev_table[i].formula && fig_dev_table[i].offset == offsetof(struct dev_rates, wkb_s))
+			return &fig_dev_table[i];
+	return NULL;
+}
+
 const struct fig_dev *fig_dev_by_hist(int k)
 {
 	for (size_t i = 0; i < fig_ndev; i++)

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,8 @@
 enum long_only {
 	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_NO_KTRACE, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
 	OPT_COMPARE, OPT_DIP, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
-	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC
+	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC, OPT_GROUP, OPT_WIDTH, OPT_CASE, OPT_SWEEP,
+	OPT_REPEAT, OPT_SWEEP_DIR, OPT_PLOT
 };
 
 static const struct option opts_long[] = {
@@ -43,6 +46,13 @@ static const struct option opts_long[] = {
 	{ "revert-after", required_argument, NULL, OPT_REVERT_AFTER },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "rec-sync", required_argument, NULL, OPT_REC_SYNC },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "case", required_argument, NULL, OPT_CASE },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "sweep-dir", required_argument, NULL, OPT_SWEEP_DIR },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -73,7 +83,16 @@ void opts_usage(FILE *out)
 	      "      --begin TIME         replay from TIME\n"
 	      "      --end TIME           replay up to TIME\n"
 	      "      --export FMT         with -r: export as csv or json\n"
-	      "      --compare A B        compare two recordings\n"
+	      "      --compare A B        compare two recordings (or two directories of them)\n"
+	      "      --compare A... -- B...  compare two sets of recordings case by case\n"
+	      "      --group REGEX        with --compare: only the cases whose name matches\n"
+	      "      --width COLUMNS      compare tables at most COLUMNS wide (e.g. 80)\n"
+	      "      --case NAME          with -w: the case name compare matches runs by\n"
+	      "      --sweep KNOB=V1,V2   run COMMAND (after --) once per value, recorded and\n"
+	      "                           compared; repeat for the cross product of knobs\n"
+	      "      --repeat N           with --sweep: N runs per value\n"
+	      "      --sweep-dir DIR      with --sweep: where the runs are recorded\n"
+	      "      --plot OUT.svg       with -r, --compare or --sweep: throughput over time\n"
 	      "      --annotate FILE      mark dips in a vmstat/iostat text log ('-' = stdin)\n"
 	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing)\n"
 	      "      --sysctl-conf        print the writeback knobs as a sysctl.d snippet\n"
@@ -147,6 +166,40 @@ static int opts_format(const char *opt, const char *text, enum out_format *out)
 	return opts_bad(opt, text, "unknown format");
 }
 
+/* Append text to a list of strings. */
+static int opts_push(const char *opt, const char ***list, size_t *n, const char *text)
+{
+	const char **s = realloc(*list, (*n + 1) * sizeof *s);
+	if (!s)
+		return opts_bad(opt, text, "out of memory");
+	*list = s;
+	s[(*n)++] = text;
+	return 0;
+}
+
+/* --compare A [A...]: the recordings that follow, up to the next option or
+ * the end of the options; without "--" later, two of them are A and B. */
+static int opts_compare(struct opts *o, int argc, char **argv)
+{
+	o->mode = MODE_COMPARE;
+	int rc = opts_push("--compare", &o->compare_a, &o->ncompare_a, optarg);
+	while (rc == 0 && optind < argc && argv[optind][0] != '-')
+		rc = opts_push("--compare", &o->compare_a, &o->ncompare_a, argv[optind++]);
+	return rc;
+}
+
+static int opts_number(const char *opt, const char *text, long lo, long hi, long *out)
+{
+	char *end, why[64];
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	snprintf(why, sizeof why, "not a whole number from %ld to %ld", lo, hi);
+	if (end == text || *end || errno || v < lo || v > hi)
+		return opts_bad(opt, text, why);
+	*out = v;
+	return 0;
+}
+
 static int opts_add_set(struct opts *o, const char *text)
 {
 	if (!strchr(text, '='))
@@ -178,13 +231,23 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_BEGIN: o->begin = optarg; return 0;
 	case OPT_END: o->end = optarg; return 0;
 	case OPT_ANNOTATE: o->mode = MODE_ANNOTATE; o->annotate_path = optarg; return 0;
-	case OPT_COMPARE:
-		if (optind >= argc)
-			return opts_bad("--compare", optarg, "needs two recordings: --compare A B");
-		o->mode = MODE_COMPARE;
-		o->compare_a = optarg;
-		o->compare_b = argv[optind++];
-		return 0;
+	case OPT_COMPARE: return opts_compare(o, argc, argv);
+	case OPT_GROUP: o->group = optarg; return 0;
+	case OPT_WIDTH: {
+		long w;
+		int rc = opts_number("--width", optarg, 60, 1000, &w);
+		o->width = (int)w;
+		return rc;
+	}
+	case OPT_CASE: o->case_name = optarg; return 0;
+	case OPT_SWEEP:
+		if (!strchr(optarg, '='))
+			return opts_bad("--sweep", optarg, "expected KNOB=VALUE1,VALUE2,...");
+		o->mode = MODE_SWEEP;
+		return opts_push("--sweep", &o->sweeps, &o->nsweeps, optarg);
+	case OPT_REPEAT: return opts_number("--repeat", optarg, 1, 1000, &o->repeat);
+	case OPT_SWEEP_DIR: o->sweep_dir = optarg; return 0;
+	case OPT_PLOT: o->plot_path = optarg; return 0;
 	case OPT_DIP:
 		if (dip_params_parse(&o->dip, optarg) < 0)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
@@ -203,6 +266,118 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	}
 }
 
+/* What follows "--" (n words at w; dashdash: there was one). */
+static int opts_operands(struct opts *o, int n, char **w, bool dashdash)
+{
+	if (o->mode == MODE_SWEEP) {
+		if (n == 0) {
+			fprintf(stderr, "wbtop: --sweep needs the command to run after --: "
+				"wbtop --sweep KNOB=V1,V2 -- COMMAND...\n");
+			return 2;
+		}
+		o->command = w;
+		o->ncommand = n;
+		return 0;
+	}
+	if (o->mode == MODE_COMPARE) {
+		if (dashdash) {
+			for (int i = 0; i < n; i++)
+				if (opts_push("--compare", &o->compare_b, &o->ncompare_b, w[i]))
+					return 2;
+		} else if (o->ncompare_a == 2) {
+			o->compare_b = malloc(sizeof *o->compare_b);
+			if (!o->compare_b)
+				return opts_bad("--compare", o->compare_a[1], "out of memory");
+			o->compare_b[0] = o->compare_a[1];
+			o->ncompare_b = 1;
+			o->ncompare_a = 1;
+		}
+		if (!o->ncompare_a || !o->ncompare_b || (!dashdash && o->ncompare_a != 1)) {
+			fprintf(stderr, "wbtop: --compare needs two sides: --compare A B, or "
+				"--compare A... -- B...\n");
+			return 2;
+		}
+		return 0;
+	}
+	if (n > 0 || dashdash) {
+		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", n ? w[0] : "--");
+		return 2;
+	}
+	return 0;
+}
+
+/* The options of compare, sweep and plot, and what they go with. */
+static int opts_check_runs(struct opts *o)
+{
+	static const struct { const char *opt; enum run_mode need; const char *with; } only[] = {
+		{ "--group", MODE_COMPARE, "--compare" },
+		{ "--repeat", MODE_SWEEP, "--sweep" },
+		{ "--sweep-dir", MODE_SWEEP, "--sweep" },
+	};
+	const bool given[] = { o->group != NULL, o->repeat != 0, o->sweep_dir != NULL };
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
+		if (given[i] && o->mode != only[i].need) {
+			fprintf(stderr, "wbtop: %s goes with %s\n", only[i].opt, only[i].with);
+			return 2;
+		}
+	}
+	if (o->width && o->mode != MODE_COMPARE && o->mode != MODE_SWEEP) {
+		fprintf(stderr, "wbtop: --width is for the tables of --compare and --sweep\n");
+		return 2;
+	}
+	if (o->case_name && (!o->record_path || o->mode == MODE_SWEEP)) {
+		fprintf(stderr, "wbtop: --case names a recording: use it with -w FILE (a sweep names its own)\n");
+		return 2;
+	}
+	const char *const res[][2] = { { "--group", o->group }, { "--devices", o->devices_regex } };
+	for (size_t i = 0; i < 2; i++) {
+		regex_t re;
+		if (res[i][1] && regcomp(&re, res[i][1], REG_EXTENDED | REG_NOSUB) != 0)
+			return opts_bad(res[i][0], res[i][1], "not a regular expression");
+		if (res[i][1])
+			regfree(&re);
+	}
+	if (o->mode == MODE_SWEEP) {
+		if (o->replay_path) {
+			fprintf(stderr, "wbtop: --sweep runs a command live; it cannot replay (-r)\n");
+			return 2;
+		}
+		if (o->read_only) {
+			fprintf(stderr, "wbtop: --sweep sets knobs; it contradicts --read-only\n");
+			return 2;
+		}
+		if (o->sweep_dir && o->record_path) {
+			fprintf(stderr, "wbtop: --sweep: give the directory once (-w DIR or --sweep-dir DIR)\n");
+			return 2;
+		}
+		if (o->count) {
+			fprintf(stderr, "wbtop: --sweep: a run lasts as long as its command; -n does not apply\n");
+			return 2;
+		}
+		if (o->format != FMT_TEXT && o->format != FMT_JSON) {
+			fprintf(stderr, "wbtop: --sweep prints its comparison as text or json (--format)\n");
+			return 2;
+		}
+		if (!o->sweep_dir)
+			o->sweep_dir = o->record_path;
+		o->record_path = NULL;
+		if (!o->repeat)
+			o->repeat = 1;
+	}
+	if (o->mode == MODE_COMPARE && o->format != FMT_TEXT && o->format != FMT_JSON) {
+		fprintf(stderr, "wbtop: --compare prints text or json (--format)\n");
+		return 2;
+	}
+	if (o->plot_path && o->mode != MODE_COMPARE && o->mode != MODE_SWEEP) {
+		if (!o->replay_path || (o->mode != MODE_SCREEN && o->mode != MODE_BATCH)) {
+			fprintf(stderr, "wbtop: --plot draws recordings: use it with -r FILE, --compare or --sweep\n");
+			return 2;
+		}
+		o->mode = MODE_PLOT;
+	}
+	return 0;
+}
+
 int opts_parse(struct opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
@@ -213,16 +388,26 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
 	opterr = 1;
+	/* Options end at "--": after it come the command of --sweep or the
+	 * second side of --compare, which getopt must not read as options. */
+	int nopt = 1;
+	while (nopt < argc && strcmp(argv[nopt], "--") != 0)
+		nopt++;
 	int c;
-	while ((c = getopt_long(argc, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
-		int rc = opts_one(o, c, argc, argv);
+	while ((c = getopt_long(nopt, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
+		int rc = opts_one(o, c, nopt, argv);
 		if (rc)
 			return rc;
 	}
-	if (optind < argc) {
+	if (optind < nopt) {
 		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", argv[optind]);
 		return 2;
 	}
+	int rc = opts_operands(o, argc - nopt - (nopt < argc), argv + nopt + (nopt < argc), nopt < argc);
+	if (rc)
+		return rc;
+	if ((rc = opts_check_runs(o)) != 0)
+		return rc;
 	if (o->mode != MODE_EXPORT && o->format == FMT_CSV) {
 		fprintf(stderr, "wbtop: --format 'csv': batch output is text, json or openmetrics "
 			"(CSV is an export: -r FILE --export csv)\n");
@@ -253,6 +438,10 @@ int opts_parse(struct opts *o, int argc, char **argv)
 
 void opts_free(struct opts *o)
 {
+	free(o->compare_a);
+	free(o->compare_b);
+	free(o->sweeps);
+	o->compare_a = o->compare_b = o->sweeps = NULL;
 	free(o->sets);
 	o->sets = NULL;
 	o->nsets = 0;

@@ -1,6 +1,5 @@
 /*
- * rec_export.c - a recording as CSV or JSON Lines, and two recordings
- * compared.
+ * rec_export.c - a recording as CSV or JSON Lines.
  *
  * Both read the recording through the replay source and derive rates with
  * derive.h, so exported figures are the ones the screen and batch mode
@@ -10,7 +9,8 @@
  * block of columns per stable device key, present for the whole file even
  * when the device comes and goes (empty cells while it is absent).
  *
- * Not here: the batch text format (batch.c) and the screen.
+ * Not here: the batch text format (batch.c), the screen, and comparing
+ * recordings (compare.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -566,181 +566,5 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 	}
 	rec_csv_free(&csv);
 	rec_walk_close(&w);
-	return r;
-}
-
-/* ---- Compare ---------------------------------------------------------- */
-
-struct rec_cmp_dev {
-	char *key, *label;
-	double kb[2];		/* KiB written over the run */
-	int64_t dips[2];
-	bool seen[2];
-};
-
-struct rec_cmp {
-	struct rec_cmp_dev *dev;
-	size_t n, cap;
-	double secs[2], bo_kb[2];
-	int64_t sys_dips[2];
-	struct rec_idmap of_id;	/* devices.id -> entry, per run */
-};
-
-static void rec_cmp_free(struct rec_cmp *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->dev[i].key);
-		free(c->dev[i].label);
-	}
-	free(c->dev);
-	rec_idmap_free(&c->of_id);
-}
-
-static struct rec_cmp_dev *rec_cmp_find(struct rec_cmp *c, const struct dev_counters *d)
-{
-	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
-	const char *key = ident_dev_key(d, kbuf, sizeof kbuf);
-	rec_dev_name(d, name, sizeof name);
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->dev[i].key, key))
-			return &c->dev[i];
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 32;
-		struct rec_cmp_dev *p = realloc(c->dev, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		c->dev = p;
-		c->cap = cap;
-	}
-	struct rec_cmp_dev *e = &c->dev[c->n];
-	memset(e, 0, sizeof *e);
-	e->key = strdup(key);
-	e->label = strdup(d->ident && d->ident->label_short ? d->ident->label_short : name);
-	if (!e->key || !e->label) {
-		free(e->key);
-		free(e->label);
-		return NULL;
-	}
-	c->n++;
-	return e;
-}
-
-/* The entry of a devices row, found by key once per row and run. */
-static struct rec_cmp_dev *rec_cmp_entry(struct rec_cmp *c, int64_t id, const struct dev_counters *d)
-{
-	size_t k = rec_idmap_get(&c->of_id, id);
-	if (k != SIZE_MAX)
-		return &c->dev[k];
-	struct rec_cmp_dev *e = rec_cmp_find(c, d);
-	if (e && rec_idmap_put(&c->of_id, id, (size_t)(e - c->dev)) < 0)
-		return NULL;
-	return e;
-}
-
-static int rec_cmp_run(struct rec_cmp *c, int run, const char *path, char *err, size_t errlen)
-{
-	struct rec_walk w;
-	int r = rec_walk_open(&w, path, NULL, NULL, err, errlen);
-	if (r < 0) {
-		rec_walk_close(&w);
-		return r;
-	}
-	rec_idmap_free(&c->of_id);	/* row ids differ between files */
-	while ((r = rec_walk_next(&w, err, errlen)) == 0) {
-		const struct snapshot *cur = &w.snap[w.cur];
-		const int64_t *ids = rec_replay_dev_ids(w.src);
-		c->sys_dips[run] += w.marks.sys_dip;
-		if (w.sys.status == RATE_OK) {
-			c->secs[run] += w.sys.dt_s;
-			c->bo_kb[run] += w.sys.bo_kbps * w.sys.dt_s;
-		}
-		for (size_t i = 0; i < cur->ndev; i++) {
-			struct rec_cmp_dev *e = rec_cmp_entry(c, ids ? ids[i] : -1, &cur->dev[i]);
-			if (!e) {
-				r = -ENOMEM;
-				rec_set_err(err, errlen, "out of memory");
-				break;
-			}
-			e->seen[run] = true;
-			if (w.rates[i].status == RATE_OK)
-				e->kb[run] += w.rates[i].wkb_s * w.sys.dt_s;
-			e->dips[run] += w.marks.dev_dips && w.marks.dev_dips[i];
-		}
-		if (r)
-			break;
-	}
-	rec_walk_close(&w);
-	return r == 1 ? 0 : r;
-}
-
-static int rec_cmp_order(const void *a, const void *b)
-{
-	return strcmp(((const struct rec_cmp_dev *)a)->key, ((const struct rec_cmp_dev *)b)->key);
-}
-
-static const char *rec_base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s && s[1] ? s + 1 : path;
-}
-
-static void rec_cmp_line(FILE *out, const double mbs[2],
-			 const int64_t dips[2], const bool seen[2], const char *label)
-{
-	char cell[2][32], change[16] = "-";
-	for (int k = 0; k < 2; k++) {
-		if (seen[k])
-			snprintf(cell[k], sizeof cell[k], "%12.2f %6" PRId64, mbs[k], dips[k]);
-		else
-			snprintf(cell[k], sizeof cell[k], "%12s %6s", "-", "-");
-	}
-	if (seen[0] && seen[1] && mbs[0] > 0)
-		snprintf(change, sizeof change, "%+.1f%%", (mbs[1] - mbs[0]) / mbs[0] * 100);
-	fprintf(out, "%s  %9s %s  %s\n", cell[0], change, cell[1], label);
-}
-
-static void rec_cmp_print(FILE *out, struct rec_cmp *c, const char *a, const char *b)
-{
-	if (c->n)
-		qsort(c->dev, c->n, sizeof *c->dev, rec_cmp_order);
-	fprintf(out, "%19.19s  %29.29s\n", rec_base(a), rec_base(b));
-	fprintf(out, "-------------------  -----------------------------\n");
-	fprintf(out, "%12s %6s  %9s %12s %6s  %s\n", "write MB/s", "dips", "change", "write MB/s",
-		"dips", "device");
-	for (size_t i = 0; i < c->n; i++) {
-		struct rec_cmp_dev *e = &c->dev[i];
-		double mbs[2];
-		for (int k = 0; k < 2; k++)
-			mbs[k] = c->secs[k] > 0 ? e->kb[k] / 1024 / c->secs[k] : 0;
-		if (mbs[0] <= 0 && mbs[1] <= 0 && !e->dips[0] && !e->dips[1])
-			continue;	/* wrote nothing in either run */
-		char label[512];
-		bool plain = !strncmp(e->key, "name:", 5) && !strcmp(e->key + 5, e->label);
-		snprintf(label, sizeof label, plain ? "%s" : "%s (%s)", e->label, e->key);
-		rec_cmp_line(out, mbs, e->dips, e->seen, label);
-	}
-	double tot[2];
-	bool both[2] = { true, true };
-	for (int k = 0; k < 2; k++)
-		tot[k] = c->secs[k] > 0 ? c->bo_kb[k] / 1024 / c->secs[k] : 0;
-	rec_cmp_line(out, tot, c->sys_dips, both, "TOTAL (vmstat bo)");
-}
-
-int rec_compare(const char *a, const char *b, FILE *out, char *err, size_t errlen)
-{
-	struct rec_cmp c;
-	memset(&c, 0, sizeof c);
-	int r = rec_cmp_run(&c, 0, a, err, errlen);
-	if (r == 0)
-		r = rec_cmp_run(&c, 1, b, err, errlen);
-	if (r == 0) {
-		rec_cmp_print(out, &c, a, b);
-		int o = rec_out_status(out);
-		if (o < 0) {
-			r = o;
-			rec_set_err(err, errlen, "writing the comparison: %s", strerror(-o));
-		}
-	}
-	rec_cmp_free(&c);
 	return r;
 }

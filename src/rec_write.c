@@ -1036,6 +1036,24 @@ int rec_writer_event(struct rec_writer *w, const struct wb_event *e)
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
 }
 
+int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value)
+{
+	if (w->err)
+		return w->err;
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(w->db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", -1,
+				    &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+		rc = rec_step(w->db, st);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_checkpoint(w);
+	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
+}
+
 int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen)
 {
 	struct rec_writer *w = rec_writer_open(path, err, errlen);

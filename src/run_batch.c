@@ -102,6 +102,10 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 	}
 	if (r->rec)
 		rec_writer_set_sync(r->rec, o->rec_sync_ms);
+	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
+		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
+		return 1;
+	}
 	/* A replay delivers the processes it recorded. */
 	int rc = o->procs && r->live ? source_live_sample_procs(r->src, true) : 0;
 	if (rc < 0) {

@@ -76,6 +76,10 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 		return 1;
 	if (r->rec)
 		rec_writer_set_sync(r->rec, o->rec_sync_ms);
+	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
+		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(r->rec));
+		return 1;
+	}
 	if (r->live) {
 		struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s };
 		if (!(r->ctl = control_new(&cc))) {
@@ -164,13 +168,10 @@ static void run_screen_record(struct screen_run *r, const struct frame *f)
 	struct hist_sys hs;
 	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
 	history_push(r->hist, &hs);
-	for (size_t i = 0; i < f->cur->ndev; i++) {
-		struct hist_dev hd;
-		char kbuf[IDENT_KEY_MAX];
-		history_dev_from_rates(&hd, &frame_dev_rates(f)[i], f->dev_dip && f->dev_dip[i]);
-		if (history_add_dev(r->hist, ident_dev_key(&f->cur->dev[i], kbuf, sizeof kbuf), &hd) < 0)
-			break;	/* out of memory: the rest of this frame has no history */
-	}
+	/* every device's few figures (not all of them: most are never shown); out of
+	 * memory only leaves this frame's history short */
+	history_add_devs(r->hist, f->cur->ndev, frame_dev_keys(f), frame_dev_ids(f),
+			 frame_dev_briefs(f), f->dev_dip);
 }
 
 void run_screen_take(struct screen_run *r, const struct frame *f, bool show)

@@ -95,7 +95,7 @@ static void scr_detail_bdi(struct screen *s, struct scr_flow *fl, const struct d
 
 static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
 {
-	const struct dev_rates *r = &frame_dev_rates(s->f)[i];
+	const struct dev_rates *r = frame_dev_rate(s->f, i);
 	scr_flow_title(s, fl, "last interval");
 	if (s->f->dev_dip && s->f->dev_dip[i])
 		scr_flow_field(s, fl, "", SCR_DIP, "! write rate dipped");

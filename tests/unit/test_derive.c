@@ -325,6 +325,17 @@ START_TEST(test_write_rate_is_derive_devs)
 			enum rate_status st = derive_dev_write(pair[i], &ca[i], dt, &w);
 			if (st != full[i].status || (st == RATE_OK && memcmp(&w, &full[i].wkb_s, sizeof w)))
 				bad = (int)i;
+			/* the brief: its status, activity and every figure the history keeps */
+			struct dev_rates b;
+			derive_dev_brief(pair[i], &ca[i], dt, &b);
+			if (b.status != full[i].status || b.active != full[i].active)
+				bad = (int)i;
+			for (int k = 0; k < FIG_NHIST && bad < 0; k++) {
+				const struct fig_dev *row = fig_dev_by_hist(k);
+				double vb = fig_dev_value(row, &b), vf = fig_dev_value(row, &full[i]);
+				if (st == RATE_OK && memcmp(&vb, &vf, sizeof vb))
+					bad = (int)i;
+			}
 			nok += st == RATE_OK;
 		}
 		ck_assert_msg(bad < 0, "device %d differs", bad);

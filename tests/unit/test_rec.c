@@ -2,7 +2,7 @@
  * test_rec.c - recordings: the packed counter codec, varints and checksum
  * (table-driven), time parsing, and whole files: snapshots written and
  * replayed bit-exactly with devices coming, going and changing identity,
- * seeking, marks, follow mode, export, compare, and every kind of bad file
+ * seeking, marks, follow mode, export, and every kind of bad file
  * (not a recording, newer format, truncated, damaged, write errors).
  */
 #include <check.h>
@@ -965,59 +965,6 @@ START_TEST(test_export_csv_and_json)
 }
 END_TEST
 
-/* Two runs of one device writing 100 and 150 MiB/s. */
-static void write_steady(const char *path, uint64_t kib_per_s, int ndip)
-{
-	char err[256];
-	struct rec_writer *w = rec_writer_open(path, err, sizeof err);
-	ck_assert_msg(w != NULL, "%s", err);
-	struct snapshot s;
-	snapshot_init(&s);
-	snapshot_reserve(&s, 1);
-	s.ndev = 1;
-	memset(&s.dev[0], 0, sizeof s.dev[0]);
-	s.dev[0].major = 8;
-	snprintf(s.dev[0].name, sizeof s.dev[0].name, "sdz");
-	s.dev[0].nfields = 17;
-	s.page_size = 4096;
-	for (int n = 0; n < 11; n++) {
-		s.mono_ns = (uint64_t)n * 1000000000;
-		s.wall_ns = 1714550400000000000LL + (int64_t)s.mono_ns;
-		s.dev[0].f[DS_WR_SECT] = (uint64_t)n * kib_per_s * 2;
-		s.sys.pgpgout_kb = (uint64_t)n * kib_per_s;
-		bool dip = n <= ndip && n > 0;
-		ck_assert_int_eq(rec_writer_append(w, &s, dip, &dip), 0);
-	}
-	rec_writer_close(w, NULL, 0);
-	snapshot_free(&s);
-}
-
-START_TEST(test_compare_runs)
-{
-	char *a = tmp_path("a.wbrec"), *b = tmp_path("b.wbrec"), err[256] = "";
-	write_steady(a, 100 * 1024, 0);
-	write_steady(b, 150 * 1024, 2);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc = rec_compare(a, b, f, err, sizeof err);
-	fclose(f);
-	ck_assert_msg(rc == 0, "%s", err);
-	ck_assert_msg(strstr(buf, "      100.00      0     +50.0%       150.00      2  sdz\n"), "%s", buf);
-	ck_assert_msg(strstr(buf, "      100.00      0     +50.0%       150.00      2  TOTAL"), "%s", buf);
-	ck_assert_ptr_nonnull(strstr(buf, "a.wbrec"));
-	free(buf);
-	f = open_memstream(&buf, &len);
-	rc = rec_compare(a, "/nonexistent.wbrec", f, err, sizeof err);
-	fclose(f);
-	ck_assert_int_lt(rc, 0);
-	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.wbrec"));
-	free(buf);
-	free(a);
-	free(b);
-}
-END_TEST
-
 START_TEST(test_save_history)
 {
 	char *path = tmp_path("hist.wbrec"), err[256] = "";
@@ -1332,7 +1279,6 @@ Suite *rec_suite(void)
 	tcase_add_test(c, test_writer_refuses_existing);
 	tcase_add_test(c, test_write_error_stops_cleanly);
 	tcase_add_test(c, test_export_csv_and_json);
-	tcase_add_test(c, test_compare_runs);
 	tcase_add_test(c, test_save_history);
 	tcase_add_test(c, test_procs_roundtrip);
 	tcase_add_test(c, test_procs_table_absent);
