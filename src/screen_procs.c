@@ -7,8 +7,9 @@
  * snapshots; this file only lays them out.  The loop samples processes
  * while the pane is open (a sample of them costs about 2 ms per 100
  * processes); a replay shows the processes its recording holds, if any.
- * Throttling is read from where a task sleeps (wchan): best effort, and the
- * pane says so.
+ * Throttling comes from the writeback trace when the frame has it (ms
+ * paused per second, the device a task was held on); otherwise it is read
+ * from where a task sleeps (wchan): best effort, and the pane says so.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -26,6 +27,7 @@ struct scr_pcol {
 	int width;		/* including the space before it */
 	bool left;		/* left-aligned text */
 	int level;
+	bool traced;		/* only when the frame has the writeback trace */
 	void (*fmt)(const struct proc_row *r, char *buf, size_t len);
 };
 
@@ -108,24 +110,52 @@ static void scr_p_wchan(const struct proc_row *r, char *b, size_t n)
 	snprintf(b, n, "%s", r->wchan);
 }
 
+static void scr_p_paused(const struct proc_row *r, char *b, size_t n)
+{
+	if (!r->traced)
+		snprintf(b, n, "-");
+	else
+		screen_fmt_num(r->paused_ms_s, 6, 0, b, n);
+}
+
+static void scr_p_held(const struct proc_row *r, char *b, size_t n)
+{
+	if (r->has_bdi)
+		snprintf(b, n, "%u:%u", r->bdi_major, r->bdi_minor);
+	else
+		snprintf(b, n, "%s", "");
+}
+
+static void scr_p_ratelimit(const struct proc_row *r, char *b, size_t n)
+{
+	if (r->traced && r->ratelimit_kbps >= 0)
+		screen_fmt_kb(r->ratelimit_kbps, b, n);
+	else
+		snprintf(b, n, "-");
+}
+
 static const struct scr_pcol scr_pcols[] = {
-	{ "PID", 7, false, 0, scr_p_pid },
-	{ "S", 2, false, 0, scr_p_state },
-	{ "write/s", 8, false, 0, scr_p_write },
-	{ "share%", 7, false, 0, scr_p_share },
-	{ "cpu%", 6, false, 0, scr_p_cpu },
-	{ "thr", 4, true, 0, scr_p_thr },
-	{ "wait", 12, true, 0, scr_p_wait },
-	{ "dev", 9, true, 0, scr_p_dev },
-	{ "kind", 8, true, 1, scr_p_kind },
-	{ "wchan", 25, true, 2, scr_p_wchan },
-	{ "cancel/s", 9, false, 3, scr_p_cancel },
+	{ "PID", 7, false, 0, false, scr_p_pid },
+	{ "S", 2, false, 0, false, scr_p_state },
+	{ "write/s", 8, false, 0, false, scr_p_write },
+	{ "share%", 7, false, 0, false, scr_p_share },
+	{ "cpu%", 6, false, 0, false, scr_p_cpu },
+	{ "thr", 4, true, 0, false, scr_p_thr },
+	{ "wait", 12, true, 0, false, scr_p_wait },
+	{ "dev", 9, true, 0, false, scr_p_dev },
+	{ "ms/s", 7, false, 1, true, scr_p_paused },
+	{ "held", 9, true, 1, true, scr_p_held },
+	{ "kind", 8, true, 1, false, scr_p_kind },
+	{ "wchan", 25, true, 2, false, scr_p_wchan },
+	{ "cancel/s", 9, false, 3, false, scr_p_cancel },
+	{ "limit/s", 8, false, 3, true, scr_p_ratelimit },
 };
 #define SCR_NPCOLS (sizeof scr_pcols / sizeof scr_pcols[0])
 #define SCR_PCOL_MAX_LEVEL 3
 
-/* The columns that fit width, leaving the command its minimum. */
-static void scr_pcols_layout(int width, bool on[SCR_NPCOLS])
+/* The columns that fit width, leaving the command its minimum; the trace's
+ * only when the frame has it. */
+static void scr_pcols_layout(int width, bool traced, bool on[SCR_NPCOLS])
 {
 	int used = 0;
 	for (size_t c = 0; c < SCR_NPCOLS; c++) {
@@ -134,7 +164,8 @@ static void scr_pcols_layout(int width, bool on[SCR_NPCOLS])
 	}
 	for (int level = 1; level <= SCR_PCOL_MAX_LEVEL; level++)
 		for (size_t c = 0; c < SCR_NPCOLS; c++)
-			if (scr_pcols[c].level == level && used + scr_pcols[c].width + 1 + SCR_PCMD_MIN <= width) {
+			if (scr_pcols[c].level == level && (traced || !scr_pcols[c].traced) &&
+			    used + scr_pcols[c].width + 1 + SCR_PCMD_MIN <= width) {
 				on[c] = true;
 				used += scr_pcols[c].width;
 			}
@@ -191,7 +222,7 @@ static void scr_procs_totals(struct screen *s, int y)
 	} else {
 		scr_add(s, &ln, SCR_DIM, "  first process sample: rates from the next interval");
 	}
-	snprintf(c, sizeof c, "%zu (wchan, best effort)", p->nthrottled);
+	snprintf(c, sizeof c, p->traced ? "%zu (trace)" : "%zu (wchan, best effort)", p->nthrottled);
 	scr_field(s, &ln, " throttled", p->nthrottled ? SCR_WARN : SCR_NORMAL, c);
 	snprintf(a, sizeof a, "%zu", p->ndstate);
 	scr_field(s, &ln, " D", SCR_NORMAL, a);
@@ -275,7 +306,9 @@ static void scr_procs_none(struct screen *s, int y)
 
 void scr_draw_procs(struct screen *s, int y, int rows)
 {
-	scr_draw_rule(s, y, "processes (p: close)   thr: held by the dirty limits or the block layer");
+	scr_draw_rule(s, y, s->have_psum && s->psum.traced
+		      ? "processes (p: close)   thr: paused in balance_dirty_pages   ms/s, held: how long, on which device"
+		      : "processes (p: close)   thr: held by the dirty limits or the block layer");
 	if (rows < 2)
 		return;
 	if (!s->have_psum) {
@@ -286,7 +319,7 @@ void scr_draw_procs(struct screen *s, int y, int rows)
 	if (rows < 3)
 		return;
 	bool on[SCR_NPCOLS];
-	scr_pcols_layout(COLS, on);
+	scr_pcols_layout(COLS, s->psum.traced, on);
 	scr_procs_header(s, y + 2, on);
 	for (size_t i = 0; i < s->nprows && (int)i < rows - 3; i++)
 		scr_procs_row(s, y + 3 + (int)i, &s->prows[i], on);

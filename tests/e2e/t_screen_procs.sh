@@ -30,7 +30,7 @@ row="^ *$ddpid [A-Z] +[0-9.]+[KMG] +[0-9.]+ .* dd *\$"
 scr_wait_re "$row" 10
 scr_cap >/dev/null
 grep -qE "^procs r [0-9]+ b [0-9]+ thr [0-9]+ " "$TMP/pane" || { scr_show; fail "no throttled count on the summary line"; }
-grep -qE "^ tasks [0-9]+  writing [0-9]+ at [0-9.]+[KMG]/s  bo [0-9.]+[KMG]/s  throttled [0-9]+ \(wchan, best effort\)" "$TMP/pane" ||
+grep -qE "^ tasks [0-9]+  writing [0-9]+ at [0-9.]+[KMG]/s  bo [0-9.]+[KMG]/s  throttled [0-9]+ \((wchan, best effort|trace)\)" "$TMP/pane" ||
 	{ scr_show; fail "the pane's totals"; }
 grep -qE "PID S write/s share%  cpu% thr wait" "$TMP/pane" || { scr_show; fail "the pane's header"; }
 share=$(grep -E "$row" "$TMP/pane" | awk '{ print $4 }')
@@ -63,7 +63,7 @@ scr_wait "processes (p: close)" 5
 scr_wait_re "^ *$ddpid D .* yes +dirty-limit .* dd *\$" 20
 scr_cap >/dev/null
 grep -qE "^procs r [0-9]+ b [0-9]+ thr [1-9]" "$TMP/pane" || { scr_show; fail "the summary does not count the throttled dd"; }
-grep -qE "throttled [1-9][0-9]* \(wchan, best effort\)" "$TMP/pane" || { scr_show; fail "the pane's totals do not count it"; }
+grep -qE "throttled [1-9][0-9]* \((wchan, best effort|trace)\)" "$TMP/pane" || { scr_show; fail "the pane's totals do not count it"; }
 # the loop device's flush worker, attributed to it
 grep -qE " $loop +flusher " "$TMP/pane" || echo "(no flush worker of $loop in this frame: they take turns)"
 scr_quit
