@@ -96,6 +96,9 @@ int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const cha
  * (emptied first).  0 or a negative errno; a device or cgroup that vanishes
  * during the read is left out. */
 int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups);
+/* The same for the devices want(ctx, major, minor) says yes to. */
+int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups,
+		      bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx);
 void bdistat_close(struct bdistat_reader *r);	/* NULL is a no-op */
 
 /* The device major:minor in s, or NULL. */

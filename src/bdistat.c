@@ -26,6 +26,9 @@ struct bdistat_line {
 	uint64_t val;
 };
 
+/* The kernel writes these a line per key with no leading space, so the
+ * key ends at the separator, found with memchr (thousands of lines a sample
+ * on a machine with many devices). */
 static const char *bdistat_split(const char *p, const char *end, char sep, struct bdistat_line *l)
 {
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -33,13 +36,20 @@ static const char *bdistat_split(const char *p, const char *end, char sep, struc
 	while (p < eol && (*p == ' ' || *p == '\t'))
 		p++;
 	l->key = p;
-	while (p < eol && *p != sep && *p != ' ' && *p != '\t')
-		p++;
-	l->keylen = (size_t)(p - l->key);
-	if (sep != ' ' && (p >= eol || *p != sep))
-		l->keylen = 0;	/* not a "Key:" line */
-	if (p < eol && *p == sep)
-		p++;
+	const char *at = memchr(p, sep, (size_t)(eol - p));
+	const char *tab = memchr(p, '\t', (size_t)((at ? at : eol) - p));
+	if (sep != ' ') {
+		const char *sp = memchr(p, ' ', (size_t)((at ? at : eol) - p));
+		if (sp || tab)
+			at = NULL;	/* a space inside the key: not a "Key:" line */
+	} else if (tab) {
+		at = tab;	/* memory.stat: a tab separates as well as a space */
+	}
+	l->keylen = at ? (size_t)(at - p) : 0;
+	p = at ? at + 1 : eol;
+	/* values are right-aligned after a run of spaces: 8 at a time */
+	for (uint64_t w; eol - p >= 8 && (memcpy(&w, p, 8), w == 0x2020202020202020ull);)
+		p += 8;
 	while (p < eol && (*p == ' ' || *p == '\t'))
 		p++;
 	l->has_val = p < eol && *p >= '0' && *p <= '9';
@@ -61,21 +71,30 @@ static bool bdistat_is(const struct bdistat_line *l, const char *key)
 	return l->keylen == n && memcmp(l->key, key, n) == 0;
 }
 
-static const char *const bdistat_dev_keys[BDS_NFIELDS] = {
-	"BdiWriteback", "BdiReclaimable", "BdiDirtyThresh", "DirtyThresh",
-	"BackgroundThresh", "BdiDirtied", "BdiWritten", "BdiWriteBandwidth",
+/* Keys with their lengths: a line is mostly told apart by its length. */
+struct bdistat_key {
+	const char *name;
+	size_t len;
+};
+#define BDS_KEY(k) { k, sizeof k - 1 }
+#define BDS_NOKEY { NULL, 0 }
+
+static const struct bdistat_key bdistat_dev_keys[BDS_NFIELDS] = {
+	BDS_KEY("BdiWriteback"), BDS_KEY("BdiReclaimable"), BDS_KEY("BdiDirtyThresh"),
+	BDS_KEY("DirtyThresh"), BDS_KEY("BackgroundThresh"), BDS_KEY("BdiDirtied"),
+	BDS_KEY("BdiWritten"), BDS_KEY("BdiWriteBandwidth"),
 };
 
-static const char *const bdistat_wb_keys[BDS_NFIELDS] = {
-	"WbWriteback", "WbReclaimable", "WbDirtyThresh", NULL,
-	NULL, "WbDirtied", "WbWritten", "WbWriteBandwidth",
+static const struct bdistat_key bdistat_wb_keys[BDS_NFIELDS] = {
+	BDS_KEY("WbWriteback"), BDS_KEY("WbReclaimable"), BDS_KEY("WbDirtyThresh"), BDS_NOKEY,
+	BDS_NOKEY, BDS_KEY("WbDirtied"), BDS_KEY("WbWritten"), BDS_KEY("WbWriteBandwidth"),
 };
 
 /* The field of keys[] the line names, or -1. */
-static int bdistat_field_of(const struct bdistat_line *l, const char *const *keys)
+static int bdistat_field_of(const struct bdistat_line *l, const struct bdistat_key *keys)
 {
 	for (int f = 0; f < BDS_NFIELDS; f++)
-		if (keys[f] && bdistat_is(l, keys[f]))
+		if (keys[f].len == l->keylen && keys[f].name && memcmp(l->key, keys[f].name, l->keylen) == 0)
 			return f;
 	return -1;
 }
@@ -329,7 +348,27 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	return rc;
 }
 
-static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s)
+/* "MAJ:MIN" (a block device's BDI) into its numbers; false for other names. */
+static bool bdistat_devt(const char *name, uint32_t *major, uint32_t *minor)
+{
+	uint64_t v[2] = { 0, 0 };
+	const char *p = name;
+	for (int k = 0; k < 2; k++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if ((v[k] = v[k] * 10 + (uint64_t)(*p - '0')) > UINT32_MAX)
+				return false;
+		if (*p++ != (k == 0 ? ':' : '\0'))
+			return false;
+	}
+	*major = (uint32_t)v[0];
+	*minor = (uint32_t)v[1];
+	return true;
+}
+
+static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s,
+			     bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx)
 {
 	int dup_fd = dup(r->bdi_fd);
 	if (dup_fd < 0)
@@ -344,13 +383,16 @@ static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s)
 	int rc = 0;
 	struct dirent *e;
 	while (!rc && (e = readdir(d))) {
-		unsigned ma, mi;
-		char tail;
-		if (sscanf(e->d_name, "%u:%u%c", &ma, &mi, &tail) == 2)
+		uint32_t ma, mi;
+		if (bdistat_devt(e->d_name, &ma, &mi) && (!want || want(ctx, ma, mi)))
 			rc = bdistat_read_dev(r, s, e->d_name, ma, mi);
 	}
 	closedir(d);
-	qsort(s->dev, s->ndev, sizeof *s->dev, bdistat_cmp_dev);
+	bool sorted = true;
+	for (size_t i = 1; i < s->ndev && sorted; i++)
+		sorted = bdistat_cmp_dev(&s->dev[i - 1], &s->dev[i]) < 0;
+	if (!sorted)
+		qsort(s->dev, s->ndev, sizeof *s->dev, bdistat_cmp_dev);
 	return rc;
 }
 
@@ -410,8 +452,14 @@ static int bdistat_walk_cg(struct bdistat_reader *r, struct bdistat_sample *s, i
 
 int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups)
 {
+	return bdistat_read_some(r, s, cgroups, NULL, NULL);
+}
+
+int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups,
+		      bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx)
+{
 	s->ndev = s->nwb = s->ncg = 0;
-	int rc = bdistat_read_devs(r, s);
+	int rc = bdistat_read_devs(r, s, want, ctx);
 	if (!rc && cgroups && r->cg_fd >= 0) {
 		char path[4096] = "";
 		rc = bdistat_walk_cg(r, s, r->cg_fd, path, 0, 0);

@@ -20,6 +20,18 @@
 
 /* A task's totals are kept this long after its last pause decision. */
 #define WBSAMPLE_KEEP_MS 60000
+/* An idle device's debugfs figures are read at least this often. */
+#define WBSAMPLE_IDLE_MS 10000
+
+/* What the last sample knew of a device, to read debugfs only where the
+ * kernel's state can have moved: a device with I/O, with dirty or
+ * writeback pages when last read, or not read for WBSAMPLE_IDLE_MS. */
+struct wbsample_dev {
+	uint32_t major, minor;
+	uint64_t io;			/* write sectors + writes in flight, as diskstats had them */
+	uint64_t read_ms;		/* when its debugfs figures were last read, 0 never */
+	bool busy;			/* dirty or writeback pages then */
+};
 
 struct wbsample {
 	struct wbtrace *trace;		/* NULL: no tracing (see note) */
@@ -27,6 +39,11 @@ struct wbsample {
 	struct wbloop interval;
 	struct wbcum total;
 	struct bdistat_sample stats;
+	struct wbsample_dev *dev;	/* sorted by major:minor, as the last snapshot */
+	size_t ndev, cap_dev;
+	struct wbsample_dev *spare;	/* the next sample's table, swapped with dev */
+	size_t cap_spare;
+	uint64_t now_ms;
 	char note[512];
 };
 
@@ -140,6 +157,65 @@ static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 	return rc;
 }
 
+static struct wbsample_dev *wbsample_dev_find(struct wbsample *ws, uint32_t major, uint32_t minor)
+{
+	size_t lo = 0, hi = ws->ndev;
+	uint64_t key = snap_xobj_dev(major, minor);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = snap_xobj_dev(ws->dev[mid].major, ws->dev[mid].minor);
+		if (k == key)
+			return &ws->dev[mid];
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The device table of this sample, with what the last one knew carried
+ * over: a device whose write counters moved is marked by io. */
+static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
+{
+	if (s->ndev > ws->cap_spare) {
+		struct wbsample_dev *g = realloc(ws->spare, s->ndev * sizeof *g);
+		if (!g)
+			return -ENOMEM;
+		ws->spare = g;
+		ws->cap_spare = s->ndev;
+	}
+	struct wbsample_dev *n = ws->spare;
+	for (size_t i = 0; i < s->ndev; i++) {
+		const struct dev_counters *d = &s->dev[i];
+		const struct wbsample_dev *old = wbsample_dev_find(ws, d->major, d->minor);
+		n[i] = old ? *old : (struct wbsample_dev){ d->major, d->minor, 0, 0, false };
+		uint64_t io = d->f[DS_WR_SECT] + d->f[DS_WR_IOS] + d->f[DS_IN_FLIGHT];
+		if (!old || io != old->io)
+			n[i].read_ms = 0;	/* I/O since: read it now */
+		n[i].io = io;
+	}
+	ws->spare = ws->dev;	/* two tables, swapped: no allocation in steady state */
+	size_t cap = ws->cap_spare;
+	ws->cap_spare = ws->cap_dev;
+	ws->dev = n;
+	ws->cap_dev = cap;
+	ws->ndev = s->ndev;
+	return 0;
+}
+
+static bool wbsample_want(void *ctx, uint32_t major, uint32_t minor)
+{
+	struct wbsample *ws = ctx;
+	struct wbsample_dev *d = wbsample_dev_find(ws, major, minor);
+	if (!d)
+		return false;	/* not a device of the sample: no row to put it on */
+	if (d->read_ms && !d->busy && ws->now_ms - d->read_ms < WBSAMPLE_IDLE_MS)
+		return false;
+	d->read_ms = ws->now_ms ? ws->now_ms : 1;
+	return true;
+}
+
 int wbsample_read(struct wbsample *ws, struct snapshot *out)
 {
 	int rc = 0;
@@ -151,7 +227,16 @@ int wbsample_read(struct wbsample *ws, struct snapshot *out)
 			rc = wbsample_trace_values(ws, out);
 	}
 	if (!rc && ws->bdi) {
-		rc = bdistat_read(ws->bdi, &ws->stats, false);
+		ws->now_ms = out->mono_ns / 1000000;
+		rc = wbsample_devs(ws, out);
+		if (!rc)
+			rc = bdistat_read_some(ws->bdi, &ws->stats, false, wbsample_want, ws);
+		for (size_t i = 0; !rc && i < ws->stats.ndev; i++) {
+			const struct bdistat_dev *d = &ws->stats.dev[i];
+			struct wbsample_dev *k = wbsample_dev_find(ws, d->major, d->minor);
+			if (k)
+				k->busy = d->kb[BDS_RECLAIMABLE] || d->kb[BDS_WRITEBACK];
+		}
 		if (!rc)
 			rc = wbsample_bdi_values(ws, out);
 	}
@@ -172,5 +257,7 @@ void wbsample_close(struct wbsample *ws)
 	wbloop_free(&ws->interval);
 	wbcum_free(&ws->total);
 	bdistat_sample_free(&ws->stats);
+	free(ws->dev);
+	free(ws->spare);
 	free(ws);
 }
