@@ -60,6 +60,7 @@ enum procs_wait {
 struct proc_row {
 	int32_t pid;
 	char comm[32];
+	char cmdline[128];		/* the full command line, printable; "" if unknown */
 	char state;			/* R, S, D, ... as /proc/PID/stat */
 	enum procs_kind kind;
 	enum rate_status status;	/* RATE_OK, or RATE_FIRST: new (or reused) pid, no rates yet */

@@ -75,6 +75,8 @@ struct proc_counters {
 	uint64_t utime_jif, stime_jif;
 	char wchan[40];			/* where a D-state task sleeps; "" if unknown */
 	uint32_t flush_major, flush_minor;	/* device a flush worker serves; 0:0 if none */
+	char cmdline[128];		/* argv joined by spaces, cut; "" for a kernel thread or
+					 * unknown (live only: recordings keep comm) */
 };
 
 /* ---- Values beside the fixed blocks ----------------------------------------

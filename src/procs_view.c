@@ -331,6 +331,7 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 	memset(r, 0, sizeof *r);
 	r->pid = c->pid;
 	procs_copy_text(r->comm, c->comm, sizeof r->comm);
+	procs_copy_text(r->cmdline, c->cmdline, sizeof r->cmdline);
 	r->state = c->state;
 	r->kind = procs_kind_of(r->comm, c->kthread, &r->flush_major, &r->flush_minor,
 				devpart, sizeof devpart, &r->flush_active);
@@ -590,7 +591,7 @@ static void procs_print_row(FILE *out, const struct proc_row *r, bool traced)
 		r->wchan[0] ? r->wchan : "-");
 	if (traced)
 		procs_print_traced(out, r);
-	fprintf(out, " %s\n", r->comm);
+	fprintf(out, " %s\n", r->cmdline[0] ? r->cmdline : r->comm);
 }
 
 int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n)

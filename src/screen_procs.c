@@ -286,8 +286,8 @@ static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, con
 			scr_addf(s, &ln, role, "%*s", col->width, v);
 	}
 	/* Names come from the processes: anything unprintable would break the row. */
-	char cmd[sizeof r->comm];
-	snprintf(cmd, sizeof cmd, "%s", r->comm);
+	char cmd[sizeof r->cmdline];
+	snprintf(cmd, sizeof cmd, "%s", r->cmdline[0] ? r->cmdline : r->comm);
 	for (char *p = cmd; *p; p++)
 		if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
 			*p = '?';

@@ -39,6 +39,13 @@ grep -v "^wbtop: note: recording" "$TMP/err" | grep -q . && fail "wbtop wrote to
 stop_ref_reader
 grep -q '^# kernel writeback loop' "$TMP/live" && fail "something missing as root: $(head -1 "$TMP/live")"
 
+# -P rows of FILE where task PID (a dd) was paused on device DEV (the
+# columns by the header's names)
+paused_rows() {
+	awk -v pid=$2 -v dev="$3" '$1 == "PID" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == pid && $col["command"] == "dd" && $col["held_on"] == dev && $col["thr_ms/s"] > 0' "$1"
+}
+
 # Each dd: shown paused on its own device by -P (PID ... thr_ms/s pauses/s
 # rl_kB/s held_on command), its pause time in the recording (JSON tasks,
 # ms/s times each interval's dt) within 10% of the reference's, and its
@@ -48,7 +55,7 @@ i=0
 for pid in $pids; do
 	i=$((i + 1))
 	eval "dev=\$dev$i"
-	rows=$(awk -v pid=$pid -v dev="$dev" '$1 == pid && $NF == "dd" && $(NF - 1) == dev && $(NF - 4) > 0' "$TMP/live" | wc -l)
+	rows=$(paused_rows "$TMP/live" $pid "$dev" | wc -l)
 	[ "$rows" -ge 1 ] || { grep -E "^ *$pid " "$TMP/live"; fail "dd $i (pid $pid) never shown paused on $dev"; }
 	got=$(python3 -c '
 import json, sys
@@ -82,8 +89,7 @@ i=0
 for pid in $pids; do
 	i=$((i + 1))
 	eval "dev=\$dev$i"
-	awk -v pid=$pid -v dev="$dev" '$1 == pid && $NF == "dd" && $(NF - 1) == dev && $(NF - 4) > 0' "$TMP/replay.P" |
-		grep -q . || fail "the replay never shows dd $i paused on $dev"
+	paused_rows "$TMP/replay.P" $pid "$dev" | grep -q . || fail "the replay never shows dd $i paused on $dev"
 done
 
 # kill -9 leaves the instance; the next start removes it.

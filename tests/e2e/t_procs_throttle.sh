@@ -23,11 +23,11 @@ sleep 0.5
 
 # The rows of the process tables, as "table row PID S wkB/s ... command"
 # with the columns found by the header's names (with the writeback trace
-# there are four more before the command).
+# there are four more before the command; of the command, its first word).
 awk '/^procs [0-9]+ tasks:/ { t++; row = 0; inproc = 1; next }
      inproc && $1 == "PID" { for (i = 1; i <= NF; i++) col[$i] = i; next }
      inproc && NF == 0 { inproc = 0; next }
-     inproc { print t, ++row, $1, $2, $3, $col["kind"], $col["dev"], $col["thr"], $col["wait"], $NF }' "$TMP/out" > "$TMP/rows"
+     inproc { print t, ++row, $1, $2, $3, $col["kind"], $col["dev"], $col["thr"], $col["wait"], $col["command"] }' "$TMP/out" > "$TMP/rows"
 tables=$(grep -c '^procs [0-9]* tasks:' "$TMP/out")
 [ "$tables" -eq 8 ] || { cat "$TMP/out"; fail "expected 8 process tables, got $tables"; }
 # fields now: table row PID S wkB/s kind dev thr wait command
@@ -44,7 +44,8 @@ echo "dd top writer in $top of 8 intervals, throttled in $thr, flush worker of $
 # The trace's figures: dd paused on its loop device's BDI, and the summary
 # does not call its count a guess.
 bdi=$(cat /sys/class/block/$loop/dev)
-held=$(awk -v pid=$ddpid '$1 == pid && $(NF - 1) == bdi && $(NF - 4) > 0' bdi="$bdi" "$TMP/out" | wc -l)
+held=$(awk -v pid=$ddpid -v bdi="$bdi" '$1 == "PID" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$1 == pid && $col["held_on"] == bdi && $col["thr_ms/s"] > 0' "$TMP/out" | wc -l)
 [ "$held" -ge 1 ] || { cat "$TMP/out"; fail "dd never shown paused (thr_ms/s) on $bdi"; }
 grep -q 'a guess from wchan' "$TMP/out" && fail "with the trace the throttled count is called a guess"
 # Without it, the wchan guess, labelled so.
