@@ -93,7 +93,7 @@ attr_t scr_attr(const struct screen *s, enum scr_role role)
 
 /* Home and End arrive as different sequences from different terminals and
  * multiplexers (tmux sends ESC[1~ whatever TERM says): accept them all,
- * as htop does, whatever terminfo lists. */
+ * whatever terminfo lists. */
 static void scr_define_keys(void)
 {
 	static const struct { const char *seq; int key; } keys[] = {

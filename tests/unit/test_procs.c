@@ -299,7 +299,7 @@ START_TEST(test_traced_throttling)
 	fclose(f);
 	ck_assert_msg(strstr(text, " 2 throttled, ") != NULL, "%s", text);	/* not called a guess */
 	ck_assert_msg(strstr(text, "thr_ms/s pauses/s   rl_kB/s held_on  command") != NULL, "%s", text);
-	ck_assert_msg(strstr(text, "   150.0     20.0     90000 7:3      dd") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "   150.0     20.0   90000.0 7:3      dd") != NULL, "%s", text);
 	free(text);
 	fx_free(&fx);
 }
