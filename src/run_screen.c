@@ -106,6 +106,10 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	r->step_ns = (uint64_t)(o->delay_s * 1e9);
 	if (o->procs && source_sample_procs(r->src, true) == 0)
 		r->st.procs_sampled = true;	/* -P: the pane open from the start */
+	/* said on the status line once the screen is up; without it the
+	 * process pane's throttling is the wchan guess, labelled so */
+	if (r->live && !o->no_kernel_trace)
+		(void)source_kernel_loop(r->src, true, r->kloop_why, sizeof r->kloop_why);
 	return 0;
 }
 
@@ -584,6 +588,8 @@ static int run_screen_main(const struct opts *o)
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
 	run_screen_take(&r, f, false);
+	if (r.kloop_why[0])
+		screen_message(r.scr, "kernel writeback loop: %s", r.kloop_why);
 	if (r.replay)
 		run_replay_start(&r);
 	if (r.live)
