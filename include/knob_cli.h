@@ -29,6 +29,13 @@
  * 1 could not write (no permission, or a write failed and was rolled back). */
 int knob_cli_set(const char **assignments, size_t n, FILE *out);
 
+struct control;
+/* The same, through c, for a session that then monitors (-b or the screen
+ * with --set): every write is one of c's events, its note why ("--set").
+ * Results go to out unless it is NULL (the caller shows c's events). */
+int knob_cli_apply_sets(struct control *c, const char **assignments, size_t n, const char *why,
+			FILE *out);
+
 /* Print the vm writeback sysctls in force as an /etc/sysctl.d snippet.
  * Exit status: 0, or 1 if a knob could not be read. */
 int knob_cli_sysctl_conf(FILE *out);

@@ -246,9 +246,9 @@ int batch_print_event(struct batch *b, const struct wb_event *e)
 {
 	char when[16];
 	batch_time(e->wall_ns, when, sizeof when);
+	const char *what = e->observed ? "changed outside wbtop" : e->result ? strerror(-e->result) : "ok";
 	fprintf(b->out, "# %s knob %s %" PRId64 " -> %" PRId64 ": %s%s%s\n", when, e->knob,
-		e->old_value, e->new_value, e->result ? strerror(-e->result) : "ok",
-		e->note[0] ? ", " : "", e->note);
+		e->old_value, e->new_value, what, e->note[0] ? ", " : "", e->note);
 	if (fflush(b->out) == EOF)
 		return errno ? -errno : -EIO;
 	return 0;

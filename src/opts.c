@@ -69,7 +69,8 @@ void opts_usage(FILE *out)
 	      "      --export FMT         with -r: export as csv or json\n"
 	      "      --compare A B        compare two recordings\n"
 	      "      --annotate FILE      mark dips in a vmstat/iostat text log ('-' = stdin)\n"
-	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing)\n"
+	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing);\n"
+	      "                           with -b, -d, -n or -w: first, then monitor\n"
 	      "      --sysctl-conf        print the writeback knobs as a sysctl.d snippet\n"
 	      "      --read-only          never write a knob\n"
 	      "      --restore-on-exit    put changed knobs back when wbtop exits\n"
@@ -165,7 +166,7 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
 		o->dip_given = true;
 		return 0;
-	case OPT_SET: o->mode = MODE_SET; return opts_add_set(o, optarg);
+	case OPT_SET: return opts_add_set(o, optarg);
 	case OPT_SYSCTL_CONF: o->mode = MODE_SYSCTL_CONF; return 0;
 	case OPT_READ_ONLY: o->read_only = true; return 0;
 	case OPT_RESTORE: o->restore_on_exit = true; return 0;
@@ -175,6 +176,33 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case 'V': o->mode = MODE_VERSION; return 0;
 	default: return 2;	/* getopt printed the message */
 	}
+}
+
+/* --set alone changes knobs and exits, as sysctl -w does; with -b or an
+ * option of a monitoring session the session starts with them written.
+ * What reads the past (a replay, an export, a log) never writes the host. */
+static int opts_check_sets(struct opts *o)
+{
+	static const char *const past[] = {
+		[MODE_ANNOTATE] = "--annotate", [MODE_EXPORT] = "--export", [MODE_COMPARE] = "--compare",
+		[MODE_SYSCTL_CONF] = "--sysctl-conf",
+	};
+	const char *with = o->replay_path && o->mode != MODE_EXPORT ? "-r" :
+			   (size_t)o->mode < sizeof past / sizeof past[0] ? past[o->mode] : NULL;
+	if (with) {
+		fprintf(stderr, "wbtop: --set and %s contradict each other: %s reads what was, "
+			"and never writes the host's knobs\n", with, with);
+		return 2;
+	}
+	if (o->read_only) {
+		fprintf(stderr, "wbtop: --set and --read-only contradict each other\n");
+		return 2;
+	}
+	bool session = o->mode == MODE_BATCH || o->delay_given || o->count || o->record_path ||
+		       o->procs || o->restore_on_exit || o->revert_after_s > 0;
+	if (o->mode == MODE_SCREEN && !session)
+		o->mode = MODE_SET;
+	return 0;
 }
 
 int opts_parse(struct opts *o, int argc, char **argv)
@@ -213,6 +241,8 @@ int opts_parse(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "wbtop: --export: only csv and json are supported\n");
 		return 2;
 	}
+	if (o->nsets && opts_check_sets(o))
+		return 2;
 	if (o->replay_path && o->record_path) {
 		fprintf(stderr, "wbtop: -r and -w together: replay and record one at a time\n");
 		return 2;

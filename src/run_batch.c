@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "batch.h"
+#include "control.h"
+#include "knob_cli.h"
 #include "openmetrics.h"
 #include "rec.h"
 #include "pipeline.h"
@@ -33,11 +35,20 @@ struct batch_run {
 	bool live;
 	struct rec_writer *rec;	/* -w, NULL when not recording (or stopped) */
 	bool rec_failed;	/* the recording stopped on an error: exit status 1 */
+	struct control *ctl;	/* live with --set, --restore-on-exit or --revert-after */
+	size_t ev_shown;	/* control's events printed so far */
+	size_t ev_recorded;	/* control's events in the recording so far */
+	const struct wb_event *own;	/* wbtop's writes since the last frame shown */
+	size_t nown;
+	struct wb_event *evbuf;	/* the events of one frame: own, then others' */
+	size_t evcap;
 };
 
 static void batch_run_close(struct batch_run *r)
 {
 	rec_writer_close(r->rec, NULL, 0);
+	control_free(r->ctl);
+	free(r->evbuf);
 	batch_free(r->text);
 	batch_free(r->sel);
 	pipeline_free(r->pipe);
@@ -73,6 +84,30 @@ static int batch_run_open_source(struct batch_run *r, const struct opts *o, char
 	if ((o->begin || o->end) && rec_replay_limit(r->src, o->begin, o->end, err, errlen) < 0)
 		return 2;
 	return 0;
+}
+
+/* Keep control's events not yet recorded in the recording, with the next
+ * sample appended: --set's with the first interval (the baseline before
+ * it is not an interval, and is never printed). */
+static void batch_run_rec_events(struct batch_run *r)
+{
+	for (; r->rec && r->ctl && r->ev_recorded < control_nevents(r->ctl); r->ev_recorded++)
+		rec_writer_event(r->rec, control_event(r->ctl, r->ev_recorded));
+}
+
+/* Live with --set: the knobs are written before the first sample, so every
+ * interval printed is of the knobs asked for. */
+static int batch_run_open_control(struct batch_run *r, const struct opts *o)
+{
+	if (!r->live || !(o->nsets || o->restore_on_exit || o->revert_after_s > 0))
+		return 0;
+	struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s,
+				     .log_syslog = true };
+	if (!(r->ctl = control_new(&cc))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	return o->nsets ? knob_cli_apply_sets(r->ctl, o->sets, o->nsets, "--set", NULL) : 0;
 }
 
 static int batch_run_open(struct batch_run *r, const struct opts *o)
@@ -119,7 +154,7 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	return 0;
+	return batch_run_open_control(r, o);
 }
 
 static bool batch_run_keep(const struct dev_counters *d, const void *arg)
@@ -147,11 +182,10 @@ static int batch_run_om(struct batch_run *r, const struct frame *f)
 }
 
 /* One JSON Lines object, the schema of --export json. */
-static int batch_run_json(struct batch_run *r, const struct frame *f)
+static int batch_run_json(struct batch_run *r, const struct frame *f, const struct wb_event *ev,
+			  size_t nev)
 {
-	struct wb_event ev[SNAP_NKNOBS];
-	struct rec_marks m = { f->sys_dip, f->dev_dip, ev,
-			       derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS) };
+	struct rec_marks m = { f->sys_dip, f->dev_dip, ev, nev };
 	int rc = rec_json_sample(r->out, f->cur, &f->sys, frame_dev_rates(f), &m);
 	if (rc == 0 && fflush(r->out) == EOF)
 		rc = errno ? -errno : -EIO;
@@ -171,6 +205,12 @@ static void batch_run_record(struct batch_run *r, const struct frame *f)
 	r->rec_failed = true;
 }
 
+static void batch_run_record_all(struct batch_run *r, const struct frame *f)
+{
+	batch_run_record(r, f);
+	batch_run_rec_events(r);
+}
+
 /* A replay shows the marks the live run recorded, so that -r FILE -b
  * prints what the live run printed even from the middle of a recording
  * (--begin), where the detector would have no history. */
@@ -182,13 +222,47 @@ static void batch_run_recorded_marks(struct batch_run *r, struct frame *f)
 	f->sys_dip = m.sys_dip;
 	if (m.dev_dips)
 		f->dev_dip = m.dev_dips;
+	r->own = m.events;	/* the writes the live run made, with their notes */
+	r->nown = m.nevents;
+}
+
+/* The events of a frame: wbtop's own writes as they were made (their
+ * result and reason), then the changes seen that none of them explains,
+ * which someone else made.  NULL (and *n 0) when there are none. */
+static const struct wb_event *batch_run_events(struct batch_run *r, const struct frame *f, size_t *n)
+{
+	if (r->ctl) {
+		size_t all = control_nevents(r->ctl);
+		r->own = all > r->ev_shown ? control_event(r->ctl, r->ev_shown) : NULL;
+		r->nown = all - r->ev_shown;
+		r->ev_shown = all;
+	}
+	*n = 0;
+	size_t need = r->nown + SNAP_NKNOBS;
+	if (need > r->evcap) {
+		struct wb_event *b = realloc(r->evbuf, need * sizeof *b);
+		if (!b)
+			return NULL;	/* out of memory: this frame's events are not shown */
+		r->evbuf = b;
+		r->evcap = need;
+	}
+	if (r->nown)
+		memcpy(r->evbuf, r->own, r->nown * sizeof *r->own);
+	struct wb_event *seen = r->evbuf + r->nown;
+	size_t nseen = derive_knob_changes(f->prev, f->cur, seen, SNAP_NKNOBS);
+	*n = r->nown + derive_knob_unexplained(seen, nseen, r->own, r->nown);
+	r->own = NULL;
+	r->nown = 0;
+	return r->evbuf;
 }
 
 /* Print one frame; 0, or the exit status to stop with. */
 static int batch_run_emit(struct batch_run *r, const struct frame *f)
 {
+	size_t nev;
+	const struct wb_event *ev = batch_run_events(r, f, &nev);
 	if (!r->o->quiet && (r->o->format == FMT_OPENMETRICS || r->o->format == FMT_JSON)) {
-		int rc = r->o->format == FMT_JSON ? batch_run_json(r, f) : batch_run_om(r, f);
+		int rc = r->o->format == FMT_JSON ? batch_run_json(r, f, ev, nev) : batch_run_om(r, f);
 		if (rc == -EPIPE)
 			return -1;	/* the reader went away: stop quietly */
 		if (rc == -EEXIST)
@@ -202,8 +276,6 @@ static int batch_run_emit(struct batch_run *r, const struct frame *f)
 	}
 	if (!r->text)
 		return 0;
-	struct wb_event ev[SNAP_NKNOBS];
-	size_t nev = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
 	int rc = 0;
 	for (size_t i = 0; i < nev && rc == 0; i++)
 		rc = batch_print_event(r->text, &ev[i]);
@@ -223,6 +295,24 @@ static int batch_run_emit(struct batch_run *r, const struct frame *f)
 		return 1;
 	}
 	return 0;
+}
+
+/* --restore-on-exit: the writes are events like any other (printed, and
+ * recorded with one more sample, so a replay ends as the host was left).
+ * 0, or 1 if a knob could not be put back. */
+static int batch_run_restore(struct batch_run *r)
+{
+	size_t nev = control_nevents(r->ctl);
+	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
+	batch_run_rec_events(r);
+	for (size_t i = nev; r->text && i < control_nevents(r->ctl); i++)
+		batch_print_event(r->text, control_event(r->ctl, i));
+	const struct frame *f;
+	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
+		batch_run_record(r, f);
+	if (rc < 0)
+		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
+	return rc < 0;
 }
 
 int run_batch(const struct opts *o)
@@ -250,7 +340,7 @@ int run_batch(const struct opts *o)
 		}
 		struct frame frame = *step, *f = &frame;
 		batch_run_recorded_marks(&r, f);
-		batch_run_record(&r, f);
+		batch_run_record_all(&r, f);
 		if (r.rec_failed && o->quiet)
 			break;	/* recording was all there was to do */
 		/* counters need no baseline: openmetrics exports the first sample */
@@ -263,10 +353,16 @@ int run_batch(const struct opts *o)
 			printed++;
 		}
 		first = false;
+		if (r.ctl) {	/* --revert-after: nobody confirms in batch mode */
+			control_tick(r.ctl, ticker_now_ns());
+			batch_run_rec_events(&r);
+		}
 		if (r.live && (o->count == 0 || printed < o->count) &&
 		    !ticker_sleep_until(ticker_next_deadline(start_ns, step_ns, ticker_now_ns())))
 			break;
 	}
+	if (r.ctl && o->restore_on_exit && control_nchanges(r.ctl) && batch_run_restore(&r) && status == 0)
+		status = 1;
 	if (r.rec && batch_run_close_rec(&r) && status == 0)
 		status = 1;
 	if (r.rec_failed && status == 0)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "ident.h"
+#include "knob_cli.h"
 #include "run.h"
 #include "run_screen_priv.h"
 #include "settings.h"
@@ -93,15 +94,35 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	return 0;
 }
 
+static void run_screen_rec_append(struct screen_run *r, const struct frame *f);
+
+/* Keep control's events from nev on in the recording (with the next sample). */
+static void run_screen_rec_events(struct screen_run *r, size_t nev)
+{
+	for (size_t i = nev; r->rec && i < control_nevents(r->ctl); i++)
+		rec_writer_event(r->rec, control_event(r->ctl, i));
+}
+
+/* --restore-on-exit: the writes are events like any other, and one more
+ * sample shows the knobs back, so a replay ends as the host was left. */
+static void run_screen_restore(struct screen_run *r)
+{
+	size_t nev = control_nevents(r->ctl);
+	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
+	if (rc < 0)
+		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
+	run_screen_rec_events(r, nev);
+	const struct frame *f;
+	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
+		run_screen_rec_append(r, f);
+}
+
 static void run_screen_close(struct screen_run *r)
 {
 	screen_free(r->scr);	/* the terminal first: anything printed after must show */
 	r->scr = NULL;
-	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl)) {
-		int rc = control_revert_all(r->ctl);
-		if (rc < 0)
-			fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
-	}
+	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl))
+		run_screen_restore(r);
 	if (r->rec && rec_writer_close(r->rec, r->err, sizeof r->err) < 0)
 		fprintf(stderr, "wbtop: %s\n", r->err);
 	control_free(r->ctl);
@@ -139,7 +160,11 @@ static void run_screen_knob_changes(struct screen_run *r, const struct frame *f,
 {
 	struct wb_event ev[SNAP_NKNOBS];
 	size_t n = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
-	if (!n)
+	/* a replay: the live run's own writes, as made, and what else changed */
+	const struct wb_event *own = r->replay ? r->rp_events : NULL;
+	size_t nown = r->replay ? r->rp_nevents : 0;
+	n = derive_knob_unexplained(ev, n, own, nown);
+	if (!n && !nown)
 		return;
 	history_mark_event(r->hist);
 	if (r->own_change) {	/* already on the status line, as control reported it */
@@ -147,9 +172,10 @@ static void run_screen_knob_changes(struct screen_run *r, const struct frame *f,
 		return;
 	}
 	char line[256];
+	const struct wb_event *e = nown ? &own[nown - 1] : &ev[0];
 	if (show)
-		screen_message(r->scr, "knob changed: %s%s", control_format_event(&ev[0], line, sizeof line),
-			       n > 1 ? " (and more)" : "");
+		screen_message(r->scr, "%s%s%s", nown ? "" : "knob changed: ",
+			       control_format_event(e, line, sizeof line), n + nown > 1 ? " (and more)" : "");
 }
 
 static void run_screen_record(struct screen_run *r, const struct frame *f)
@@ -250,8 +276,7 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 {
 	size_t n = control_nevents(r->ctl);
 	char line[256];
-	for (size_t i = nev; r->rec && i < n; i++)
-		rec_writer_event(r->rec, control_event(r->ctl, i));	/* kept with the next sample */
+	run_screen_rec_events(r, nev);	/* kept with the next sample */
 	if (n > nev) {
 		const struct wb_event *e = control_event(r->ctl, n - 1);
 		screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
@@ -561,6 +586,12 @@ static int run_screen_main(const struct opts *o)
 		run_screen_close(&r);
 		return status;
 	}
+	/* --set: written before the first sample, so every figure shown is
+	 * of the knobs asked for; a refusal ends here, as --set alone does. */
+	if (o->nsets && (status = knob_cli_apply_sets(r.ctl, o->sets, o->nsets, "--set", NULL))) {
+		run_screen_close(&r);
+		return status;
+	}
 	/* Ours before curses starts: ncurses then leaves SIGINT/SIGTERM alone. */
 	ticker_install_signals();
 	/* The first sample before the screen: if it fails, say so plainly. */
@@ -580,6 +611,12 @@ static int run_screen_main(const struct opts *o)
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
 	run_screen_take(&r, f, false);
+	/* --set's events on the status line, and in the recording with the
+	 * first interval (the baseline before it is never an interval) */
+	if (o->nsets) {
+		run_screen_after_write(&r, NULL, 0, 0);
+		r.own_change = false;	/* written before the first sample: no change to see */
+	}
 	if (r.replay)
 		run_replay_start(&r);
 	if (r.live)

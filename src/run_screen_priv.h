@@ -36,6 +36,8 @@ struct screen_run {
 	bool own_change;		/* wbtop wrote a vm knob: the next sample shows it */
 	/* a replay */
 	bool replay;
+	const struct wb_event *rp_events;	/* the live run's writes at this sample */
+	size_t rp_nevents;
 	bool recorded_marks;		/* show the dips the recording holds (no --dip given) */
 	uint64_t grew_ns;		/* when the followed recording last gave a new sample */
 	struct frame fr;		/* the frame shown, with the recording's marks */

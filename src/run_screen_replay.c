@@ -81,6 +81,8 @@ const struct frame *run_replay_marks(struct screen_run *r, const struct frame *f
 	if (rec_replay_marks(r->src, &m) < 0)
 		return f;
 	*event = m.nevents > 0;	/* BDI knob writes: not in the knob values */
+	r->rp_events = m.events;
+	r->rp_nevents = m.nevents;
 	if (!r->recorded_marks)
 		return f;
 	size_t n = f->cur->ndev;
