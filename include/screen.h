@@ -43,6 +43,7 @@ struct screen_view {
 	bool sort_reverse;
 	const char *filter;		/* "" when none */
 	bool show_idle;
+	bool procs_open;		/* the process pane in place of the graph */
 };
 
 /* What the screen asks the loop to do. */
@@ -173,6 +174,15 @@ int screen_mark_pos(uint64_t value, uint64_t scale, int width);
 enum screen_req_kind screen_parse_seek(const char *text, double *seconds);
 /* A replay speed as the top line shows it: "1x", "16x", "0.25x". */
 const char *screen_fmt_speed(double speed, char *buf, size_t len);
+/* A layout as the settings file gives it: the panes shown, in any order,
+ * of "sys", "devices", "graph" and "procs" (graph and procs share the
+ * bottom of the screen: one of them).  0 with *procs set when the process
+ * pane is to be open; -EINVAL with why saying what is wrong. */
+int screen_layout_parse(const char *text, bool *procs, char *why, size_t len);
+/* The layout W saves: "sys devices graph" or "sys devices procs". */
+const char *screen_layout_name(bool procs);
+/* Whether name is a column of the device table the sort can use ("name" too). */
+bool screen_sort_known(const char *name);
 /* The default file name for saved history, from a local time:
  * "wbtop-20240501-140322.db". */
 const char *screen_save_name(int64_t wall_ns, char *buf, size_t len);

@@ -367,6 +367,7 @@ static void run_screen_save_settings(struct screen_run *r)
 	const char *kv[][2] = {
 		{ "delay", delay }, { "sort", v.sort }, { "filter", v.filter },
 		{ "show_idle", v.show_idle ? "yes" : "no" }, { "dip", dip },
+		{ "layout", screen_layout_name(v.procs_open) },
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0] && rc == 0; i++)
@@ -554,15 +555,40 @@ static void run_screen_loop(struct screen_run *r)
 	}
 }
 
-static int run_screen_main(const struct opts *o);
+static int run_screen_main(const struct opts *o, const char *sort, const char *warnings);
+
+/* What of the settings file the command line and the screen cannot check
+ * for themselves: a sort column and a layout the screen knows. */
+static void run_screen_check_settings(const struct settings *set, struct opts *eff, const char **sort,
+				      FILE *warn)
+{
+	char *path = settings_default_path();
+	const char *name = path ? path : "the settings file";
+	if ((set->have & SETTINGS_SORT) && screen_sort_known(set->sort))
+		*sort = set->sort;
+	else if (set->have & SETTINGS_SORT)
+		fprintf(warn, "wbtop: %s: sort '%s': not a column of the device table; ignored\n",
+			name, set->sort);
+	bool procs;
+	char why[160];
+	if ((set->have & SETTINGS_LAYOUT) && screen_layout_parse(set->layout, &procs, why, sizeof why) < 0)
+		fprintf(warn, "wbtop: %s: layout '%s': %s; ignored\n", name, set->layout, why);
+	else if ((set->have & SETTINGS_LAYOUT) && procs)
+		eff->procs = true;	/* -P only opens it: the command line cannot close it */
+	free(path);
+}
 
 /* The settings file applies to the screen only (scripts and timers running
  * -b must not change because someone saved a view), and the command line
- * wins over it. */
+ * wins over it.  Its warnings go to stderr, and the first to the status
+ * line: the screen hides what was printed before it. */
 int run_screen(const struct opts *cmdline)
 {
 	struct settings set;
-	settings_load(NULL, &set, stderr);
+	char *warnings = NULL;
+	size_t wlen = 0;
+	FILE *warn = open_memstream(&warnings, &wlen);
+	settings_load(NULL, &set, warn ? warn : stderr);
 	struct opts eff = *cmdline;
 	if ((set.have & SETTINGS_DELAY) && !cmdline->delay_given)
 		eff.delay_s = set.delay_s;
@@ -572,12 +598,30 @@ int run_screen(const struct opts *cmdline)
 		eff.all_devices = set.show_idle;
 	if ((set.have & SETTINGS_DIP) && !cmdline->dip_given)
 		eff.dip.drop_pct = set.dip_pct;
-	int status = run_screen_main(&eff);
+	const char *sort = NULL;
+	run_screen_check_settings(&set, &eff, &sort, warn ? warn : stderr);
+	if (warn && fclose(warn) == 0 && warnings)
+		fputs(warnings, stderr);
+	else
+		warnings = NULL;	/* a failed memory stream: printed straight away */
+	int status = run_screen_main(&eff, sort, warnings && *warnings ? warnings : NULL);
+	free(warnings);
 	settings_free(&set);
 	return status;
 }
 
-static int run_screen_main(const struct opts *o)
+/* The first settings warning on the status line, "wbtop: " cut. */
+static void run_screen_warn(struct screen_run *r, const char *warnings)
+{
+	if (!warnings)
+		return;
+	const char *first = strncmp(warnings, "wbtop: ", 7) == 0 ? warnings + 7 : warnings;
+	int n = (int)strcspn(first, "\n");
+	bool more = first[n] && first[n + 1];
+	screen_message(r->scr, "%.*s%s", n, first, more ? " (more after quitting)" : "");
+}
+
+static int run_screen_main(const struct opts *o, const char *sort, const char *warnings)
 {
 	struct screen_run r;
 	int status = run_screen_open(&r, o);
@@ -604,13 +648,14 @@ static int run_screen_main(const struct opts *o)
 		return 1;
 	}
 	struct screen_config sc = { .no_color = o->no_color, .all_devices = o->all_devices,
-				    .devices_regex = o->devices_regex, .procs = o->procs };
+				    .devices_regex = o->devices_regex, .procs = o->procs, .sort = sort };
 	if (!(r.scr = screen_new(&sc, r.err, sizeof r.err))) {
 		fprintf(stderr, "wbtop: %s\n", r.err);
 		run_screen_close(&r);
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
 	run_screen_take(&r, f, false);
+	run_screen_warn(&r, warnings);
 	/* --set's events on the status line, and in the recording with the
 	 * first interval (the baseline before it is never an interval) */
 	if (o->nsets) {

@@ -3,6 +3,7 @@
  * the small sums behind the gauge, the sparklines and the graph.  No
  * curses here, so every rule is unit-tested (tests/unit/test_screen.c).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,4 +189,37 @@ const char *screen_save_name(int64_t wall_ns, char *buf, size_t len)
 	if (!localtime_r(&t, &tm) || !strftime(buf, len, "wbtop-%Y%m%d-%H%M%S.db", &tm))
 		snprintf(buf, len, "wbtop-history.db");
 	return buf;
+}
+
+int screen_layout_parse(const char *text, bool *procs, char *why, size_t len)
+{
+	static const char *const panes[] = { "sys", "devices", "graph", "procs" };
+	bool seen[4] = { false };
+	const char *p = text;
+	for (;;) {
+		p += strspn(p, " \t,");
+		size_t n = strcspn(p, " \t,");
+		if (!n)
+			break;
+		size_t i = 0;
+		while (i < 4 && !(strlen(panes[i]) == n && strncmp(p, panes[i], n) == 0))
+			i++;
+		if (i == 4) {
+			snprintf(why, len, "unknown pane '%.*s' (sys, devices, graph, procs)", (int)n, p);
+			return -EINVAL;
+		}
+		seen[i] = true;
+		p += n;
+	}
+	if (seen[2] && seen[3]) {
+		snprintf(why, len, "graph and procs share the bottom of the screen: give one");
+		return -EINVAL;
+	}
+	*procs = seen[3];
+	return 0;
+}
+
+const char *screen_layout_name(bool procs)
+{
+	return procs ? "sys devices procs" : "sys devices graph";
 }

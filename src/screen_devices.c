@@ -501,8 +501,14 @@ bool scr_set_sort(struct screen *s, const char *name)
 	return true;
 }
 
+bool screen_sort_known(const char *name)
+{
+	return strcmp(name, "name") == 0 || scr_col_by_title(name) >= 0;
+}
+
 void screen_get_view(const struct screen *s, struct screen_view *v)
 {
+	v->procs_open = s->procs_open;
 	v->sort = s->sort_col < 0 ? "name" : scr_cols[s->sort_col].title;
 	v->sort_reverse = s->sort_rev;
 	v->filter = s->filter_text;

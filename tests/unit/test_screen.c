@@ -4,6 +4,7 @@
  * time prompt, the default name of saved history.
  */
 #include <check.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
@@ -183,6 +184,35 @@ START_TEST(test_speed_and_save_name)
 }
 END_TEST
 
+/* The layouts the settings file may give, and what each opens. */
+static const struct { const char *text; int rc; bool procs; const char *why; } layout_cases[] = {
+	{ "sys devices graph", 0, false, NULL },
+	{ "sys devices procs", 0, true, NULL },
+	{ "procs,devices", 0, true, NULL },
+	{ "", 0, false, NULL },
+	{ "weird", -EINVAL, false, "unknown pane 'weird' (sys, devices, graph, procs)" },
+	{ "sys devicesx", -EINVAL, false, "unknown pane 'devicesx' (sys, devices, graph, procs)" },
+	{ "graph procs", -EINVAL, false, "graph and procs share the bottom of the screen: give one" },
+};
+
+START_TEST(test_layout)
+{
+	bool procs = !layout_cases[_i].procs;
+	char why[160] = "";
+	ck_assert_int_eq(screen_layout_parse(layout_cases[_i].text, &procs, why, sizeof why),
+			 layout_cases[_i].rc);
+	if (layout_cases[_i].rc == 0)
+		ck_assert(procs == layout_cases[_i].procs);
+	else
+		ck_assert_str_eq(why, layout_cases[_i].why);
+	/* what W saves reads back as itself */
+	ck_assert_int_eq(screen_layout_parse(screen_layout_name(true), &procs, why, sizeof why), 0);
+	ck_assert(procs);
+	ck_assert_int_eq(screen_layout_parse(screen_layout_name(false), &procs, why, sizeof why), 0);
+	ck_assert(!procs);
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -199,6 +229,7 @@ Suite *screen_suite(void)
 	tcase_add_test(tc, test_bar_and_marks);
 	tcase_add_loop_test(tc, test_parse_seek, 0, NCASES(seek_cases));
 	tcase_add_test(tc, test_speed_and_save_name);
+	tcase_add_loop_test(tc, test_layout, 0, NCASES(layout_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }
