@@ -172,6 +172,11 @@ int screen_mark_pos(uint64_t value, uint64_t scale, int width);
  * an offset from the sample shown ("+30s", "-2m", "+1h", "-1.5d"; plain
  * "+10" is seconds) in *seconds, or else a time for rec_time_parse. */
 enum screen_req_kind screen_parse_seek(const char *text, double *seconds);
+/* A seek to target_ns lands on the first sample at or after it (later_ns),
+ * unless the sample before (earlier_ns) is short of it by less than a
+ * tenth of the interval between them: clocks that sample "every 1 s" run a
+ * few microseconds early, and +5s then means five samples, not six. */
+bool screen_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t later_ns);
 /* A replay speed as the top line shows it: "1x", "16x", "0.25x". */
 const char *screen_fmt_speed(double speed, char *buf, size_t len);
 /* A layout as the settings file gives it: the panes shown, in any order,

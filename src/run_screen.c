@@ -14,6 +14,7 @@
  * restored by screen_free().
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,31 @@ static void run_screen_list_knobs(struct screen_run *r)
 	screen_set_knobs(r->scr, &k);
 }
 
+/* Several writes at once (U, --revert-after, --set): each knob in a few
+ * words, "revert: vm.dirty_ratio 10 -> 20, vm.dirty_bytes 0 -> 0: all ok",
+ * the full line of any that did not go through. */
+static const char *run_screen_events_line(struct screen_run *r, size_t from, size_t to, char *buf,
+					  size_t len)
+{
+	const struct wb_event *first = control_event(r->ctl, from);
+	bool all_ok = true;
+	size_t used = (size_t)snprintf(buf, len, "%s%s%zu writes: ", first->note, first->note[0] ? ", " : "",
+				       to - from);
+	for (size_t i = from; i < to && used < len; i++) {
+		const struct wb_event *e = control_event(r->ctl, i);
+		char one[256];
+		if (e->result == 0)
+			snprintf(one, sizeof one, "%s %" PRId64 " -> %" PRId64, e->knob, e->old_value, e->read_back);
+		else
+			control_format_event(e, one, sizeof one);
+		all_ok = all_ok && e->result == 0;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > from ? ", " : "", one);
+	}
+	if (used < len && all_ok)
+		snprintf(buf + used, len - used, ": all ok");
+	return buf;
+}
+
 /* After a write (nev: events before it): the event on the status line,
  * a mark on the graph, fresh BDI limits in the device's identity, a fresh
  * list in the panel.  A vm knob change is marked by the next sample, which
@@ -279,7 +305,10 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 	run_screen_rec_events(r, nev);	/* kept with the next sample */
 	if (n > nev) {
 		const struct wb_event *e = control_event(r->ctl, n - 1);
-		screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
+		if (n - nev == 1)
+			screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
+		else
+			screen_message(r->scr, "%s", run_screen_events_line(r, nev, n, line, sizeof line));
 		if (strncmp(e->knob, "bdi:", 4) == 0)
 			history_mark_event(r->hist);
 		else if (e->result == 0)

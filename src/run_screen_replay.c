@@ -224,6 +224,9 @@ static int64_t run_replay_index_at(struct screen_run *r, int64_t wall_ns)
 		screen_message(r->scr, "the recording ends at %s: its last sample", when);
 		i = n - 1;
 	}
+	if (i > 0 && screen_seek_take_earlier(wall_ns, rec_replay_wall_ns(r->src, i - 1),
+					      rec_replay_wall_ns(r->src, i)))
+		i--;
 	return i;
 }
 

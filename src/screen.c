@@ -442,6 +442,32 @@ static const char *scr_prompt_title(enum scr_prompt p)
 	}
 }
 
+/* A message wider than the terminal takes the row above too (broken at a
+ * space): cut, "does not overwrite recor" says nothing. */
+static void scr_draw_message(struct screen *s, int y)
+{
+	int cols;
+	scr_clip(s->msg, INT32_MAX, &cols);
+	const char *rest = s->msg;
+	if (cols > COLS && y > 0) {
+		size_t n = scr_clip(s->msg, COLS, &cols), cut = n;
+		while (cut > 0 && s->msg[cut] != ' ')
+			cut--;
+		n = cut > 0 ? cut : n;
+		char first[sizeof s->msg];
+		snprintf(first, sizeof first, "%.*s", (int)n, s->msg);
+		move(y - 1, 0);
+		clrtoeol();
+		struct scr_line top = { y - 1, 0, COLS };
+		scr_add(s, &top, SCR_WARN, first);
+		rest = s->msg + n;
+		while (*rest == ' ')
+			rest++;
+	}
+	struct scr_line ln = { y, 0, COLS };
+	scr_add(s, &ln, SCR_WARN, rest);
+}
+
 void scr_draw_status(struct screen *s)
 {
 	int y = LINES - 1;
@@ -455,7 +481,7 @@ void scr_draw_status(struct screen *s)
 		return;
 	}
 	if (s->msg[0]) {
-		scr_add(s, &ln, SCR_WARN, s->msg);
+		scr_draw_message(s, y);
 		return;
 	}
 	if (s->view == SCR_VIEW_HELP) {

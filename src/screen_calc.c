@@ -223,3 +223,10 @@ const char *screen_layout_name(bool procs)
 {
 	return procs ? "sys devices procs" : "sys devices graph";
 }
+
+bool screen_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t later_ns)
+{
+	if (earlier_ns < 0 || later_ns <= earlier_ns || earlier_ns >= target_ns)
+		return false;
+	return (target_ns - earlier_ns) * 10 < later_ns - earlier_ns;
+}

@@ -90,6 +90,7 @@ struct screen {
 	enum scr_prompt prompt;
 	char input[256];
 	size_t ninput;
+	bool input_hint;		/* input is only a suggestion: the first key typed replaces it */
 	char msg[256];
 	uint64_t msg_until_ns;	/* CLOCK_MONOTONIC when the message goes */
 

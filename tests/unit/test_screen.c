@@ -213,6 +213,21 @@ START_TEST(test_layout)
 }
 END_TEST
 
+/* A seek lands on the sample a few microseconds short of the time asked
+ * for, not the one after it; a sample clearly before is not taken. */
+START_TEST(test_seek_take_earlier)
+{
+	const int64_t s = 1000000000;
+	ck_assert(screen_seek_take_earlier(5 * s, 5 * s - 3000, 6 * s - 2000));	/* 3 us early */
+	ck_assert(screen_seek_take_earlier(5 * s, 5 * s - s / 20, 6 * s));	/* 50 ms of 1 s */
+	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s - s / 5, 6 * s));	/* 200 ms: the next one */
+	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s, 6 * s));		/* exact: it is "at or after" */
+	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s + 1, 6 * s));	/* not before at all */
+	ck_assert(!screen_seek_take_earlier(5 * s, -1, 6 * s));		/* unknown time */
+	ck_assert(!screen_seek_take_earlier(5 * s, 6 * s, 6 * s));		/* no interval */
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -230,6 +245,7 @@ Suite *screen_suite(void)
 	tcase_add_loop_test(tc, test_parse_seek, 0, NCASES(seek_cases));
 	tcase_add_test(tc, test_speed_and_save_name);
 	tcase_add_loop_test(tc, test_layout, 0, NCASES(layout_cases));
+	tcase_add_test(tc, test_seek_take_earlier);
 	suite_add_tcase(s, tc);
 	return s;
 }
