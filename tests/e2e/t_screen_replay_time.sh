@@ -1,7 +1,7 @@
 #!/bin/sh
 # The replay's time prompt: it offers the time of the sample shown, and a
 # key typed replaces the offer instead of appending to it ("start" typed at
-# once goes to the start, not "07:27:11start"); Enter alone keeps it.
+# once goes to the start, not "07:27:11start"); Enter alone takes it.
 # "+1s" at 0.25 s intervals moves four samples, where the recorded times
 # put them (a sample a few microseconds short of the time counts).
 . "$E2E_LIB"
@@ -37,14 +37,23 @@ scr_wait_re "end\): [0-9]{2}:[0-9]{2}:[0-9]{2}" 3
 scr_keys s t a r t Enter
 scr_wait_re "sample 1/$n( |$)" 5
 grep -q "not a time" "$TMP/pane" && { scr_show; fail "typing appended to the offered time"; }
-# Enter alone keeps the time offered: the sample shown stays
+# Enter alone takes the time offered (whole seconds) as it is
 for i in 2 3 4 5; do
 	scr_keys .
 	scr_wait_re "sample $i/$n( |$)" 5
 done
 scr_keys t Enter
 sleep 0.3
-scr_wait_re "sample 5/$n( |$)" 5
+scr_cap >/dev/null
+grep -q "not a time" "$TMP/pane" && { scr_show; fail "the offered time is not taken"; }
+scr_keys t C-u x 5 Enter
+scr_wait "'x5': not a time" 3
+scr_keys t C-u s t a r t Enter
+scr_wait_re "sample 1/$n( |$)" 5
+for i in 2 3 4 5; do
+	scr_keys .
+	scr_wait_re "sample $i/$n( |$)" 5
+done
 # backspace edits the offer rather than replacing it
 scr_keys t BSpace
 scr_wait_re "end\): [0-9]{2}:[0-9]{2}:[0-9] ?$" 3
