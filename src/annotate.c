@@ -503,21 +503,27 @@ int annotate_stream(FILE *in, const char *name, FILE *out, FILE *err,
 	a.group = dip_group_new(p);
 	if (!a.series || !a.group)
 		rc = annotate_fail(&a, "out of memory");
-	while (rc == 0 && (n = getline(&line, &cap, in)) >= 0) {
+	int werr = 0;	/* errno of the first failed write: no point reading on */
+	while (rc == 0 && !werr && (n = getline(&line, &cap, in)) >= 0) {
 		size_t len = (size_t)n, eol = 0;
 		a.lineno++;
 		if (len && line[len - 1] == '\n')
 			eol = len > 1 && line[len - 2] == '\r' ? 2 : 1;
 		rc = annotate_line(&a, line, len - eol, eol);
+		if (ferror(out))
+			werr = errno ? errno : EIO;
 	}
-	if (rc == 0 && ferror(in)) {
+	if (rc == 0 && !werr && ferror(in)) {
 		a.lineno++;
 		rc = annotate_fail(&a, "read error: %s", strerror(errno));
 	}
-	if (rc == 0)
+	if (rc == 0 && !werr)
 		annotate_close(&a);
-	if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
-		fprintf(err, "wbtop: %s: cannot write the annotated log: %s\n", name, strerror(errno));
+	if (rc == 0 && !werr && (fflush(out) != 0 || ferror(out)))
+		werr = errno ? errno : EIO;
+	/* the reader went away (| head): quietly, as batch output does */
+	if (rc == 0 && werr && werr != EPIPE) {
+		fprintf(err, "wbtop: %s: cannot write the annotated log: %s\n", name, strerror(werr));
 		rc = -1;
 	}
 	free(line);

@@ -357,5 +357,7 @@ int knob_cli_sysctl_conf(FILE *out)
 			fprintf(out, "# %s\n", knob_format_value(KNOB_KIND_BYTES, items[i].value, human, sizeof human));
 		fprintf(out, "%s = %" PRId64 "\n", items[i].def->name, items[i].value);
 	}
-	return ferror(out) ? KNOB_CLI_FAILED : KNOB_CLI_OK;
+	if (fflush(out) == EOF || ferror(out))	/* a reader gone (| head) is no failure */
+		return errno == EPIPE ? KNOB_CLI_OK : KNOB_CLI_FAILED;
+	return KNOB_CLI_OK;
 }

@@ -42,6 +42,8 @@ static int main_compare(const struct opts *o)
 {
 	char err[512] = "";
 	int rc = rec_compare(o->compare_a, o->compare_b, stdout, err, sizeof err);
+	if (rc == -EPIPE || (rc == 0 && fflush(stdout) == EOF && errno == EPIPE))
+		return 0;	/* the reader went away */
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
 		return 1;
@@ -57,6 +59,9 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return status;
 	}
+	/* A reader that goes away (| head) ends every mode quietly with
+	 * status 0: writes then fail with EPIPE instead of killing wbtop. */
+	signal(SIGPIPE, SIG_IGN);
 	switch (o.mode) {
 	case MODE_HELP:
 		opts_usage(stdout);

@@ -562,7 +562,7 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 		else
 			rec_csv_row(out, &csv, cur, &w.sys, w.rates, &w.marks, rec_replay_dev_ids(w.src));
 		if (r == 0 && ferror(out))
-			r = -EIO;
+			r = errno ? -errno : -EIO;	/* EPIPE: the reader went away */
 	}
 	if (r == 1)
 		r = 0;
