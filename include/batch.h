@@ -21,6 +21,13 @@ struct batch;
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen);
 void batch_free(struct batch *b);	/* NULL is a no-op */
 
+/* The decimals of a second that tell samples interval_s apart: 0 for
+ * whole seconds, 1 for 0.5, 2 for 0.25 or 0.01, at most 3. */
+int batch_time_decimals(double interval_s);
+/* The time column: decimals of a second (0..3; 0 by default) and, when
+ * iso, the date and the zone as well ("2026-12-01T08:51:03.50+0000"). */
+void batch_set_time(struct batch *b, int decimals, bool iso);
+
 /* Whether device d passes the --devices filter. */
 bool batch_dev_selected(const struct batch *b, const struct dev_counters *d);
 

@@ -39,6 +39,7 @@ struct opts {
 	bool quiet;			/* -q */
 	bool procs;			/* -P */
 	enum out_format format;		/* --format */
+	bool iso_time;			/* -t: batch times with date and zone */
 	const char *output_path;	/* -o */
 	const char *record_path;	/* -w */
 	const char *replay_path;	/* -r */

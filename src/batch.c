@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 
 struct batch {
 	FILE *out;
+	int time_decimals;	/* of a second in the time column: 0..3 */
+	bool time_iso;		/* date and zone too (-t) */
 	bool all;
 	bool have_regex;
 	regex_t regex;
@@ -110,25 +113,53 @@ static bool batch_dev_shown(const struct batch *b, const struct dev_counters *d,
 	return b->all || (r->status == RATE_OK && r->active);
 }
 
-static void batch_time(int64_t wall_ns, char *buf, size_t len)
+int batch_time_decimals(double interval_s)
+{
+	for (int d = 0; d < 3; d++) {
+		double scaled = interval_s * (d == 0 ? 1 : d == 1 ? 10 : 100);
+		if (fabs(scaled - round(scaled)) < 1e-6 * (scaled > 1 ? scaled : 1))
+			return d;
+	}
+	return 3;
+}
+
+void batch_set_time(struct batch *b, int decimals, bool iso)
+{
+	b->time_decimals = decimals < 0 ? 0 : decimals > 3 ? 3 : decimals;
+	b->time_iso = iso;
+}
+
+/* "08:51:03", "08:51:03.50", or with -t "2026-12-01T08:51:03.50+0000".
+ * Cut, not rounded: a sample at 08:51:03.996 is still in second 03. */
+static void batch_time(const struct batch *b, int64_t wall_ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(wall_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&t, &tm);
-	strftime(buf, len, "%H:%M:%S", &tm);
+	size_t n = strftime(buf, len, b->time_iso ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
+	if (b->time_decimals && n < len) {
+		static const int64_t div[] = { 1000000000, 100000000, 10000000, 1000000 };
+		long frac = (long)((wall_ns % 1000000000) / div[b->time_decimals]);
+		n += (size_t)snprintf(buf + n, len - n, ".%0*ld", b->time_decimals, frac);
+	}
+	if (b->time_iso && n < len)
+		strftime(buf + n, len - n, "%z", &tm);
 }
 
-static void batch_sys_line(FILE *out, const struct snapshot *cur, const struct sys_rates *s, bool dip)
+static void batch_sys_line(const struct batch *b, const struct snapshot *cur, const struct sys_rates *s,
+			   bool dip)
 {
-	char when[16];
-	batch_time(cur->wall_ns, when, sizeof when);
-	fprintf(out, "%-8s %3s %3s %8s %9s %8s %9s %5s %5s %8s %8s %6s %6s %3s %3s %3s %3s %3s %9s %9s %9s %9s\n",
-		"time", "r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo",
+	FILE *out = b->out;
+	char when[48];
+	batch_time(b, cur->wall_ns, when, sizeof when);
+	int tw = (int)strlen(when) > 8 ? (int)strlen(when) : 8;
+	fprintf(out, "%-*s %3s %3s %8s %9s %8s %9s %5s %5s %8s %8s %6s %6s %3s %3s %3s %3s %3s %9s %9s %9s %9s\n",
+		tw, "time", "r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo",
 		"in", "cs", "us", "sy", "id", "wa", "st", "dirty", "wback", "bg_thr", "thr");
-	fprintf(out, "%-8s %3" PRIu64 " %3" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8" PRIu64 " %9" PRIu64
+	fprintf(out, "%-*s %3" PRIu64 " %3" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8" PRIu64 " %9" PRIu64
 		" %5.0f %5.0f %8.0f %8.0f %6.0f %6.0f %3.0f %3.0f %3.0f %3.0f %3.0f"
 		" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "%s\n",
-		when, s->r, s->b, s->swpd_kb, s->free_kb, s->buff_kb, s->cache_kb,
+		tw, when, s->r, s->b, s->swpd_kb, s->free_kb, s->buff_kb, s->cache_kb,
 		s->si_kbps, s->so_kbps, s->bi_kbps, s->bo_kbps, s->in_ps, s->cs_ps,
 		s->us, s->sy, s->id, s->wa, s->st,
 		s->dirty_kb, s->writeback_kb, s->bg_thresh_kb, s->dirty_thresh_kb,
@@ -195,7 +226,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
 {
 	FILE *out = b->out;
-	batch_sys_line(out, cur, sys, sys_dip);
+	batch_sys_line(b, cur, sys, sys_dip);
 	bool discard = false, flush = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		discard |= dev[i].has_discard;
@@ -244,8 +275,8 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 
 int batch_print_event(struct batch *b, const struct wb_event *e)
 {
-	char when[16];
-	batch_time(e->wall_ns, when, sizeof when);
+	char when[48];
+	batch_time(b, e->wall_ns, when, sizeof when);
 	const char *what = e->observed ? "changed outside wbtop" : e->result ? strerror(-e->result) : "ok";
 	fprintf(b->out, "# %s knob %s %" PRId64 " -> %" PRId64 ": %s%s%s\n", when, e->knob,
 		e->old_value, e->new_value, what, e->note[0] ? ", " : "", e->note);

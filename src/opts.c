@@ -40,6 +40,7 @@ static const struct option opts_long[] = {
 	{ "restore-on-exit", no_argument, NULL, OPT_RESTORE },
 	{ "revert-after", required_argument, NULL, OPT_REVERT_AFTER },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "iso", no_argument, NULL, 't' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -58,6 +59,7 @@ void opts_usage(FILE *out)
 	      "      --devices REGEX      only devices whose name, dm/md name or mount matches\n"
 	      "      --dip PERCENT        dip sensitivity (see wbtop(1), DIPS)\n"
 	      "      --format FMT         batch output: text (default), json, openmetrics\n"
+	      "  -t, --iso                batch text: date and zone in the time (ISO 8601)\n"
 	      "  -o, --output FILE        write batch output to FILE\n"
 	      "  -q, --quiet              print nothing (with -w: record only)\n"
 	      "  -P, --processes          the processes writing (batch; on the screen: the pane open)\n"
@@ -172,6 +174,7 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_RESTORE: o->restore_on_exit = true; return 0;
 	case OPT_REVERT_AFTER: return opts_seconds("--revert-after", optarg, &o->revert_after_s);
 	case OPT_EXPORT: o->mode = MODE_EXPORT; return opts_format("--export", optarg, &o->format);
+	case 't': o->iso_time = true; return 0;
 	case 'h': o->mode = MODE_HELP; return 0;
 	case 'V': o->mode = MODE_VERSION; return 0;
 	default: return 2;	/* getopt printed the message */
@@ -215,7 +218,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	o->no_color = nc && *nc;
 	opterr = 1;
 	int c;
-	while ((c = getopt_long(argc, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bd:n:aqPo:w:r:thV", opts_long, NULL)) != -1) {
 		int rc = opts_one(o, c, argc, argv);
 		if (rc)
 			return rc;

@@ -10,6 +10,7 @@
  * output goes on.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,21 @@ static int batch_run_open_control(struct batch_run *r, const struct opts *o)
 	return o->nsets ? knob_cli_apply_sets(r->ctl, o->sets, o->nsets, "--set", NULL) : 0;
 }
 
+/* Fractions of a second in the time column when the interval has them
+ * (two blocks at -d 0.5 must not share a time); a replay's interval is
+ * the recording's mean one, to 10 ms. */
+static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
+{
+	if (r->live)
+		return batch_time_decimals(o->delay_s);
+	int64_t n = rec_replay_count(r->src);
+	int64_t w0 = n >= 2 ? rec_replay_wall_ns(r->src, 0) : -1, w1 = n >= 2 ? rec_replay_wall_ns(r->src, n - 1) : -1;
+	if (w0 < 0 || w1 <= w0)
+		return 0;
+	double mean_s = (double)(w1 - w0) / 1e9 / (double)(n - 1);
+	return batch_time_decimals(round(mean_s * 100) / 100);
+}
+
 static int batch_run_open(struct batch_run *r, const struct opts *o)
 {
 	char err[256] = "";
@@ -145,6 +161,8 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
 	}
+	if (r->text)
+		batch_set_time(r->text, batch_run_time_decimals(r, o), o->iso_time);
 	if (o->format != FMT_TEXT && o->devices_regex &&
 	    !(r->sel = batch_new(r->out, true, o->devices_regex, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
