@@ -519,15 +519,26 @@ void scr_draw_status(struct screen *s)
 
 /* ---- layout of the main view ---- */
 
+/* The longest wording that fits: the sizes are the point, never cut off. */
 static void scr_draw_too_small(void)
 {
+	static const char *const forms[] = {
+		"wbtop needs %dx%d, this terminal is %dx%d", "needs %dx%d, is %dx%d", "%dx%d>%dx%d",
+	};
+	static const char *const hints[] = { "enlarge it, or press q to quit", "enlarge, or q", "q quits" };
 	char line[96];
-	snprintf(line, sizeof line, "wbtop needs %dx%d, this terminal is %dx%d", SCR_MIN_COLS,
-		 SCR_MIN_ROWS, COLS, LINES);
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		int n = snprintf(line, sizeof line, forms[i], SCR_MIN_COLS, SCR_MIN_ROWS, COLS, LINES);
+		if (n <= COLS)
+			break;
+	}
 	int y = LINES / 2 > 0 ? LINES / 2 - 1 : 0;
 	mvaddnstr(y, 0, line, COLS);
-	if (LINES > 1)
-		mvaddnstr(y + 1, 0, "enlarge it, or press q to quit", COLS);
+	for (size_t i = 0; LINES > 1 && i < sizeof hints / sizeof hints[0]; i++)
+		if ((int)strlen(hints[i]) <= COLS || i + 1 == sizeof hints / sizeof hints[0]) {
+			mvaddnstr(y + 1, 0, hints[i], COLS);
+			break;
+		}
 }
 
 static void scr_draw_sys_graph(struct screen *s, int y, int bars)
