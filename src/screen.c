@@ -353,44 +353,30 @@ bool scr_is_replay(const struct screen *s)
 	return s->st.source_kind && strcmp(s->st.source_kind, "live") != 0;
 }
 
-/* A replay's place: "sample 12/40  speed 2x  replay FILE  interval
- * 0.5s" (the recorded interval of the sample shown); the file's base name
- * when its path does not fit. */
+/* A replay's place: "sample 12/40  speed 2x  interval 0.5s  replay FILE"
+ * (the recorded interval of the sample shown); the file's base name when
+ * its path does not fit, nothing when that does not either. */
 static void scr_draw_replay_pos(struct screen *s, struct scr_line *ln)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "%" PRId64 "/%" PRId64, s->st.replay_index + 1, s->st.replay_count);
 	scr_field(s, ln, " sample", SCR_NORMAL, buf);
 	scr_field(s, ln, " speed", SCR_NORMAL, screen_fmt_speed(s->st.replay_speed, buf, sizeof buf));
-	const char *path = s->st.source_label ? s->st.source_label : "";
-	const char *base = strrchr(path, '/');
-	if (!scr_field(s, ln, " replay", SCR_NORMAL, path) && base)
-		scr_field(s, ln, " replay", SCR_NORMAL, base + 1);
+	/* the interval before the file: the file is known, it was given */
 	if (s->f && s->f->sys.status == RATE_OK) {
 		snprintf(buf, sizeof buf, "%.3gs", s->f->sys.dt_s);
 		scr_field(s, ln, " interval", SCR_NORMAL, buf);
 	}
+	const char *path = s->st.source_label ? s->st.source_label : "";
+	const char *base = strrchr(path, '/');
+	if (!scr_field(s, ln, " replay", SCR_NORMAL, path) && base)
+		scr_field(s, ln, " replay", SCR_NORMAL, base + 1);
 }
 
 void scr_draw_top_line(struct screen *s)
 {
-	struct scr_line ln = { 0, 0, COLS };
-	char buf[64];
-	bool replay = scr_is_replay(s);
-	scr_add(s, &ln, SCR_TITLE, "wbtop");
-	if (s->f) {
-		scr_fmt_time(s->f->cur->wall_ns, replay, buf, sizeof buf);
-		scr_addf(s, &ln, SCR_NORMAL, " %s", buf);
-	}
-	if (s->st.uptime_s >= 0)
-		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
-	if (replay) {
-		scr_draw_replay_pos(s, &ln);
-	} else {
-		snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
-		scr_field(s, &ln, " interval", SCR_NORMAL, buf);
-	}
-	/* Flags at the right: they must show even when the line is full. */
+	/* Flags at the right: they must show even when the line is full, so
+	 * the fields at the left get what they leave, whole or not at all. */
 	bool dip = s->f && (s->f->sys_dip || s->f->interval_dip);
 	char revert[48] = "";
 	if (s->st.revert_in_s >= 0)
@@ -410,6 +396,23 @@ void scr_draw_top_line(struct screen *s)
 	}
 	int flags = (int)strlen(revert) + (int)strlen(wait) + (s->st.recording ? 5 : 0) +
 		    (s->st.paused ? 8 : 0) + (dip ? 6 : 0);
+
+	struct scr_line ln = { 0, 0, COLS - flags };
+	char buf[64];
+	bool replay = scr_is_replay(s);
+	scr_add(s, &ln, SCR_TITLE, "wbtop");
+	if (s->f) {
+		scr_fmt_time(s->f->cur->wall_ns, replay, buf, sizeof buf);
+		scr_addf(s, &ln, SCR_NORMAL, " %s", buf);
+	}
+	if (s->st.uptime_s >= 0)
+		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
+	if (replay) {
+		scr_draw_replay_pos(s, &ln);
+	} else {
+		snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
+		scr_field(s, &ln, " interval", SCR_NORMAL, buf);
+	}
 	struct scr_line right = { 0, COLS - flags, COLS };
 	scr_add(s, &right, SCR_WARN, revert);
 	scr_add(s, &right, SCR_EVENT, wait);

@@ -3,7 +3,8 @@
 # key typed replaces the offer instead of appending to it ("start" typed at
 # once goes to the start, not "07:27:11start"); Enter alone takes it.
 # "+1s" at 0.25 s intervals moves four samples, where the recorded times
-# put them (a sample a few microseconds short of the time counts).
+# put them (a sample a few microseconds short of the time counts).  At 80
+# columns the top line keeps "interval" whole; the help lists c.
 . "$E2E_LIB"
 . "$(dirname "$0")/screen_lib.sh"
 scr_setup
@@ -62,5 +63,18 @@ scr_keys Escape
 scr_keys t + 1 s Enter
 scr_wait_re "sample $land/$n( |$)" 5
 [ "$land" = 9 ] || echo "note: the recorded times put +1s at sample $land (a loaded machine)"
+scr_quit
+
+# at 80 columns the top line keeps the interval whole beside PAUSED (the
+# file name goes first), and the help lists c
+scr_start 80 24 LANG=C.UTF-8 -- -r "$rec"
+scr_wait "speed 1x" 10
+scr_keys Space
+scr_wait "PAUSED" 3
+scr_cap >/dev/null
+head -1 "$TMP/pane" | grep -qE "interval 0\.2[0-9]*s .*PAUSED" || { scr_show; fail "80 columns: the top line cuts the interval"; }
+scr_keys h
+scr_wait "confirm knob changes" 3
+scr_keys x
 scr_quit
 echo "the time prompt's offer is replaced by typing; +1s from sample 5 went to sample $land"

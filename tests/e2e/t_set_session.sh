@@ -75,6 +75,12 @@ expect_rc 0 "outside change"
 expect_out "knob vm.dirty_background_ratio 10 -> 9: changed outside wbtop" "outside change"
 echo 10 >"$FX/dirty_background_ratio"
 
+# --- a size with a fraction of its unit
+ns '"$WBTOP" --set vm.dirty_bytes=1.5G'
+expect_rc 0 "--set 1.5G"
+expect_out "vm.dirty_bytes 0 -> 1610612736 (1.5G): ok" "--set 1.5G"
+echo 20 >"$FX/dirty_ratio"; echo 0 >"$FX/dirty_bytes"
+
 # --- --set alone still changes and exits, as before
 ns '"$WBTOP" --set vm.dirty_ratio=11'
 expect_rc 0 "--set alone"
