@@ -157,6 +157,17 @@ const char *screen_fmt_uptime(double s, char *buf, size_t len);
 /* Seconds until used_kb grows to limit_kb at growth_kbps: 0 when already
  * there, -1 when not growing (or no limit known). */
 double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps);
+/* The trend the gauge's forecasts use: dirtied and written KiB/s averaged
+ * over the last window_s seconds of frames (newest first: dirtied[0] is
+ * now, dt_s[i] how long frame i lasted; frames without rates skipped), so
+ * periodic writeback (every 5 s by default) does not flip them each
+ * interval.  span_s is how many seconds the mean covers (less than
+ * window_s early on); false when no frame has rates. */
+struct screen_trend {
+	double dirtied_kbps, written_kbps, span_s;
+};
+bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const double *dt_s,
+		  size_t n, double window_s, struct screen_trend *out);
 /* Seconds to write pending_kb at written_kbps; -1 if nothing is written. */
 double screen_drain_s(uint64_t pending_kb, double written_kbps);
 /* The level 0..levels of v against max for a sparkline cell: 0 only for

@@ -230,3 +230,24 @@ bool screen_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t lat
 		return false;
 	return (target_ns - earlier_ns) * 10 < later_ns - earlier_ns;
 }
+
+bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const double *dt_s,
+		  size_t n, double window_s, struct screen_trend *out)
+{
+	double span = 0, dirtied_kb = 0, written_kb = 0;
+	for (size_t i = 0; i < n && span < window_s; i++) {
+		if (!(dt_s[i] > 0) || isnan(dirtied_kbps[i]) || isnan(written_kbps[i]))
+			continue;
+		/* the oldest frame counts only for the part inside the window */
+		double dt = span + dt_s[i] > window_s ? window_s - span : dt_s[i];
+		dirtied_kb += dirtied_kbps[i] * dt;
+		written_kb += written_kbps[i] * dt;
+		span += dt;
+	}
+	if (span <= 0)
+		return false;
+	out->dirtied_kbps = dirtied_kb / span;
+	out->written_kbps = written_kb / span;
+	out->span_s = span;
+	return true;
+}

@@ -228,6 +228,42 @@ START_TEST(test_seek_take_earlier)
 }
 END_TEST
 
+/* The gauge's trend: a time-weighted mean over the last window, newest
+ * first, the oldest frame cut at the window's edge, frames without rates
+ * skipped; periodic writeback's 5 s bursts average out. */
+START_TEST(test_trend)
+{
+	/* written: one 5 s burst of 50M/s in each 10 s; dirtied: a steady 10M/s */
+	double dirtied[40], written[40], dt[40];
+	for (int i = 0; i < 40; i++) {
+		dirtied[i] = 10240;
+		written[i] = (i / 5) % 2 ? 0 : 51200;
+		dt[i] = 1;
+	}
+	struct screen_trend t;
+	ck_assert(screen_trend(dirtied, written, dt, 40, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 30, 1e-9);
+	ck_assert_double_eq_tol(t.dirtied_kbps, 10240, 1e-6);
+	ck_assert_double_eq_tol(t.written_kbps, 25600, 1e-6);	/* half the time at 50M/s */
+	/* early on: the mean of what there is, and how long that is */
+	ck_assert(screen_trend(dirtied, written, dt, 3, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 3, 1e-9);
+	ck_assert_double_eq_tol(t.written_kbps, 51200, 1e-6);
+	/* the oldest frame counts for its part inside the window */
+	double d2[2] = { 100, 400 }, w2[2] = { 0, 0 }, t2[2] = { 10, 40 };
+	ck_assert(screen_trend(d2, w2, t2, 2, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 30, 1e-9);
+	ck_assert_double_eq_tol(t.dirtied_kbps, (100 * 10 + 400 * 20) / 30.0, 1e-6);
+	/* frames without rates are skipped; none at all: false */
+	double dn[2] = { NAN, 50 }, wn[2] = { NAN, 5 }, tn[2] = { 1, 2 };
+	ck_assert(screen_trend(dn, wn, tn, 2, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 2, 1e-9);
+	ck_assert_double_eq_tol(t.dirtied_kbps, 50, 1e-9);
+	ck_assert(!screen_trend(dn, wn, tn, 1, 30, &t));
+	ck_assert(!screen_trend(dn, wn, tn, 0, 30, &t));
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -246,6 +282,7 @@ Suite *screen_suite(void)
 	tcase_add_test(tc, test_speed_and_save_name);
 	tcase_add_loop_test(tc, test_layout, 0, NCASES(layout_cases));
 	tcase_add_test(tc, test_seek_take_earlier);
+	tcase_add_test(tc, test_trend);
 	suite_add_tcase(s, tc);
 	return s;
 }
