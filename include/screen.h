@@ -157,6 +157,13 @@ const char *screen_fmt_uptime(double s, char *buf, size_t len);
 /* Seconds until used_kb grows to limit_kb at growth_kbps: 0 when already
  * there, -1 when not growing (or no limit known). */
 double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps);
+/* How the rows below the summary are shared (avail rows: the device table
+ * with its header, a rule, then the graph): the table gets the rows its
+ * devices need (want, header included; at least 3), as long as the graph
+ * keeps a quarter of the room (2 to 12 rows); the graph takes the rest, so
+ * a large terminal shows a tall graph rather than blank rows.  Returns the
+ * table's rows; *bars the graph's. */
+int screen_split_rows(int avail, int want, int *bars);
 /* The trend the gauge's forecasts use: dirtied and written KiB/s averaged
  * over the last window_s seconds of frames (newest first: dirtied[0] is
  * now, dt_s[i] how long frame i lasted; frames without rates skipped), so

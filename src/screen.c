@@ -29,6 +29,8 @@
 /* A status message stays up this long (and until the next key), whatever
  * the interval: long enough to read. */
 #define SCR_MSG_NS 5000000000ull
+/* How long the device table keeps rows for devices no longer shown. */
+#define SCR_TABLE_HOLD_NS 10000000000ull
 
 /* The terminal the atexit handler restores (one screen at a time). */
 static SCREEN *scr_active;
@@ -577,12 +579,28 @@ static int scr_procs_table_rows(const struct screen *s, int avail)
 	return want < 3 ? 3 : want > most ? (most < 3 ? 3 : most) : want;
 }
 
+/* The table's rows: what its devices need, held for a while when fewer
+ * show (an idle device hidden for an interval must not make the graph
+ * jump), back at once on a resize. */
+static int scr_table_want(struct screen *s)
+{
+	int want = (int)s->norder + 1;
+	if (LINES != s->table_lines || want >= s->table_want) {
+		s->table_lines = LINES;
+		s->table_want = want;
+		s->table_since_ns = scr_now_ns();
+	} else if (scr_now_ns() - s->table_since_ns > SCR_TABLE_HOLD_NS) {
+		s->table_want = want;
+		s->table_since_ns = scr_now_ns();
+	}
+	return s->table_want;
+}
+
 static void scr_draw_main(struct screen *s)
 {
 	int avail = LINES - SCR_TOP_ROWS - 1;
-	int bars = avail / 4;
-	bars = bars < 2 ? 2 : bars > 12 ? 12 : bars;
-	int table = avail - bars - 2;
+	int bars;
+	int table = screen_split_rows(avail, scr_table_want(s), &bars);
 	if (s->procs_open) {
 		table = scr_procs_table_rows(s, avail);
 		scr_procs_update(s, avail - table - 3);	/* before the summary: it counts the throttled */

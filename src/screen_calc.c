@@ -251,3 +251,17 @@ bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const 
 	out->span_s = span;
 	return true;
 }
+
+int screen_split_rows(int avail, int want, int *bars)
+{
+	int least = avail / 4;
+	least = least < 2 ? 2 : least > 12 ? 12 : least;
+	int most = avail - least - 2;	/* the rule above the graph, its axis below */
+	int table = want < 3 ? 3 : want;
+	if (table > most)
+		table = most > 3 ? most : 3;
+	*bars = avail - table - 2;
+	if (*bars < 2)
+		*bars = 2;
+	return table;
+}

@@ -98,6 +98,16 @@ static void scr_layout_optional(const struct screen *s, int width, struct scr_la
 		}
 }
 
+/* Seconds a flush or discard column stays after its last non-zero figure:
+ * it must not come and go with every burst. */
+#define SCR_COL_HOLD_NS 10000000000ull
+
+static bool scr_col_quiet(const struct screen *s, enum scr_need need)
+{
+	uint64_t seen = need == SCR_NEED_FLUSH ? s->flush_seen_ns : s->discard_seen_ns;
+	return !seen || scr_now_ns() - seen > SCR_COL_HOLD_NS;
+}
+
 static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 {
 	int used = 1;	/* the dip marker */
@@ -115,6 +125,16 @@ static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 		if (L->on[c] && scr_cols[c].need == SCR_NEED_FLUSH) {
 			L->on[c] = false;
 			used -= scr_cols[c].width;
+		}
+	/* Columns of nothing (no flush, no discard on any device shown for a
+	 * while) give way before a name is cut: the name tells devices apart. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t c = scr_ncols; c-- > 0 && width - used < s->label_max + 1 + SCR_SPARK_MIN;) {
+			enum scr_need need = pass == 0 ? SCR_NEED_DISCARD : SCR_NEED_FLUSH;
+			if (L->on[c] && scr_cols[c].need == need && scr_col_quiet(s, need)) {
+				L->on[c] = false;
+				used -= scr_cols[c].width;
+			}
 		}
 	scr_layout_optional(s, width, L, &used);
 	int rest = width - used;	/* name, a space, the sparkline */
@@ -165,6 +185,37 @@ const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len)
 		scr_append(buf, len, id->fstype, strlen(id->fstype));
 	}
 	/* One byte, one column: anything else would break the table. */
+	for (char *p = buf; *p; p++)
+		if (!isprint((unsigned char)*p))
+			*p = '?';
+	return buf;
+}
+
+const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf, size_t len)
+{
+	scr_dev_label(d, buf, len);
+	const struct dev_ident *id = d->ident;
+	if ((int)strlen(buf) <= width || width <= 0 || !id)
+		return buf;
+	/* Too long: the filesystem type goes first; then the mount point keeps
+	 * its tail ("..exp/m1"), which is where mount points differ; a device
+	 * without one shows its filesystem label instead. */
+	const char *base = id->label_short ? id->label_short : d->name;
+	size_t first = id->mounts ? strcspn(id->mounts, " ") : 0;
+	const char *tail = id->mounts ? id->mounts : id->fs_label;
+	size_t tail_len = id->mounts ? first : tail ? strlen(tail) : 0;
+	int room = width - (int)strlen(base) - 1;
+	buf[0] = '\0';
+	scr_append(buf, len, base, strlen(base));
+	if (tail && room >= 4) {
+		scr_append(buf, len, " ", 1);
+		if ((int)tail_len > room) {
+			scr_append(buf, len, "..", 2);
+			scr_append(buf, len, tail + tail_len - (size_t)(room - 2), (size_t)(room - 2));
+		} else {
+			scr_append(buf, len, tail, tail_len);
+		}
+	}
 	for (char *p = buf; *p; p++)
 		if (!isprint((unsigned char)*p))
 			*p = '?';
@@ -299,6 +350,8 @@ void scr_devs_update(struct screen *s)
 {
 	s->norder = s->nselected = 0;
 	s->want_flush = s->want_discard = false;
+	s->label_max = 0;
+	uint64_t now = scr_now_ns();
 	if (!s->f)
 		return;
 	const struct snapshot *cur = s->f->cur;
@@ -320,6 +373,14 @@ void scr_devs_update(struct screen *s)
 		/* "has them": the device has done flushes or discards at all */
 		s->want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
 		s->want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
+		const struct dev_rates *r = &frame_dev_rates(s->f)[i];
+		if (r->status == RATE_OK && r->has_flush && r->f_s > 0)
+			s->flush_seen_ns = now;
+		if (r->status == RATE_OK && r->has_discard && r->d_s > 0)
+			s->discard_seen_ns = now;
+		char label[160];
+		int n = (int)strlen(scr_dev_label(d, label, sizeof label));
+		s->label_max = n > s->label_max ? n : s->label_max;
 	}
 	struct scr_sort_ctx ctx = { s, s->f };
 	qsort_r(s->order, s->norder, sizeof *s->order, scr_sort_cmp, &ctx);
@@ -388,7 +449,7 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
-	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label(d, name, sizeof name));
+	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label_fit(d, L->name_w, name, sizeof name));
 	for (size_t c = 0; c < scr_ncols; c++) {
 		if (!L->on[c])
 			continue;

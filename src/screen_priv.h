@@ -73,6 +73,8 @@ struct screen {
 	/* the device table */
 	size_t *order;		/* indices into f->cur->dev of the rows shown, sorted */
 	size_t norder, cap_order;
+	int table_want, table_lines;	/* the table's rows held (scr_table_want), at LINES */
+	uint64_t table_since_ns;
 	size_t nselected;	/* devices passing the filter, idle or not */
 	int sort_col;		/* index into scr_cols, or -1 for the name */
 	bool sort_rev;
@@ -85,6 +87,8 @@ struct screen {
 	size_t sel, top;	/* selected row and first row shown, in order[] */
 	int table_rows;		/* device rows drawn last time: a page */
 	bool want_flush, want_discard;
+	uint64_t flush_seen_ns, discard_seen_ns;	/* last frame a shown device had some */
+	int label_max;			/* the longest full label of the devices shown */
 
 	/* the status line */
 	enum scr_prompt prompt;
@@ -159,6 +163,9 @@ void scr_note_selection(struct screen *s);
 const struct dev_counters *scr_selected(const struct screen *s, size_t *index);
 /* "vg-home /home xfs": a device as people know it, sanitized. */
 const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len);
+/* The label cut to width so what tells devices apart stays: the type
+ * dropped first, then the mount point's head ("loop1 ..wbexp/m1"). */
+const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf, size_t len);
 /* The key the history knows the device by. */
 const char *scr_dev_key(const struct dev_counters *d);
 /* Sort by the column titled name ("name": the device name); false if unknown. */

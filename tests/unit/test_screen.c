@@ -264,6 +264,27 @@ START_TEST(test_trend)
 }
 END_TEST
 
+/* Rows below the summary: the table as its devices need, the graph the rest. */
+static const struct { int avail, want, table, bars; } split_cases[] = {
+	{ 16, 3, 3, 11 },	/* 80x24, two devices: the graph gets the room */
+	{ 16, 30, 10, 4 },	/* many devices: the graph keeps a quarter */
+	{ 42, 3, 3, 37 },	/* 200x50, two devices: no blank rows */
+	{ 42, 20, 20, 20 },
+	{ 42, 100, 30, 10 },	/* a quarter of the room for the graph */
+	{ 8, 1, 3, 3 },		/* the smallest screen: 3 rows of table at least */
+	{ 8, 9, 4, 2 },
+};
+
+START_TEST(test_split_rows)
+{
+	int bars = -1;
+	int table = screen_split_rows(split_cases[_i].avail, split_cases[_i].want, &bars);
+	ck_assert_int_eq(table, split_cases[_i].table);
+	ck_assert_int_eq(bars, split_cases[_i].bars);
+	ck_assert_int_le(table + bars + 2, split_cases[_i].avail < 7 ? 7 : split_cases[_i].avail);
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -283,6 +304,7 @@ Suite *screen_suite(void)
 	tcase_add_loop_test(tc, test_layout, 0, NCASES(layout_cases));
 	tcase_add_test(tc, test_seek_take_earlier);
 	tcase_add_test(tc, test_trend);
+	tcase_add_loop_test(tc, test_split_rows, 0, NCASES(split_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }
