@@ -22,8 +22,11 @@ struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *er
 void batch_free(struct batch *b);	/* NULL is a no-op */
 
 /* The decimals of a second that tell samples interval_s apart: 0 for
- * whole seconds, 1 for 0.5, 2 for 0.25 or 0.01, at most 3. */
-int batch_time_decimals(double interval_s);
+ * whole seconds, 1 for 0.5, 2 for 0.25 or 0.01, at most 3.  slack: how far
+ * from a whole number of the last decimal's units still counts as one
+ * (0 for -d as given; 0.05 for a recording's mean interval, which a busy
+ * machine stretches by some milliseconds). */
+int batch_time_decimals(double interval_s, double slack);
 /* The time column: decimals of a second (0..3; 0 by default) and, when
  * iso, the date and the zone as well ("2026-12-01T08:51:03.50+0000"). */
 void batch_set_time(struct batch *b, int decimals, bool iso);

@@ -113,11 +113,11 @@ static bool batch_dev_shown(const struct batch *b, const struct dev_counters *d,
 	return b->all || (r->status == RATE_OK && r->active);
 }
 
-int batch_time_decimals(double interval_s)
+int batch_time_decimals(double interval_s, double slack)
 {
 	for (int d = 0; d < 3; d++) {
 		double scaled = interval_s * (d == 0 ? 1 : d == 1 ? 10 : 100);
-		if (fabs(scaled - round(scaled)) < 1e-6 * (scaled > 1 ? scaled : 1))
+		if (round(scaled) >= 1 && fabs(scaled - round(scaled)) <= slack + 1e-9 * scaled)
 			return d;
 	}
 	return 3;

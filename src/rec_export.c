@@ -205,6 +205,43 @@ static void rec_json_sys(FILE *out, const struct sys_rates *sys)
 	fputc('}', out);
 }
 
+/* "vg-home /home /srv (xfs data)": the name, the mount points, the filesystem. */
+static const char *rec_dev_readable(const struct dev_counters *d, char *buf, size_t len)
+{
+	const struct dev_ident *id = d->ident;
+	char name[sizeof d->name + 1];
+	rec_dev_name(d, name, sizeof name);
+	int n = snprintf(buf, len, "%s", id && id->label_short ? id->label_short : name);
+	if (id && id->mounts && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " %s", id->mounts);
+	if (id && id->fstype && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%s%s%s)", id->fstype, id->fs_label ? " " : "",
+			 id->fs_label ? id->fs_label : "");
+	return buf;
+}
+
+/* "mounts":["/home","/srv"] ([] when none) and "fstype" (null when unknown). */
+static void rec_json_mounts(FILE *out, const struct dev_ident *id)
+{
+	fputs(",\"mounts\":[", out);
+	const char *p = id && id->mounts ? id->mounts : "";
+	for (bool first = true; *p; first = false) {
+		size_t n = strcspn(p, " ");
+		char one[512];
+		snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+		if (!first)
+			fputc(',', out);
+		rec_json_str(out, one);
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputs("],\"fstype\":", out);
+	if (id && id->fstype)
+		rec_json_str(out, id->fstype);
+	else
+		fputs("null", out);
+}
+
 static void rec_json_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
 {
 	char kbuf[64], name[sizeof d->name + 1];
@@ -215,6 +252,7 @@ static void rec_json_dev(FILE *out, const struct dev_counters *d, const struct d
 	rec_json_str(out, name);
 	fputs(",\"label\":", out);
 	rec_json_str(out, d->ident && d->ident->label_short ? d->ident->label_short : name);
+	rec_json_mounts(out, d->ident);
 	fprintf(out, ",\"status\":\"%s\"", rec_status_name(r->status));
 	for (size_t k = 0; k < REC_NDEVF; k++) {
 		fprintf(out, ",\"%s\":", rec_dev_fields[k].name);
@@ -392,6 +430,10 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 	fputs(",dip,events", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
+		/* the readable name beside the key: a UUID says nothing to a reader */
+		snprintf(col, sizeof col, "name@%s", c->keys[b]);
+		fputc(',', out);
+		rec_csv_str(out, col);
 		for (size_t k = 0; k < REC_NDEVF; k++) {
 			snprintf(col, sizeof col, "%s@%s", rec_dev_fields[k].name, c->keys[b]);
 			fputc(',', out);
@@ -447,6 +489,11 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	}
 	for (size_t b = 0; b < c->nkeys; b++) {
 		size_t i = c->dev_of_col[b];
+		fputc(',', out);
+		if (i != SIZE_MAX) {
+			char name[512];
+			rec_csv_str(out, rec_dev_readable(&cur->dev[i], name, sizeof name));
+		}
 		for (size_t k = 0; k < REC_NDEVF; k++) {
 			fputc(',', out);
 			if (i != SIZE_MAX && dev[i].status == RATE_OK && rec_dev_has(&dev[i], k))

@@ -113,17 +113,16 @@ static int batch_run_open_control(struct batch_run *r, const struct opts *o)
 
 /* Fractions of a second in the time column when the interval has them
  * (two blocks at -d 0.5 must not share a time); a replay's interval is
- * the recording's mean one, to 10 ms. */
+ * the recording's mean one, give or take 5% of its last decimal. */
 static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
 {
 	if (r->live)
-		return batch_time_decimals(o->delay_s);
+		return batch_time_decimals(o->delay_s, 0);
 	int64_t n = rec_replay_count(r->src);
 	int64_t w0 = n >= 2 ? rec_replay_wall_ns(r->src, 0) : -1, w1 = n >= 2 ? rec_replay_wall_ns(r->src, n - 1) : -1;
 	if (w0 < 0 || w1 <= w0)
 		return 0;
-	double mean_s = (double)(w1 - w0) / 1e9 / (double)(n - 1);
-	return batch_time_decimals(round(mean_s * 100) / 100);
+	return batch_time_decimals((double)(w1 - w0) / 1e9 / (double)(n - 1), 0.05);
 }
 
 static int batch_run_open(struct batch_run *r, const struct opts *o)

@@ -10,14 +10,19 @@
 
 #include "batch.h"
 
-static const struct { double interval_s; int decimals; } decimal_cases[] = {
-	{ 1, 0 }, { 5, 0 }, { 86400, 0 }, { 0.5, 1 }, { 1.5, 1 }, { 0.1, 1 },
-	{ 0.25, 2 }, { 0.01, 2 }, { 0.05, 2 }, { 0.125, 3 }, { 0.001, 3 }, { 1.0 / 3, 3 },
+static const struct { double interval_s, slack; int decimals; } decimal_cases[] = {
+	{ 1, 0, 0 }, { 5, 0, 0 }, { 86400, 0, 0 }, { 0.5, 0, 1 }, { 1.5, 0, 1 }, { 0.1, 0, 1 },
+	{ 0.25, 0, 2 }, { 0.01, 0, 2 }, { 0.05, 0, 2 }, { 0.125, 0, 3 }, { 0.001, 0, 3 },
+	{ 1.0 / 3, 0, 3 }, { 1.004, 0, 3 },
+	/* a recording's mean interval, stretched by a busy machine */
+	{ 1.004, 0.05, 0 }, { 1.04, 0.05, 0 }, { 0.503, 0.05, 1 }, { 0.2504, 0.05, 2 },
+	{ 0.0102, 0.05, 2 }, { 1.07, 0.05, 2 },
 };
 
 START_TEST(test_time_decimals)
 {
-	ck_assert_int_eq(batch_time_decimals(decimal_cases[_i].interval_s), decimal_cases[_i].decimals);
+	ck_assert_int_eq(batch_time_decimals(decimal_cases[_i].interval_s, decimal_cases[_i].slack),
+			 decimal_cases[_i].decimals);
 }
 END_TEST
 
