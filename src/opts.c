@@ -186,15 +186,22 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
  * What reads the past (a replay, an export, a log) never writes the host. */
 static int opts_check_sets(struct opts *o)
 {
-	static const char *const past[] = {
-		[MODE_ANNOTATE] = "--annotate", [MODE_EXPORT] = "--export", [MODE_COMPARE] = "--compare",
-		[MODE_SYSCTL_CONF] = "--sysctl-conf",
+	static const struct { const char *opt, *why; } past[] = {
+		[MODE_ANNOTATE] = { "--annotate", "annotating a log never writes the host's knobs" },
+		[MODE_EXPORT] = { "--export", "a recording's export never writes the host's knobs" },
+		[MODE_COMPARE] = { "--compare", "comparing recordings never writes the host's knobs" },
+		[MODE_SYSCTL_CONF] = { "--sysctl-conf", "run --set first, then --sysctl-conf" },
 	};
-	const char *with = o->replay_path && o->mode != MODE_EXPORT ? "-r" :
-			   (size_t)o->mode < sizeof past / sizeof past[0] ? past[o->mode] : NULL;
+	const char *with = NULL, *why = NULL;
+	if ((size_t)o->mode < sizeof past / sizeof past[0] && past[o->mode].opt) {
+		with = past[o->mode].opt;
+		why = past[o->mode].why;
+	} else if (o->replay_path) {
+		with = "-r";
+		why = "a replay never writes the host's knobs";
+	}
 	if (with) {
-		fprintf(stderr, "wbtop: --set and %s contradict each other: %s reads what was, "
-			"and never writes the host's knobs\n", with, with);
+		fprintf(stderr, "wbtop: --set and %s contradict each other: %s\n", with, why);
 		return 2;
 	}
 	if (o->read_only) {

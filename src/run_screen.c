@@ -629,10 +629,12 @@ int run_screen(const struct opts *cmdline)
 		eff.dip.drop_pct = set.dip_pct;
 	const char *sort = NULL;
 	run_screen_check_settings(&set, &eff, &sort, warn ? warn : stderr);
-	if (warn && fclose(warn) == 0 && warnings)
+	if (warn && fclose(warn) == 0 && warnings) {
 		fputs(warnings, stderr);
-	else
-		warnings = NULL;	/* a failed memory stream: printed straight away */
+	} else {
+		free(warnings);	/* no memory stream: the warnings went to stderr at once */
+		warnings = NULL;
+	}
 	int status = run_screen_main(&eff, sort, warnings && *warnings ? warnings : NULL);
 	free(warnings);
 	settings_free(&set);
