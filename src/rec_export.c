@@ -274,6 +274,8 @@ static void rec_json_events(FILE *out, const struct rec_marks *m)
 		fprintf(out, ",\"old\":%" PRId64 ",\"new\":%" PRId64 ",\"read_back\":%" PRId64
 			",\"result\":%d,\"note\":", e->old_value, e->new_value, e->read_back, e->result);
 		rec_json_str(out, e->note);
+		/* true: no write of wbtop's, a change seen between two samples */
+		fprintf(out, ",\"observed\":%s", e->observed ? "true" : "false");
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -518,7 +520,8 @@ struct rec_walk {
 	size_t cap;
 	struct sys_rates sys;
 	struct rec_marks marks;
-	struct wb_event events[SNAP_NKNOBS];
+	struct wb_event *evbuf;	/* the interval's events: recorded, then seen */
+	size_t cap_events;
 };
 
 static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin, const char *end,
@@ -540,6 +543,28 @@ static void rec_walk_close(struct rec_walk *w)
 	snapshot_free(&w->snap[0]);
 	snapshot_free(&w->snap[1]);
 	free(w->rates);
+	free(w->evbuf);
+}
+
+/* The interval's events: the recorded writes, then the changes seen that
+ * none of them explains.  0 or -ENOMEM. */
+static int rec_walk_events(struct rec_walk *w, const struct snapshot *s)
+{
+	size_t nown = w->marks.nevents, need = nown + SNAP_NKNOBS;
+	if (need > w->cap_events) {
+		struct wb_event *e = realloc(w->evbuf, need * sizeof *e);
+		if (!e)
+			return -ENOMEM;
+		w->evbuf = e;
+		w->cap_events = need;
+	}
+	if (nown)
+		memcpy(w->evbuf, w->marks.events, nown * sizeof *w->evbuf);
+	struct wb_event *seen = w->evbuf + nown;
+	size_t n = derive_knob_changes(&w->snap[1 - w->cur], s, seen, SNAP_NKNOBS);
+	w->marks.nevents = nown + derive_knob_unexplained(seen, n, w->evbuf, nown);
+	w->marks.events = w->marks.nevents ? w->evbuf : NULL;
+	return 0;
 }
 
 /* The next interval: 0 (w->snap[w->cur] and the rates set), 1 at the end,
@@ -575,12 +600,10 @@ static int rec_walk_next(struct rec_walk *w, char *err, size_t errlen)
 			continue;
 		r = rec_replay_marks(w->src, &w->marks);
 		/* Knob changes made outside wbtop have no event row: derive them
-		 * from the knob values, as live batch output does. */
-		if (r == 0 && !w->marks.nevents) {
-			w->marks.nevents = derive_knob_changes(&w->snap[1 - w->cur], s, w->events,
-							       SNAP_NKNOBS);
-			w->marks.events = w->marks.nevents ? w->events : NULL;
-		}
+		 * from the knob values, as live batch output does, after the
+		 * writes the live run recorded. */
+		if (r == 0 && (r = rec_walk_events(w, s)) < 0)
+			rec_set_err(err, errlen, "out of memory");
 		return r;
 	}
 }

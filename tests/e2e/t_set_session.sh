@@ -73,6 +73,15 @@ OTHER
 ns '. "'"$TMP/other.sh"'"'
 expect_rc 0 "outside change"
 expect_out "knob vm.dirty_background_ratio 10 -> 9: changed outside wbtop" "outside change"
+# and in JSON, marked as observed rather than as a write of wbtop's
+cat >"$TMP/other.sh" <<'OTHER'
+( sleep 0.5; echo 8 >/proc/sys/vm/dirty_background_ratio ) &
+"$WBTOP" -b -d 0.3 -n 4 --format json
+OTHER
+ns '. "'"$TMP/other.sh"'"'
+expect_rc 0 "outside change, json"
+grep -q '"knob":"vm.dirty_background_ratio","old":9,"new":8,[^}]*"observed":true' "$TMP/out" ||
+	{ show; fail "json: the outside change is not marked observed"; }
 echo 10 >"$FX/dirty_background_ratio"
 
 # --- a size with a fraction of its unit
