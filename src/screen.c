@@ -342,12 +342,14 @@ void scr_draw_rule(struct screen *s, int y, const char *title)
 
 /* ---- the top line and the status line ---- */
 
+/* A replay's date; below 100 columns without the year, so that the
+ * position, speed, interval and file name still fit beside it. */
 static void scr_fmt_time(int64_t wall_ns, bool date, char *buf, size_t len)
 {
 	time_t t = (time_t)(wall_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&t, &tm);
-	strftime(buf, len, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	strftime(buf, len, !date ? "%H:%M:%S" : COLS < 100 ? "%m-%d %H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 bool scr_is_replay(const struct screen *s)
