@@ -22,12 +22,22 @@ struct hist_series {
 	struct hist_dev *ring;	/* cap slots */
 };
 
+/* Where device i of the last history_add_devs went, and under which key serial: the
+ * same device at the same place next frame is found without a search. */
+struct hist_hint {
+	uint64_t id;
+	struct hist_series *s;
+};
+
 struct history {
 	size_t cap;
 	uint64_t frames;	/* frames pushed; the newest is number `frames` */
 	struct hist_sys *sys;	/* cap slots */
 	struct hist_series **dev;	/* sorted by key */
 	size_t ndev, cap_dev;
+	struct hist_hint *hint;	/* nhint of them; dropped when a series is freed */
+	size_t nhint, cap_hint;
+	const struct fig_dev *rows[FIG_NHIST];	/* the registry's rows kept, by slot */
 };
 
 static size_t history_slot(const struct history *h, uint64_t frame)
@@ -52,6 +62,8 @@ struct history *history_new(size_t cap)
 	if (!h)
 		return NULL;
 	h->cap = cap;
+	for (int k = 0; k < FIG_NHIST; k++)
+		h->rows[k] = fig_dev_by_hist(k);
 	h->sys = calloc(cap, sizeof *h->sys);
 	if (!h->sys) {
 		free(h);
@@ -65,6 +77,7 @@ void history_clear(struct history *h)
 	for (size_t i = 0; i < h->ndev; i++)
 		history_series_free(h->dev[i]);
 	h->ndev = 0;
+	h->nhint = 0;
 	h->frames = 0;
 	memset(h->sys, 0, h->cap * sizeof *h->sys);
 }
@@ -74,6 +87,7 @@ void history_free(struct history *h)
 	if (!h)
 		return;
 	history_clear(h);
+	free(h->hint);
 	free(h->dev);
 	free(h->sys);
 	free(h);
@@ -90,6 +104,8 @@ static void history_prune(struct history *h)
 		else
 			h->dev[kept++] = s;
 	}
+	if (kept != h->ndev)
+		h->nhint = 0;	/* a hint may name a freed series */
 	h->ndev = kept;
 }
 
@@ -121,6 +137,22 @@ void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct 
 	out->written_kbps = r->written_kbps;
 }
 
+/* The figures of one device from its rates, by the registry's rows kept. */
+static void history_dev_fill(const struct history *h, struct hist_dev *out,
+			     const struct dev_rates *r, bool dip)
+{
+	memset(out, 0, sizeof *out);
+	if (r->status != RATE_OK)
+		return;
+	out->valid = true;
+	out->dip = dip;
+	for (int k = 0; k < FIG_NHIST; k++) {
+		const struct fig_dev *f = h->rows[k];
+		if (f && fig_dev_available(f, r))
+			out->v[k] = (float)fig_dev_value(f, r);
+	}
+}
+
 void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip)
 {
 	memset(out, 0, sizeof *out);
@@ -128,16 +160,12 @@ void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, boo
 		return;
 	out->valid = true;
 	out->dip = dip;
-	out->wkb_s = (float)r->wkb_s;
-	out->rkb_s = (float)r->rkb_s;
-	out->util_pct = (float)r->util_pct;
-	double ios = r->r_s + r->w_s;
-	out->await_ms = ios > 0 ? (float)((r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios) : 0.0f;
-}
-
-const char *history_dev_key(const struct dev_counters *d)
-{
-	return d->ident && d->ident->key ? d->ident->key : d->name;
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		if ((f->sinks & FIG_IN_HISTORY) && f->hist >= 0 && f->hist < FIG_NHIST &&
+		    fig_dev_available(f, r))
+			out->v[f->hist] = (float)fig_dev_value(f, r);
+	}
 }
 
 void history_mark_event(struct history *h)
@@ -191,16 +219,9 @@ static struct hist_series *history_insert(struct history *h, size_t at, const ch
 	return s;
 }
 
-int history_add_dev(struct history *h, const char *key, const struct hist_dev *d)
+/* Store d in series s at the newest frame, clearing the holes since it last had figures. */
+static void history_store(struct history *h, struct hist_series *s, const struct hist_dev *d)
 {
-	if (!h->frames)
-		return -EINVAL;
-	bool found;
-	size_t at = history_search(h, key, &found);
-	struct hist_series *s = found ? h->dev[at] : history_insert(h, at, key);
-	if (!s)
-		return -ENOMEM;
-	/* Clear the holes since the device last wrote (at most a ring). */
 	uint64_t from = s->last_frame + 1;
 	if (h->frames > h->cap && from < h->frames - h->cap + 1)
 		from = h->frames - h->cap + 1;
@@ -208,6 +229,55 @@ int history_add_dev(struct history *h, const char *key, const struct hist_dev *d
 		memset(&s->ring[history_slot(h, k)], 0, sizeof *s->ring);
 	s->ring[history_slot(h, h->frames)] = *d;
 	s->last_frame = h->frames;
+}
+
+/* The series of key, made if new; NULL when out of memory. */
+static struct hist_series *history_series_of(struct history *h, const char *key)
+{
+	bool found;
+	size_t at = history_search(h, key, &found);
+	return found ? h->dev[at] : history_insert(h, at, key);
+}
+
+int history_add_dev(struct history *h, const char *key, const struct hist_dev *d)
+{
+	if (!h->frames)
+		return -EINVAL;
+	struct hist_series *s = history_series_of(h, key);
+	if (!s)
+		return -ENOMEM;
+	history_store(h, s, d);
+	return 0;
+}
+
+int history_add_devs(struct history *h, size_t n, const char *const *keys, const uint64_t *ids,
+		     const struct dev_rates *rates, const bool *dips)
+{
+	if (!h->frames)
+		return -EINVAL;
+	if (n > h->cap_hint) {
+		struct hist_hint *q = realloc(h->hint, n * sizeof *q);
+		if (!q)
+			return -ENOMEM;
+		h->hint = q;
+		h->cap_hint = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct hist_series *s;
+		/* a serial says it all; a device without one by its key, one compare */
+		if (i < h->nhint && (ids[i] ? h->hint[i].id == ids[i] :
+				     !h->hint[i].id && strcmp(h->hint[i].s->key, keys[i]) == 0))
+			s = h->hint[i].s;
+		else if (!(s = history_series_of(h, keys[i]))) {
+			h->nhint = i;	/* the hints past i are stale */
+			return -ENOMEM;
+		}
+		struct hist_dev d;
+		history_dev_fill(h, &d, &rates[i], dips && dips[i]);
+		history_store(h, s, &d);
+		h->hint[i] = (struct hist_hint){ ids[i], s };
+	}
+	h->nhint = n;
 	return 0;
 }
 
@@ -278,18 +348,13 @@ static double history_sys_value(const struct hist_sys *x, enum hist_field field)
 
 static double history_dev_value(const struct hist_dev *d, enum hist_field field)
 {
-	switch (field) {
-	case HIST_DEV_WKB_S: return d->wkb_s;
-	case HIST_DEV_RKB_S: return d->rkb_s;
-	case HIST_DEV_UTIL_PCT: return d->util_pct;
-	case HIST_DEV_AWAIT_MS: return d->await_ms;
-	default: return NAN;
-	}
+	int k = (int)field - HIST_DEV_BASE;
+	return k >= 0 && k < FIG_NHIST ? d->v[k] : NAN;
 }
 
 static bool history_is_dev_field(enum hist_field field)
 {
-	return field >= HIST_DEV_WKB_S;
+	return field >= HIST_DEV_BASE;
 }
 
 size_t history_series(const struct history *h, const struct hist_series *s,

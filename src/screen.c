@@ -124,7 +124,7 @@ struct screen *screen_new(const struct screen_config *cfg, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->sort_col = 3;	/* wMB/s: scr_cols[3] */
+	scr_cols_init(s);
 	s->show_idle = cfg->all_devices;
 	s->procs_open = cfg->procs;
 	if (cfg->sort && !scr_set_sort(s, cfg->sort)) {
