@@ -119,7 +119,9 @@ static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
 	if (r->live)
 		return batch_time_decimals(o->delay_s, 0);
 	int64_t n = rec_replay_count(r->src);
-	int64_t w0 = n >= 2 ? rec_replay_wall_ns(r->src, 0) : -1, w1 = n >= 2 ? rec_replay_wall_ns(r->src, n - 1) : -1;
+	if (n < 2)
+		return 0;
+	int64_t w0 = rec_replay_wall_ns(r->src, 0), w1 = rec_replay_wall_ns(r->src, n - 1);
 	if (w0 < 0 || w1 <= w0)
 		return 0;
 	return batch_time_decimals((double)(w1 - w0) / 1e9 / (double)(n - 1), 0.05);
