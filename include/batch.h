@@ -43,4 +43,14 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 /* One knob-change event, as a comment line. */
 int batch_print_event(struct batch *b, const struct wb_event *e);
 
+/* The batch text sink (sink.h): for each interval (not the baseline) the
+ * knob changes seen, as comment lines, then batch_print's tables, to out
+ * (not owned; out_name names it in messages).  all and devices_regex as for
+ * batch_new; NULL with a message in err. */
+struct sink;
+struct sink *batch_sink_new(FILE *out, const char *out_name, bool all, const char *devices_regex,
+			    char *err, size_t errlen);
+/* The time column of a text sink (batch_set_time). */
+void batch_sink_set_time(struct sink *s, int decimals, bool iso);
+
 #endif

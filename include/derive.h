@@ -12,7 +12,7 @@
 #include "event.h"
 #include "snapshot.h"
 
-/* The state of a derived rate (htop's DiskIOMeter distinguishes the same). */
+/* The state of a derived rate. */
 enum rate_status {
 	RATE_OK,	/* derived from two good samples */
 	RATE_FIRST,	/* the device is new: no previous sample yet */
@@ -54,6 +54,9 @@ struct dev_rates {
 	double x[SNAP_XSLOTS(SNAP_NXDEV)];
 	uint32_t x_have;
 };
+
+/* "ok", "first", "reset", "nodata": a status as the exports name it. */
+const char *derive_status_name(enum rate_status s);
 
 /* System rates from prev to cur.  Returns out->status. */
 enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,

@@ -105,6 +105,12 @@ size_t procs_view_build(const struct snapshot *prev, const struct snapshot *cur,
  * 0 or -errno of the failed write. */
 int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n);
 
+/* The -P sink (sink.h): after each interval's device table, its process
+ * table, to out (not owned; out_name names it in messages).  NULL when out
+ * of memory. */
+struct sink;
+struct sink *procs_sink_new(FILE *out, const char *out_name);
+
 /* The kind of a task from its command name and kthread flag.  For a flush
  * worker, *major:*minor get the device number its name carries (0:0 if
  * none, as for "flush-btrfs-1" or "pdflush"), dev its device part ("7:0",

@@ -155,7 +155,6 @@ struct snapshot {
 	struct snap_xval *x;
 };
 
-/* Empty snapshot; no allocation until devices arrive. */
 /* Whether two device names, each NUL-terminated within its 32 bytes, are
  * the same: compared a word at a time (a name's end is a zero byte inside
  * an equal word), which for a kernel name is one or two compares instead
@@ -174,6 +173,7 @@ static inline bool dev_name_eq(const char *a, const char *b)
 	return true;	/* 32 equal bytes without a NUL (not a valid name) */
 }
 
+/* Empty snapshot; no allocation until devices arrive. */
 void snapshot_init(struct snapshot *s);
 /* Release the device array; s can be reused after snapshot_init. */
 void snapshot_free(struct snapshot *s);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "annotate.h"
+#include "grow.h"
 
 #define ANNOTATE_MARK " <<<<<"
 
@@ -125,22 +126,11 @@ static int annotate_fail(struct annotate *a, const char *fmt, ...)
 /* Grow the array *arrp (a pointer to any pointer) to hold need elements; 0 or -ENOMEM. */
 static int annotate_grow(void *arrp, size_t *cap, size_t need, size_t elem)
 {
-	size_t c = *cap ? *cap : 16;
 	void *arr;
-	if (need <= *cap)
-		return 0;
-	while (c < need) {
-		if (c > SIZE_MAX / 2 / elem)
-			return -ENOMEM;
-		c *= 2;
-	}
 	memcpy(&arr, arrp, sizeof arr);
-	arr = realloc(arr, c * elem);
-	if (!arr)
-		return -ENOMEM;
+	int rc = grow_array(&arr, cap, need, elem, 16);
 	memcpy(arrp, &arr, sizeof arr);
-	*cap = c;
-	return 0;
+	return rc;
 }
 
 /* The per-device arrays of the open report share cap_dev. */

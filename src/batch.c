@@ -18,6 +18,7 @@
 #include "batch.h"
 #include "figure.h"
 #include "ident.h"
+#include "sink.h"
 
 #define DIP_MARK " <<<<<"
 
@@ -34,6 +35,8 @@ struct batch {
 /* A device line: the name and at most every registry column, each at most
  * 41 bytes (batch_put_fixed). */
 #define BATCH_COL_MAX 42
+/* The registry's batch columns at most (a line buffer per column). */
+#define BATCH_MAX_COLS 64
 
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen)
 {
@@ -44,7 +47,7 @@ struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *er
 	}
 	b->out = out;
 	b->all = all;
-	if (!(b->line = malloc(16 + BATCH_COL_MAX * fig_ndev))) {
+	if (!(b->line = malloc(16 + BATCH_COL_MAX * BATCH_MAX_COLS))) {
 		snprintf(err, errlen, "out of memory");
 		free(b);
 		return NULL;
@@ -210,21 +213,39 @@ static void batch_dev_name(FILE *out, const struct dev_counters *d)
 		fprintf(out, " (%s%s%s)", id->fstype, id->fs_label ? " " : "", id->fs_label ? id->fs_label : "");
 }
 
-/* One device's columns after its name into line; returns the length. */
-static size_t batch_dev_cols(char *line, size_t pos, const struct dev_rates *r, bool discard, bool flush)
+/* The columns this table prints: the registry's batch rows that some
+ * device can have (discard and flush columns only when one has them). */
+static size_t batch_dev_cols(const struct fig_dev **cols, bool discard, bool flush)
 {
-	for (size_t c = 0; c < fig_ndev; c++) {
+	size_t n = 0;
+	for (size_t c = 0; c < fig_ndev && n < BATCH_MAX_COLS; c++) {
 		const struct fig_dev *col = &fig_dev_table[c];
-		if (!(col->sinks & FIG_IN_BATCH) || !fig_dev_wanted(col, discard, flush))
-			continue;
-		if (!fig_dev_available(col, r)) {
-			line[pos++] = ' ';
-			memset(line + pos, ' ', (size_t)col->width - 1);
-			pos += (size_t)col->width - 1;
-			line[pos++] = '-';
-		} else {
+		if ((col->sinks & FIG_IN_BATCH) && fig_dev_wanted(col, discard, flush))
+			cols[n++] = col;
+	}
+	return n;
+}
+
+/* A column of a device without that figure: "-", right-aligned. */
+static size_t batch_put_dash(char *line, size_t pos, int width)
+{
+	line[pos++] = ' ';
+	memset(line + pos, ' ', (size_t)width - 1);
+	pos += (size_t)width - 1;
+	line[pos++] = '-';
+	return pos;
+}
+
+/* One device's columns after its name into line; returns the length. */
+static size_t batch_dev_line(char *line, size_t pos, const struct dev_rates *r,
+			     const struct fig_dev *const *cols, size_t ncols)
+{
+	for (size_t c = 0; c < ncols; c++) {
+		const struct fig_dev *col = cols[c];
+		if (fig_dev_available(col, r))
 			pos = batch_put_fixed(line, pos, col->width, col->prec, fig_dev_value(col, r));
-		}
+		else
+			pos = batch_put_dash(line, pos, col->width);
 	}
 	return pos;
 }
@@ -239,12 +260,11 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		discard |= dev[i].has_discard;
 		flush |= dev[i].has_flush;
 	}
+	const struct fig_dev *cols[BATCH_MAX_COLS];
+	size_t ncols = batch_dev_cols(cols, discard, flush);
 	fprintf(out, "%-12s", "device");
-	for (size_t c = 0; c < fig_ndev; c++) {
-		const struct fig_dev *col = &fig_dev_table[c];
-		if ((col->sinks & FIG_IN_BATCH) && fig_dev_wanted(col, discard, flush))
-			fprintf(out, " %*s", col->width, col->title);
-	}
+	for (size_t c = 0; c < ncols; c++)
+		fprintf(out, " %*s", cols[c]->width, cols[c]->title);
 	fputs("  name\n", out);
 	char *line = b->line;
 	for (size_t i = 0; i < cur->ndev; i++) {
@@ -252,7 +272,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		if (!batch_dev_shown(b, d, &dev[i]))
 			continue;
 		size_t pos = (size_t)snprintf(line, 16, "%-12s", d->name);
-		pos = batch_dev_cols(line, pos, &dev[i], discard, flush);
+		pos = batch_dev_line(line, pos, &dev[i], cols, ncols);
 		fwrite(line, 1, pos, out);
 		batch_dev_name(out, d);
 		if (dev[i].status == RATE_FIRST)
@@ -277,4 +297,77 @@ int batch_print_event(struct batch *b, const struct wb_event *e)
 	if (fflush(b->out) == EOF)
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+struct batch_sink {
+	struct batch *b;
+	const char *out_name;	/* for messages: "standard output" or -o's path */
+};
+
+/* Per interval: wbtop's own knob writes (with their reasons) and the
+ * changes others made, as comment lines, then the tables. */
+static int batch_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct batch_sink *bs = s->impl;
+	if (!f->prev)
+		return 0;	/* the baseline: no interval yet (iostat -y) */
+	int rc = 0;
+	for (size_t i = 0; i < f->nevents && rc == 0; i++)
+		rc = batch_print_event(bs->b, &f->events[i]);
+	for (size_t i = 0; i < f->nchanges && rc == 0; i++)
+		rc = batch_print_event(bs->b, &f->changes[i]);
+	if (rc == 0)
+		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
+	return rc;
+}
+
+static int batch_sink_close(struct sink *s)
+{
+	struct batch_sink *bs = s->impl;
+	batch_free(bs->b);
+	free(bs);
+	return 0;
+}
+
+/* A write with no interval after it (--restore-on-exit): its line at once. */
+static int batch_sink_event(struct sink *s, const struct wb_event *e)
+{
+	struct batch_sink *bs = s->impl;
+	int rc = batch_print_event(bs->b, e);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
+	return rc;
+}
+
+static const struct sink_ops batch_sink_ops = {
+	.kind = "text", .frame = batch_sink_frame, .event = batch_sink_event, .close = batch_sink_close,
+};
+
+void batch_sink_set_time(struct sink *s, int decimals, bool iso)
+{
+	struct batch_sink *bs = s->impl;
+	batch_set_time(bs->b, decimals, iso);
+}
+
+struct sink *batch_sink_new(FILE *out, const char *out_name, bool all, const char *devices_regex,
+			    char *err, size_t errlen)
+{
+	struct batch_sink *bs = calloc(1, sizeof *bs);
+	if (!bs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!(bs->b = batch_new(out, all, devices_regex, err, errlen))) {
+		free(bs);
+		return NULL;
+	}
+	bs->out_name = out_name;
+	struct sink *s = sink_new(&batch_sink_ops, bs);
+	if (!s)
+		snprintf(err, errlen, "out of memory");
+	return s;
 }

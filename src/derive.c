@@ -81,6 +81,14 @@ static void derive_cpu(const uint64_t *p, const uint64_t *c, struct sys_rates *o
 	out->st = 100.0 * stl / total;
 }
 
+const char *derive_status_name(enum rate_status s)
+{
+	static const char *const names[] = {
+		[RATE_OK] = "ok", [RATE_FIRST] = "first", [RATE_RESET] = "reset", [RATE_NODATA] = "nodata",
+	};
+	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,
 			    struct sys_rates *out)
 {

@@ -2,8 +2,8 @@
  * detect.c - the dip detector. Contract in include/detect.h; the rule and its reasons in
  * doc/dips.md.
  *
- * What it is: per series, a short ring of recent values (the baseline is their median) and a
- * longer ring of relative residuals (value - baseline) / baseline from quiet intervals (the
+ * What it is: per series, a short window of recent values (the baseline is their median) and a
+ * longer window of relative residuals (value - baseline) / baseline from quiet intervals (the
  * jitter is 1.4826 times their median absolute value, a robust standard deviation). An interval
  * dips when its value falls below the baseline by more than max(--dip, 3 * jitter), unless it
  * fell to (almost) nothing, which is the end of a run. A group adds: devices carrying a
@@ -11,7 +11,7 @@
  * pooled jitter (the devices of one run do the same work, and pooling gives a usable estimate
  * after a few intervals); the group total is judged too (under a shared limit devices trade
  * bandwidth and the total holds); and only the whole group stopping is the end of the run.
- * Each ring keeps a sorted copy of its values, so a median is a lookup, not a selection.
+ * Each window keeps its values sorted (sortwin.h), so a median is a lookup, not a selection.
  * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
  * device set grows.
  */
@@ -62,9 +62,8 @@ static const double DIP_MAD_TO_SIGMA = 1.4826;	/* median |x| -> standard deviati
 static const double DIP_SHARE_FRAC = 0.25;	/* under 1/4 of an even share: background I/O */
 static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not a peer */
 
-/* Each ring says which value leaves next; its sorted twin holds the same values in ascending
- * order. Only magnitudes of residuals are ever used, so that ring keeps |residual|. */
-/* A window keeps its values sorted, each with the (mod 256) number of its
+/* Only magnitudes of residuals are ever used, so that window keeps |residual|.
+ * A window keeps its values sorted, each with the (mod 256) number of its
  * arrival, instead of a second copy in arrival order: the oldest is found
  * by its tag.  Half the memory of a ring plus a sorted copy (a device
  * costs about 650 bytes here; thousands of devices are real), for a scan of

@@ -7,6 +7,8 @@
  * /proc/diskstats fields as the kernel documents them
  * (Documentation/admin-guide/iostats.rst).
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "figure.h"
@@ -165,18 +167,164 @@ const size_t fig_nsys = sizeof fig_sys_table / sizeof fig_sys_table[0];
 #undef SG
 #undef SR
 
-/* ---- accessors ------------------------------------------------------------- */
-
-bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r)
+/* Put item, at place pos, into out[0..*n) kept in place order (pos_of[]: the
+ * places of out[]): an insertion sort of a few rows, once per screen. */
+static void fig_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, const void *item, uint8_t pos)
 {
-	if (r->status != RATE_OK)
-		return false;
-	if ((f->need & FIG_NEED_DISCARD) && !r->has_discard)
-		return false;
-	if ((f->need & FIG_NEED_EXTRA) && (f->xkind >= SNAP_NXDEV || !(r->x_have & (1u << f->xkind))))
-		return false;
-	return !(f->need & FIG_NEED_FLUSH) || r->has_flush;
+	size_t at = (*n)++;
+	while (at > 0 && pos_of[at - 1] > pos) {
+		out[at] = out[at - 1];
+		pos_of[at] = pos_of[at - 1];
+		at--;
+	}
+	out[at] = item;
+	pos_of[at] = pos;
 }
+
+/* ---- process figures --------------------------------------------------------- */
+
+static enum fig_proc_have fig_p_text(char *buf, size_t len, const char *text)
+{
+	if (!text || !text[0])
+		return FIG_PROC_NONE;
+	snprintf(buf, len, "%s", text);
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_kbps(const struct proc_row *r, double kbps, double *v)
+{
+	if (r->io_hidden)
+		return FIG_PROC_HIDDEN;
+	if (r->status != RATE_OK)
+		return FIG_PROC_NONE;
+	*v = kbps;
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_pid(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	snprintf(b, n, "%" PRId32, r->pid);
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_state(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	snprintf(b, n, "%c", r->state ? r->state : '?');
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_write(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	return fig_p_kbps(r, r->write_kbps, v);
+}
+
+static enum fig_proc_have fig_p_cancel(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	return fig_p_kbps(r, r->cancelled_kbps, v);
+}
+
+static enum fig_proc_have fig_p_share(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	if (r->status != RATE_OK || r->io_hidden || r->share_pct < 0)
+		return FIG_PROC_NONE;	/* share of nothing: bo was 0 */
+	*v = r->share_pct;
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_cpu(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	if (r->status != RATE_OK)
+		return FIG_PROC_NONE;
+	*v = r->cpu_pct;
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_kind(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	return fig_p_text(b, n, procs_kind_name(r->kind));
+}
+
+static enum fig_proc_have fig_p_dev(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	return fig_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : NULL);
+}
+
+/* "yes", or "?" when the task is in D state but will not say where. */
+static enum fig_proc_have fig_p_thr(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	return fig_p_text(b, n, r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : NULL);
+}
+
+static enum fig_proc_have fig_p_wait(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	return fig_p_text(b, n, r->wait == PROCS_WAIT_NONE ? NULL : procs_wait_name(r->wait));
+}
+
+static enum fig_proc_have fig_p_wchan(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	return fig_p_text(b, n, r->wchan);
+}
+
+static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	snprintf(b, n, "%s", r->comm);	/* the last column: even empty, it is the name */
+	return FIG_PROC_OK;
+}
+
+#define PSCR(t, w, left, level, pos) { t, w, left, level, pos }
+#define NO_PSCR { NULL, 0, false, 0, 0 }
+const struct fig_proc fig_proc_table[] = {
+	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), fig_p_pid },
+	{ "state", "R, S, D, ... as /proc/PID/stat", FIG_SORT_ASC, FIG_PROC_TEXT, "S", 1,
+	  PSCR("S", 2, false, 0, 2), fig_p_state },
+	{ "write_kbps", "write_bytes of /proc/PID/io per second: dirtied, or written with O_DIRECT",
+	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), fig_p_write },
+	{ "cancelled_kbps", "cancelled_write_bytes per second: dirty data truncated before writeback",
+	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), fig_p_cancel },
+	{ "share_pct", "write_kbps as a share of the system's block-out rate (vmstat bo)", FIG_SORT_DESC,
+	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), fig_p_share },
+	{ "cpu_pct", "user + system time, percent of one CPU", FIG_SORT_DESC, FIG_PROC_PCT, "cpu%", 6,
+	  PSCR("cpu%", 6, false, 0, 5), fig_p_cpu },
+	{ "kind", "task, kernel thread, flush worker or kswapd", FIG_SORT_ASC, FIG_PROC_TEXT, "kind", -7,
+	  PSCR("kind", 8, true, 1, 9), fig_p_kind },
+	{ "dev", "the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
+	  PSCR("dev", 9, true, 0, 8), fig_p_dev },
+	{ "throttled", "held by the dirty limits or the block layer (from wchan, best effort)",
+	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), fig_p_thr },
+	{ "wait", "what a task in D state waits for", FIG_SORT_ASC, FIG_PROC_TEXT, "wait", -11,
+	  PSCR("wait", 12, true, 0, 7), fig_p_wait },
+	{ "wchan", "where a task in D state sleeps", FIG_SORT_ASC, FIG_PROC_TEXT, "wchan", -24,
+	  PSCR("wchan", 25, true, 2, 10), fig_p_wchan },
+	{ "command", "the command name", FIG_SORT_ASC, FIG_PROC_TEXT, "command", 0, NO_PSCR, fig_p_comm },
+};
+const size_t fig_nproc = sizeof fig_proc_table / sizeof fig_proc_table[0];
+#undef PSCR
+#undef NO_PSCR
+
+size_t fig_proc_screen_cols(const struct fig_proc **out, size_t cap)
+{
+	uint8_t pos[64];
+	size_t n = 0;
+	for (size_t k = 0; k < fig_nproc; k++)
+		if (fig_proc_table[k].screen.title && n < cap && n < sizeof pos)
+			fig_insert_by_pos((const void **)out, pos, &n, &fig_proc_table[k],
+					  fig_proc_table[k].screen.pos);
+	return n;
+}
+
+/* ---- accessors ------------------------------------------------------------- */
 
 bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush)
 {
@@ -185,19 +333,12 @@ bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush)
 
 size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap)
 {
+	uint8_t pos[64];
 	size_t n = 0;
-	/* by pos: an insertion sort of a few rows, once per screen */
-	for (size_t k = 0; k < fig_ndev; k++) {
-		const struct fig_dev *f = &fig_dev_table[k];
-		if (!f->screen.title || n == cap)
-			continue;
-		size_t at = n++;
-		while (at > 0 && out[at - 1]->screen.pos > f->screen.pos) {
-			out[at] = out[at - 1];
-			at--;
-		}
-		out[at] = f;
-	}
+	for (size_t k = 0; k < fig_ndev; k++)
+		if (fig_dev_table[k].screen.title && n < cap && n < sizeof pos)
+			fig_insert_by_pos((const void **)out, pos, &n, &fig_dev_table[k],
+					  fig_dev_table[k].screen.pos);
 	return n;
 }
 

@@ -13,12 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "history.h"
 #include "ident.h"
+#include "sink.h"
 
 struct hist_series {
 	char *key;
 	uint64_t last_frame;	/* newest frame with figures; 0 = none yet */
+	uint64_t first_frame;	/* the frame it was made in: older slots are holes */
 	struct hist_dev *ring;	/* cap slots */
 };
 
@@ -194,25 +197,35 @@ static size_t history_search(const struct history *h, const char *key, bool *fou
 	return lo;
 }
 
-static struct hist_series *history_insert(struct history *h, size_t at, const char *key)
+/* Room for one more series pointer. */
+static bool history_room(struct history *h)
 {
-	if (h->ndev == h->cap_dev) {
-		size_t cap = h->cap_dev ? h->cap_dev * 2 : 32;
-		struct hist_series **d = realloc(h->dev, cap * sizeof *d);
-		if (!d)
-			return NULL;
-		h->dev = d;
-		h->cap_dev = cap;
-	}
+	return grow_array((void **)&h->dev, &h->cap_dev, h->ndev + 1, sizeof *h->dev, 32) == 0;
+}
+
+static struct hist_series *history_series_new(const struct history *h, const char *key)
+{
 	struct hist_series *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	s->key = strdup(key);
-	s->ring = calloc(h->cap, sizeof *s->ring);	/* every slot a hole */
+	/* Not zeroed: the frames before first_frame are holes by their number, and the holes
+	 * after it are cleared as they are passed (history_store); with thousands of devices
+	 * zeroing every ring at once was most of the first frame. */
+	s->ring = malloc(h->cap * sizeof *s->ring);
+	s->first_frame = h->frames;
 	if (!s->key || !s->ring) {
 		history_series_free(s);
 		return NULL;
 	}
+	return s;
+}
+
+static struct hist_series *history_insert(struct history *h, size_t at, const char *key)
+{
+	struct hist_series *s = history_room(h) ? history_series_new(h, key) : NULL;
+	if (!s)
+		return NULL;
 	memmove(&h->dev[at + 1], &h->dev[at], (h->ndev - at) * sizeof *h->dev);
 	h->dev[at] = s;
 	h->ndev++;
@@ -222,7 +235,7 @@ static struct hist_series *history_insert(struct history *h, size_t at, const ch
 /* Store d in series s at the newest frame, clearing the holes since it last had figures. */
 static void history_store(struct history *h, struct hist_series *s, const struct hist_dev *d)
 {
-	uint64_t from = s->last_frame + 1;
+	uint64_t from = s->last_frame ? s->last_frame + 1 : h->frames;	/* new: no holes */
 	if (h->frames > h->cap && from < h->frames - h->cap + 1)
 		from = h->frames - h->cap + 1;
 	for (uint64_t k = from; k < h->frames; k++)
@@ -250,27 +263,82 @@ int history_add_dev(struct history *h, const char *key, const struct hist_dev *d
 	return 0;
 }
 
+static int history_cmp_series(const void *a, const void *b)
+{
+	return strcmp((*(struct hist_series *const *)a)->key, (*(struct hist_series *const *)b)->key);
+}
+
+/* The nnew series appended after the sorted ndev merged into the order: sorted among
+ * themselves, a second series of one key folded into the first (hints moved to it), then
+ * one merge, so that many new devices (the first frame of thousands) cost n log n, not a
+ * memmove each. */
+static int history_merge_new(struct history *h, size_t nnew)
+{
+	struct hist_series **fresh = h->dev + h->ndev;
+	qsort(fresh, nnew, sizeof *fresh, history_cmp_series);
+	size_t kept = 0;
+	for (size_t k = 0; k < nnew; k++) {
+		if (kept && strcmp(fresh[kept - 1]->key, fresh[k]->key) == 0) {
+			for (size_t i = 0; i < h->nhint; i++)
+				if (h->hint[i].s == fresh[k])
+					h->hint[i].s = fresh[kept - 1];
+			struct hist_series *dup = fresh[k];
+			if (dup->last_frame == h->frames)	/* the newer figures win, as one by one */
+				fresh[kept - 1]->ring[history_slot(h, h->frames)] =
+					dup->ring[history_slot(h, h->frames)];
+			history_series_free(dup);
+			continue;
+		}
+		fresh[kept++] = fresh[k];
+	}
+	struct hist_series **all = malloc((h->ndev + kept) * sizeof *all + 1);
+	if (!all) {
+		for (size_t k = 0; k < kept; k++)
+			history_series_free(fresh[k]);
+		h->nhint = 0;
+		return -ENOMEM;
+	}
+	size_t a = 0, b = 0, o = 0;
+	while (a < h->ndev || b < kept)
+		all[o++] = b == kept || (a < h->ndev && strcmp(h->dev[a]->key, fresh[b]->key) < 0) ?
+			   h->dev[a++] : fresh[b++];
+	memcpy(h->dev, all, o * sizeof *all);
+	free(all);
+	h->ndev = o;
+	return 0;
+}
+
 int history_add_devs(struct history *h, size_t n, const char *const *keys, const uint64_t *ids,
 		     const struct dev_rates *rates, const bool *dips)
 {
 	if (!h->frames)
 		return -EINVAL;
-	if (n > h->cap_hint) {
-		struct hist_hint *q = realloc(h->hint, n * sizeof *q);
-		if (!q)
-			return -ENOMEM;
-		h->hint = q;
-		h->cap_hint = n;
-	}
+	if (grow_array((void **)&h->hint, &h->cap_hint, n, sizeof *h->hint, 64) < 0)
+		return -ENOMEM;
+	size_t nnew = 0;	/* series made here, after the sorted ones until the merge */
+	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct hist_series *s;
+		struct hist_series *s = NULL;
+		bool found = false;
 		/* a serial says it all; a device without one by its key, one compare */
 		if (i < h->nhint && (ids[i] ? h->hint[i].id == ids[i] :
 				     !h->hint[i].id && strcmp(h->hint[i].s->key, keys[i]) == 0))
 			s = h->hint[i].s;
-		else if (!(s = history_series_of(h, keys[i]))) {
-			h->nhint = i;	/* the hints past i are stale */
-			return -ENOMEM;
+		else {
+			size_t at = history_search(h, keys[i], &found);
+			if (found)
+				s = h->dev[at];
+		}
+		if (!s) {
+			h->ndev += nnew;	/* history_room counts the new ones too */
+			bool room = history_room(h);
+			h->ndev -= nnew;
+			if (!room || !(s = history_series_new(h, keys[i]))) {
+				rc = -ENOMEM;
+				n = i;	/* the devices from here on get no figures */
+				break;
+			}
+			h->dev[h->ndev + nnew++] = s;
 		}
 		struct hist_dev d;
 		history_dev_fill(h, &d, &rates[i], dips && dips[i]);
@@ -278,7 +346,9 @@ int history_add_devs(struct history *h, size_t n, const char *const *keys, const
 		h->hint[i] = (struct hist_hint){ ids[i], s };
 	}
 	h->nhint = n;
-	return 0;
+	if (nnew && history_merge_new(h, nnew) < 0)
+		return -ENOMEM;
+	return rc;
 }
 
 size_t history_len(const struct history *h)
@@ -327,8 +397,8 @@ bool history_dev(const struct history *h, const struct hist_series *s, size_t ag
 	if (!s || age >= history_len(h))
 		return false;
 	uint64_t frame = h->frames - age;
-	if (frame > s->last_frame)
-		return false;	/* a hole not cleared yet: the device has not written since */
+	if (frame > s->last_frame || frame < s->first_frame)
+		return false;	/* a hole not cleared yet, or before the device was known */
 	*out = s->ring[history_slot(h, frame)];
 	return out->valid;
 }
@@ -397,4 +467,46 @@ void history_marks(const struct history *h, const struct hist_series *s, bool de
 		if (event)
 			event[i] = x && x->event;
 	}
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* A frame: the system figures, each device's under its key, and a mark
+ * where knob values changed or the source recorded knob writes. */
+static int history_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct history *h = s->impl;
+	struct hist_sys hs;
+	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
+	history_push(h, &hs);
+	/* every device's few figures (its brief: not all of them, most are never shown),
+	 * found at its place of the last frame; out of memory only leaves this frame's
+	 * history short */
+	const char *const *keys = frame_dev_keys(f);
+	const uint64_t *ids = frame_dev_ids(f);
+	const struct dev_rates *briefs = frame_dev_briefs(f);
+	if (keys && ids && briefs)
+		history_add_devs(h, f->cur->ndev, keys, ids, briefs, f->dev_dip);
+	if (f->nchanges || f->nevents)
+		history_mark_event(h);
+	return 0;
+}
+
+/* A knob wbtop wrote: a BDI limit is in no sample, so it is marked now; a
+ * vm knob's new value is seen, and marked, by the next frame. */
+static int history_sink_event(struct sink *s, const struct wb_event *e)
+{
+	if (strncmp(e->knob, "bdi:", 4) == 0)
+		history_mark_event(s->impl);
+	return 0;
+}
+
+static const struct sink_ops history_sink_ops = {
+	.kind = "history", .frame = history_sink_frame, .event = history_sink_event,
+	.close = sink_keep_close,
+};
+
+struct sink *history_sink_new(struct history *h)
+{
+	return sink_new(&history_sink_ops, h);
 }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figure.h"
 #include "procs_view.h"
+#include "sink.h"
 
 /* ---- names of kernel threads ---- */
 
@@ -510,45 +512,77 @@ static void procs_print_summary(FILE *out, const struct procs_summary *s)
 	fputc('\n', out);
 }
 
-static void procs_print_rate(FILE *out, int width, const struct proc_row *r, double v)
+/* One cell of -P: the registry row's value, "-" where there is none. */
+static void procs_print_cell(FILE *out, const struct fig_proc *f, const struct proc_row *r, bool first)
 {
-	if (r->io_hidden)
-		fprintf(out, " %*s", width, "hidden");
-	else if (r->status != RATE_OK)
-		fprintf(out, " %*s", width, "-");
+	char text[64] = "";
+	double v = 0;
+	enum fig_proc_have have = f->get(r, &v, text, sizeof text);
+	const char *sep = first ? "" : " ";
+	if (f->form != FIG_PROC_TEXT && have == FIG_PROC_OK) {
+		fprintf(out, "%s%*.1f", sep, f->width, v);
+		return;
+	}
+	const char *word = have == FIG_PROC_HIDDEN ? "hidden" : have == FIG_PROC_NONE ? "-" : text;
+	if (f->width == 0)
+		fprintf(out, "%s%s", sep, word);
 	else
-		fprintf(out, " %*.1f", width, v);
+		fprintf(out, "%s%*s", sep, f->width, word);	/* a negative width aligns left */
 }
 
 static void procs_print_row(FILE *out, const struct proc_row *r)
 {
-	fprintf(out, "%7" PRId32 " %c", r->pid, r->state ? r->state : '?');
-	procs_print_rate(out, 10, r, r->write_kbps);
-	procs_print_rate(out, 9, r, r->cancelled_kbps);
-	if (r->status == RATE_OK && !r->io_hidden && r->share_pct >= 0)
-		fprintf(out, " %6.1f", r->share_pct);
-	else
-		fprintf(out, " %6s", "-");
-	if (r->status == RATE_OK)
-		fprintf(out, " %6.1f", r->cpu_pct);
-	else
-		fprintf(out, " %6s", "-");
-	/* thr: yes, or "?" when the task is in D state but will not say where. */
-	const char *thr = r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : "-";
-	fprintf(out, " %-7s %-8s %-3s %-11s %-24s %s\n", procs_kind_name(r->kind),
-		r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : "-", thr, procs_wait_name(r->wait),
-		r->wchan[0] ? r->wchan : "-", r->comm);
+	for (size_t k = 0; k < fig_nproc; k++)
+		procs_print_cell(out, &fig_proc_table[k], r, k == 0);
+	fputc('\n', out);
+}
+
+static void procs_print_header(FILE *out)
+{
+	for (size_t k = 0; k < fig_nproc; k++) {
+		const struct fig_proc *f = &fig_proc_table[k];
+		if (f->width == 0)
+			fprintf(out, "%s%s", k ? " " : "", f->title);
+		else
+			fprintf(out, "%s%*s", k ? " " : "", f->width, f->title);
+	}
+	fputc('\n', out);
 }
 
 int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n)
 {
 	procs_print_summary(out, sum);
-	fprintf(out, "%7s %1s %10s %9s %6s %6s %-7s %-8s %-3s %-11s %-24s %s\n", "PID", "S", "wkB/s",
-		"cwkB/s", "share%", "cpu%", "kind", "dev", "thr", "wait", "wchan", "command");
+	procs_print_header(out);
 	for (size_t i = 0; i < n; i++)
 		procs_print_row(out, &rows[i]);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* ---- the -P sink ---------------------------------------------------------- */
+
+/* After the device table of each interval: the process table. */
+static int procs_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct sink_stream *st = s->impl;
+	if (!f->prev)
+		return 0;
+	struct proc_row rows[PROCS_BATCH_ROWS];
+	struct procs_summary sum;
+	size_t n = procs_view_build(f->prev, f->cur, f->sys.dt_s, rows, PROCS_BATCH_ROWS, &sum);
+	int rc = procs_print_batch(st->out, &sum, rows, n);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", st->name, strerror(-rc));
+	return rc;
+}
+
+static const struct sink_ops procs_sink_ops = {
+	.kind = "procs", .frame = procs_sink_frame, .close = sink_stream_close,
+};
+
+struct sink *procs_sink_new(FILE *out, const char *out_name)
+{
+	return sink_stream_new(&procs_sink_ops, out, out_name);
 }

@@ -1,12 +1,16 @@
 /*
- * run_batch.c - batch mode: sample (or replay), derive, detect, print and
- * record, until -n intervals have been printed, the replay ends or a
- * signal arrives.
+ * run_batch.c - batch mode: open the source (live, or a replay) and the
+ * sinks the options ask for (text, JSON Lines or OpenMetrics, the -P
+ * process tables, the -w recorder), then hand every frame of the pipeline
+ * to every sink until -n intervals are out, the replay ends or a signal
+ * arrives.
  *
  * The first sample is only a baseline (iostat -y): every printed line is a
- * real interval, never a since-boot average.  A replay (-r) prints exactly
- * what the live run printed: the same snapshots, the dip marks the live run
- * recorded.  A recording (-w) that fails stops with one message; the
+ * real interval, never a since-boot average (the sinks skip it; the
+ * recorder keeps it, OpenMetrics exports it).  A replay (-r) prints
+ * exactly what the live run printed: the same snapshots, and the dip marks
+ * the live run recorded unless --dip asks to judge again (pipeline.h says
+ * the rule).  A recording (-w) that fails stops with one message; the
  * output goes on.
  */
 #include <errno.h>
@@ -17,41 +21,46 @@
 
 #include "batch.h"
 #include "control.h"
+#include "jsonl.h"
 #include "knob_cli.h"
 #include "openmetrics.h"
-#include "rec.h"
 #include "pipeline.h"
 #include "procs_view.h"
+#include "rec.h"
 #include "run.h"
+#include "sink.h"
 #include "source.h"
 #include "ticker.h"
+
+#define BATCH_RUN_MAX_SINKS 4
 
 struct batch_run {
 	const struct opts *o;
 	struct source *src;
 	struct pipeline *pipe;
-	struct batch *text;
-	struct batch *sel;	/* --devices for json and openmetrics */
+	struct batch *sel;	/* --devices for openmetrics */
 	FILE *out;
+	const char *out_name;	/* for messages */
 	bool live;
-	struct rec_writer *rec;	/* -w, NULL when not recording (or stopped) */
+	struct sink *out_sinks[BATCH_RUN_MAX_SINKS];	/* in the order they print */
+	size_t nout;
+	struct sink *rec;	/* -w, NULL when not recording (or stopped) */
+	struct rec_writer *rec_w;	/* its writer (owned by rec): for the note on the first frame */
 	bool rec_failed;	/* the recording stopped on an error: exit status 1 */
 	struct control *ctl;	/* live with --set, --restore-on-exit or --revert-after */
-	size_t ev_shown;	/* control's events printed so far */
-	size_t ev_recorded;	/* control's events in the recording so far */
-	const struct wb_event *own;	/* wbtop's writes since the last frame shown */
-	size_t nown;
-	struct wb_event *evbuf;	/* the events of one frame: own, then others' */
+	size_t ev_done;		/* control's events handed on so far (in a frame) */
+	struct wb_event *evbuf;	/* a frame's changes that no write of wbtop's explains */
 	size_t evcap;
 };
 
 static void batch_run_close(struct batch_run *r)
 {
-	rec_writer_close(r->rec, NULL, 0);
+	for (size_t i = 0; i < r->nout; i++)
+		sink_close(r->out_sinks[i], NULL, 0);
+	sink_close(r->rec, NULL, 0);
+	batch_free(r->sel);
 	control_free(r->ctl);
 	free(r->evbuf);
-	batch_free(r->text);
-	batch_free(r->sel);
 	pipeline_free(r->pipe);
 	source_close(r->src);
 	if (r->out && r->out != stdout)
@@ -63,7 +72,7 @@ static void batch_run_close(struct batch_run *r)
 static int batch_run_close_rec(struct batch_run *r)
 {
 	char err[512] = "";
-	int rc = rec_writer_close(r->rec, err, sizeof err);
+	int rc = sink_close(r->rec, err, sizeof err);
 	r->rec = NULL;
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
@@ -87,28 +96,19 @@ static int batch_run_open_source(struct batch_run *r, const struct opts *o, char
 	return 0;
 }
 
-/* Keep control's events not yet recorded in the recording, with the next
- * sample appended: --set's with the first interval (the baseline before
- * it is not an interval, and is never printed). */
-static void batch_run_rec_events(struct batch_run *r)
+static bool batch_run_keep(const struct dev_counters *d, const void *arg)
 {
-	for (; r->rec && r->ctl && r->ev_recorded < control_nevents(r->ctl); r->ev_recorded++)
-		rec_writer_event(r->rec, control_event(r->ctl, r->ev_recorded));
+	return batch_dev_selected(arg, d);
 }
 
-/* Live with --set: the knobs are written before the first sample, so every
- * interval printed is of the knobs asked for. */
-static int batch_run_open_control(struct batch_run *r, const struct opts *o)
+static int batch_run_add(struct batch_run *r, struct sink *s)
 {
-	if (!r->live || !(o->nsets || o->restore_on_exit || o->revert_after_s > 0))
-		return 0;
-	struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s,
-				     .log_syslog = true };
-	if (!(r->ctl = control_new(&cc))) {
+	if (!s) {
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	return o->nsets ? knob_cli_apply_sets(r->ctl, o->sets, o->nsets, "--set", NULL) : 0;
+	r->out_sinks[r->nout++] = s;
+	return 0;
 }
 
 /* Fractions of a second in the time column when the interval has them
@@ -127,19 +127,62 @@ static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
 	return batch_time_decimals((double)(w1 - w0) / 1e9 / (double)(n - 1), 0.05);
 }
 
+/* Live with --set: the knobs are written before the first sample, so every
+ * interval printed is of the knobs asked for. */
+static int batch_run_open_control(struct batch_run *r, const struct opts *o)
+{
+	if (!r->live || !(o->nsets || o->restore_on_exit || o->revert_after_s > 0))
+		return 0;
+	struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s,
+				     .log_syslog = true };
+	if (!(r->ctl = control_new(&cc))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	return o->nsets ? knob_cli_apply_sets(r->ctl, o->sets, o->nsets, "--set", NULL) : 0;
+}
+
+/* The output sinks of the format: text and -P, JSON Lines, or OpenMetrics
+ * (to the stream, or replacing -o FILE at every frame). */
+static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, char *err, size_t errlen)
+{
+	if (o->quiet)
+		return 0;
+	if (o->format == FMT_TEXT) {
+		struct sink *s = batch_sink_new(r->out, r->out_name, o->all_devices, o->devices_regex, err, errlen);
+		if (!s) {
+			fprintf(stderr, "wbtop: %s\n", err);
+			return 2;
+		}
+		r->out_sinks[r->nout++] = s;
+		batch_sink_set_time(s, batch_run_time_decimals(r, o), o->iso_time);
+		return o->procs ? batch_run_add(r, procs_sink_new(r->out, r->out_name)) : 0;
+	}
+	if (o->format == FMT_JSON)
+		return batch_run_add(r, jsonl_sink_new(r->out, r->out_name));
+	if (o->devices_regex && !(r->sel = batch_new(r->out, true, o->devices_regex, err, errlen))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 2;
+	}
+	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? batch_run_keep : NULL, r->sel };
+	bool file = o->output_path != NULL;
+	return batch_run_add(r, om_sink_new(file ? NULL : r->out, file ? o->output_path : r->out_name, &oo));
+}
+
 static int batch_run_open(struct batch_run *r, const struct opts *o)
 {
 	char err[256] = "";
 	memset(r, 0, sizeof *r);
 	r->o = o;
 	r->out = stdout;
+	r->out_name = o->output_path ? o->output_path : "standard output";
 	/* openmetrics -o FILE: each exposition replaces FILE (om_write_file) */
 	bool om_file = o->format == FMT_OPENMETRICS && o->output_path;
 	if (o->output_path && !om_file && !(r->out = fopen(o->output_path, "we"))) {
 		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
 		return 1;
 	}
-	/* Each interval is flushed whole (batch_print ends with fflush), so a
+	/* Each interval is flushed whole (the sinks end it with fflush), so a
 	 * pipe sees every line as soon as it is complete, as with line
 	 * buffering, without a write() per device line. */
 	setvbuf(r->out, NULL, _IOFBF, 1 << 16);
@@ -148,188 +191,67 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return status;
 	}
-	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, err, sizeof err))) {
+	struct rec_writer *w = NULL;
+	if (o->record_path && !(w = rec_writer_open(o->record_path, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
-	if (r->rec)
-		rec_writer_set_sync(r->rec, o->rec_sync_ms);
-	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
-		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
+	if (w)
+		rec_writer_set_sync(w, o->rec_sync_ms);
+	if (w && o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) {
+		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));
+		rec_writer_close(w, NULL, 0);
 		return 1;
 	}
-	/* A replay delivers the processes it recorded. */
-	int rc = o->procs && r->live ? source_live_sample_procs(r->src, true) : 0;
-	if (rc < 0) {
+	if (w && !(r->rec = rec_writer_sink(w))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	r->rec_w = w;
+	/* A replay delivers the processes it recorded (-ENOTSUP here). */
+	int rc = o->procs ? source_sample_procs(r->src, true) : 0;
+	if (rc < 0 && rc != -ENOTSUP) {
 		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;
 	}
-	if (!o->quiet && o->format == FMT_TEXT && !(r->text = batch_new(r->out, o->all_devices, o->devices_regex, err, sizeof err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 2;
-	}
-	if (r->text)
-		batch_set_time(r->text, batch_run_time_decimals(r, o), o->iso_time);
-	if (o->format != FMT_TEXT && o->devices_regex &&
-	    !(r->sel = batch_new(r->out, true, o->devices_regex, err, sizeof err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 2;
-	}
-	if (!(r->pipe = pipeline_new(r->src, &o->dip))) {
+	if ((status = batch_run_open_outputs(r, o, err, sizeof err)))
+		return status;
+	if (!(r->pipe = pipeline_new(r->src, &o->dip, pipeline_marks_rule(o->dip_given)))) {
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
 	return batch_run_open_control(r, o);
 }
 
-static bool batch_run_keep(const struct dev_counters *d, const void *arg)
+/* Live: the frame as every sink gets it, with wbtop's own knob writes
+ * since the last interval in events (their results and reasons; the
+ * recorder keeps them with this sample) and in changes only what they do
+ * not explain: what someone else changed.  The baseline carries none:
+ * --set's writes go with the first interval, the one that shows them.
+ * The frame itself when there is nothing to add. */
+static const struct frame *batch_run_own(struct batch_run *r, const struct frame *f, struct frame *fr)
 {
-	return batch_dev_selected(arg, d);
-}
-
-/* One OpenMetrics exposition: to the stream, or replacing -o FILE.
- * -EEXIST: failed and already reported. */
-static int batch_run_om(struct batch_run *r, const struct frame *f)
-{
-	char err[512];
-	struct om_options oo = { OM_DIALECT_OPENMETRICS, NULL, NULL };
-	if (r->sel) {
-		oo.keep_dev = batch_run_keep;
-		oo.keep_arg = r->sel;
-	}
-	if (!r->o->output_path)
-		return om_write(r->out, f, &oo);
-	if (om_write_file(r->o->output_path, f, &oo, err, sizeof err) < 0) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return -EEXIST;
-	}
-	return 0;
-}
-
-/* One JSON Lines object, the schema of --export json. */
-static int batch_run_json(struct batch_run *r, const struct frame *f, const struct wb_event *ev,
-			  size_t nev)
-{
-	struct rec_marks m = { f->sys_dip, f->dev_dip, ev, nev };
-	int rc = rec_json_sample(r->out, f->cur, &f->sys, frame_dev_rates(f), &m);
-	if (rc == 0 && fflush(r->out) == EOF)
-		rc = errno ? -errno : -EIO;
-	return rc;
-}
-
-/* Store one sample (the baseline too: a replay needs it).  A failing
- * recording stops with one message; the output goes on, and the exit
- * status says the recording is short. */
-static void batch_run_record(struct batch_run *r, const struct frame *f)
-{
-	if (!r->rec || rec_writer_append(r->rec, f->cur, f->sys_dip, f->dev_dip) == 0)
-		return;
-	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
-	rec_writer_close(r->rec, NULL, 0);
-	r->rec = NULL;
-	r->rec_failed = true;
-}
-
-static void batch_run_record_all(struct batch_run *r, const struct frame *f)
-{
-	batch_run_record(r, f);
-	batch_run_rec_events(r);
-}
-
-/* Once: a recording on a watched device adds its own writes and flushes
- * to that device's figures; say so on stderr (not in the output, which a
- * replay must reproduce byte for byte), unless -q. */
-static void batch_run_self_note(struct batch_run *r, const struct frame *f)
-{
-	char note[512];
-	if (r->rec && !r->o->quiet && rec_writer_watched_note(r->rec, f->cur, note, sizeof note))
-		fprintf(stderr, "wbtop: note: %s\n", note);
-}
-
-/* A replay shows the marks the live run recorded, so that -r FILE -b
- * prints what the live run printed even from the middle of a recording
- * (--begin), where the detector would have no history. */
-static void batch_run_recorded_marks(struct batch_run *r, struct frame *f)
-{
-	struct rec_marks m;
-	if (r->live || rec_replay_marks(r->src, &m) < 0)
-		return;
-	f->sys_dip = m.sys_dip;
-	if (m.dev_dips)
-		f->dev_dip = m.dev_dips;
-	r->own = m.events;	/* the writes the live run made, with their notes */
-	r->nown = m.nevents;
-}
-
-/* The events of a frame: wbtop's own writes as they were made (their
- * result and reason), then the changes seen that none of them explains,
- * which someone else made.  NULL (and *n 0) when there are none. */
-static const struct wb_event *batch_run_events(struct batch_run *r, const struct frame *f, size_t *n)
-{
-	if (r->ctl) {
-		size_t all = control_nevents(r->ctl);
-		r->own = all > r->ev_shown ? control_event(r->ctl, r->ev_shown) : NULL;
-		r->nown = all - r->ev_shown;
-		r->ev_shown = all;
-	}
-	*n = 0;
-	size_t need = r->nown + SNAP_NKNOBS;
-	if (need > r->evcap) {
-		struct wb_event *b = realloc(r->evbuf, need * sizeof *b);
+	size_t all = r->ctl ? control_nevents(r->ctl) : 0;
+	if (!f->prev || all == r->ev_done)
+		return f;
+	*fr = *f;
+	fr->events = control_event(r->ctl, r->ev_done);
+	fr->nevents = all - r->ev_done;
+	for (size_t i = r->ev_done; i < all; i++)
+		sink_event(r->rec, control_event(r->ctl, i));
+	r->ev_done = all;
+	if (f->nchanges > r->evcap) {
+		struct wb_event *b = realloc(r->evbuf, f->nchanges * sizeof *b);
 		if (!b)
-			return NULL;	/* out of memory: this frame's events are not shown */
+			return fr;	/* out of memory: the changes are shown as they are */
 		r->evbuf = b;
-		r->evcap = need;
+		r->evcap = f->nchanges;
 	}
-	if (r->nown)
-		memcpy(r->evbuf, r->own, r->nown * sizeof *r->own);
-	struct wb_event *seen = r->evbuf + r->nown;
-	size_t nseen = derive_knob_changes(f->prev, f->cur, seen, SNAP_NKNOBS);
-	*n = r->nown + derive_knob_unexplained(seen, nseen, r->own, r->nown);
-	r->own = NULL;
-	r->nown = 0;
-	return r->evbuf;
-}
-
-/* Print one frame; 0, or the exit status to stop with. */
-static int batch_run_emit(struct batch_run *r, const struct frame *f)
-{
-	size_t nev;
-	const struct wb_event *ev = batch_run_events(r, f, &nev);
-	if (!r->o->quiet && (r->o->format == FMT_OPENMETRICS || r->o->format == FMT_JSON)) {
-		int rc = r->o->format == FMT_JSON ? batch_run_json(r, f, ev, nev) : batch_run_om(r, f);
-		if (rc == -EPIPE)
-			return -1;	/* the reader went away: stop quietly */
-		if (rc == -EEXIST)
-			return 1;
-		if (rc < 0) {
-			fprintf(stderr, "wbtop: %s: %s\n",
-				r->o->output_path ? r->o->output_path : "standard output", strerror(-rc));
-			return 1;
-		}
-		return 0;
-	}
-	if (!r->text)
-		return 0;
-	int rc = 0;
-	for (size_t i = 0; i < nev && rc == 0; i++)
-		rc = batch_print_event(r->text, &ev[i]);
-	if (rc == 0)
-		rc = batch_print(r->text, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
-	if (rc == 0 && r->o->procs) {
-		struct proc_row rows[PROCS_BATCH_ROWS];
-		struct procs_summary sum;
-		size_t n = procs_view_build(f->prev, f->cur, f->sys.dt_s, rows, PROCS_BATCH_ROWS, &sum);
-		rc = procs_print_batch(r->out, &sum, rows, n);
-	}
-	if (rc == -EPIPE)
-		return -1;	/* the reader went away: stop quietly */
-	if (rc < 0) {
-		fprintf(stderr, "wbtop: %s: %s\n", r->o->output_path ? r->o->output_path : "standard output",
-			strerror(-rc));
-		return 1;
-	}
-	return 0;
+	if (f->nchanges)
+		memcpy(r->evbuf, f->changes, f->nchanges * sizeof *r->evbuf);
+	fr->changes = r->evbuf;
+	fr->nchanges = derive_knob_unexplained(r->evbuf, f->nchanges, fr->events, fr->nevents);
+	return fr;
 }
 
 /* --restore-on-exit: the writes are events like any other (printed, and
@@ -339,15 +261,56 @@ static int batch_run_restore(struct batch_run *r)
 {
 	size_t nev = control_nevents(r->ctl);
 	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
-	batch_run_rec_events(r);
-	for (size_t i = nev; r->text && i < control_nevents(r->ctl); i++)
-		batch_print_event(r->text, control_event(r->ctl, i));
+	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
+		sink_event(r->rec, control_event(r->ctl, i));
+		for (size_t k = 0; k < r->nout; k++)
+			sink_event(r->out_sinks[k], control_event(r->ctl, i));
+	}
 	const struct frame *f;
 	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
-		batch_run_record(r, f);
+		sink_frame(r->rec, f);
 	if (rc < 0)
 		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
 	return rc < 0;
+}
+
+/* Store one sample (the baseline too: a replay needs it).  A failing
+ * recording stops with one message; the output goes on, and the exit
+ * status says the recording is short. */
+static void batch_run_record(struct batch_run *r, const struct frame *f)
+{
+	if (!r->rec || sink_frame(r->rec, f) == 0)
+		return;
+	fprintf(stderr, "wbtop: %s\n", r->rec->errmsg);
+	sink_close(r->rec, NULL, 0);
+	r->rec = NULL;
+	r->rec_failed = true;
+}
+
+/* Once: a recording on a watched device adds its own writes and flushes
+ * to that device's figures; say so on stderr (not in the output, which a
+ * replay must reproduce byte for byte), unless -q. */
+static void batch_run_self_note(struct batch_run *r, const struct frame *f)
+{
+	char note[512];
+	if (r->rec && !r->o->quiet && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
+		fprintf(stderr, "wbtop: note: %s\n", note);
+}
+
+/* Hand one frame to the output sinks; 0, or the exit status to stop with
+ * (-1: the reader went away, stop quietly). */
+static int batch_run_emit(struct batch_run *r, const struct frame *f)
+{
+	for (size_t i = 0; i < r->nout; i++) {
+		int rc = sink_frame(r->out_sinks[i], f);
+		if (rc == -EPIPE)
+			return -1;
+		if (rc < 0) {
+			fprintf(stderr, "wbtop: %s\n", r->out_sinks[i]->errmsg);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int run_batch(const struct opts *o)
@@ -362,9 +325,9 @@ int run_batch(const struct opts *o)
 	uint64_t step_ns = (uint64_t)(o->delay_s * 1e9);
 	uint64_t start_ns = ticker_now_ns();
 	long printed = 0;
-	bool first = true;
 	while (!ticker_stop_signal() && (o->count == 0 || printed < o->count)) {
-		const struct frame *step;
+		const struct frame *step, *f;
+		struct frame own;
 		int rc = pipeline_step(r.pipe, &step);
 		if (rc == 1)
 			break;
@@ -373,27 +336,22 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
-		struct frame frame = *step, *f = &frame;
-		batch_run_recorded_marks(&r, f);
-		batch_run_record_all(&r, f);
-		if (first)
+		f = batch_run_own(&r, step, &own);
+		batch_run_record(&r, f);
+		if (!f->prev)
 			batch_run_self_note(&r, f);
 		if (r.rec_failed && o->quiet)
 			break;	/* recording was all there was to do */
-		/* counters need no baseline: openmetrics exports the first sample */
-		if (!first || o->format == FMT_OPENMETRICS) {
-			int e = batch_run_emit(&r, f);
-			if (e) {
-				status = e < 0 ? 0 : e;
-				break;
-			}
+		int e = batch_run_emit(&r, f);
+		if (e) {
+			status = e < 0 ? 0 : e;
+			break;
+		}
+		/* -n counts intervals; openmetrics exports the first sample too */
+		if (f->prev || o->format == FMT_OPENMETRICS)
 			printed++;
-		}
-		first = false;
-		if (r.ctl) {	/* --revert-after: nobody confirms in batch mode */
+		if (r.ctl)	/* --revert-after: nobody confirms in batch mode */
 			control_tick(r.ctl, ticker_now_ns());
-			batch_run_rec_events(&r);
-		}
 		if (r.live && (o->count == 0 || printed < o->count) &&
 		    !ticker_sleep_until(ticker_next_deadline(start_ns, step_ns, ticker_now_ns())))
 			break;

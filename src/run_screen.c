@@ -27,6 +27,7 @@
 #include "run.h"
 #include "run_screen_priv.h"
 #include "settings.h"
+#include "sink.h"
 #include "ticker.h"
 
 /* Frames of history kept: the widest graph and sparkline, plus slack. */
@@ -55,7 +56,6 @@ static int run_screen_open_source(struct screen_run *r)
 	if (!r->src)
 		return 1;
 	r->replay = true;
-	r->recorded_marks = !o->dip_given;
 	if ((o->begin || o->end) && rec_replay_limit(r->src, o->begin, o->end, r->err, sizeof r->err) < 0)
 		return 2;
 	return 0;
@@ -68,18 +68,27 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	int status = run_screen_open_source(r);
 	if (status)
 		return status;
-	if (!(r->pipe = pipeline_new(r->src, &o->dip)) || !(r->hist = history_new(RUN_SCREEN_HISTORY)) ||
+	if (!(r->pipe = pipeline_new(r->src, &o->dip, pipeline_marks_rule(o->dip_given))) ||
+	    !(r->hist = history_new(RUN_SCREEN_HISTORY)) ||
 	    !(r->ring = snapring_new(RUN_SCREEN_KEEP_SAMPLES,
-				     RUN_SCREEN_KEEP_BYTES / sizeof(struct dev_counters)))) {
+				     RUN_SCREEN_KEEP_BYTES / sizeof(struct dev_counters))) ||
+	    !(r->hist_sink = history_sink_new(r->hist)) || !(r->ring_sink = snapring_sink_new(r->ring))) {
 		snprintf(r->err, sizeof r->err, "out of memory");
 		return 1;
 	}
-	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, r->err, sizeof r->err)))
+	struct rec_writer *w = NULL;
+	if (o->record_path && !(w = rec_writer_open(o->record_path, r->err, sizeof r->err)))
 		return 1;
-	if (r->rec)
-		rec_writer_set_sync(r->rec, o->rec_sync_ms);
-	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
-		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(r->rec));
+	if (w)
+		rec_writer_set_sync(w, o->rec_sync_ms);
+	if (w && o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) {
+		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(w));
+		rec_writer_close(w, NULL, 0);
+		return 1;
+	}
+	r->rec_w = w;
+	if (w && !(r->rec = rec_writer_sink(w))) {
+		snprintf(r->err, sizeof r->err, "out of memory");
 		return 1;
 	}
 	if (r->live) {
@@ -97,18 +106,19 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	r->st.recording = r->rec != NULL;
 	r->st.replay_speed = 1;
 	r->step_ns = (uint64_t)(o->delay_s * 1e9);
-	if (o->procs && r->live && source_live_sample_procs(r->src, true) == 0)
+	if (o->procs && source_sample_procs(r->src, true) == 0)
 		r->st.procs_sampled = true;	/* -P: the pane open from the start */
 	return 0;
 }
 
-static void run_screen_rec_append(struct screen_run *r, const struct frame *f);
-
-/* Keep control's events from nev on in the recording (with the next sample). */
-static void run_screen_rec_events(struct screen_run *r, size_t nev)
+/* Hand control's events from nev on to the history (a mark) and the
+ * recording (kept with the next sample). */
+static void run_screen_events_out(struct screen_run *r, size_t nev)
 {
-	for (size_t i = nev; r->rec && i < control_nevents(r->ctl); i++)
-		rec_writer_event(r->rec, control_event(r->ctl, i));
+	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
+		sink_event(r->hist_sink, control_event(r->ctl, i));
+		sink_event(r->rec, control_event(r->ctl, i));
+	}
 }
 
 /* --restore-on-exit: the writes are events like any other, and one more
@@ -119,10 +129,10 @@ static void run_screen_restore(struct screen_run *r)
 	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
 	if (rc < 0)
 		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
-	run_screen_rec_events(r, nev);
+	run_screen_events_out(r, nev);
 	const struct frame *f;
 	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
-		run_screen_rec_append(r, f);
+		sink_frame(r->rec, f);
 }
 
 static void run_screen_close(struct screen_run *r)
@@ -131,10 +141,11 @@ static void run_screen_close(struct screen_run *r)
 	r->scr = NULL;
 	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl))
 		run_screen_restore(r);
-	if (r->rec && rec_writer_close(r->rec, r->err, sizeof r->err) < 0)
+	if (sink_close(r->rec, r->err, sizeof r->err) < 0)
 		fprintf(stderr, "wbtop: %s\n", r->err);
+	sink_close(r->hist_sink, NULL, 0);
+	sink_close(r->ring_sink, NULL, 0);
 	control_free(r->ctl);
-	run_replay_free(r);
 	snapring_free(r->ring);
 	history_free(r->hist);
 	pipeline_free(r->pipe);
@@ -151,14 +162,12 @@ static double run_screen_uptime_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* -w: append the sample.  A failed recording stops, the screen goes on. */
-static void run_screen_rec_append(struct screen_run *r, const struct frame *f)
+/* -w failed: the recording stops, the screen goes on. */
+static void run_screen_rec_failed(struct screen_run *r)
 {
-	if (!r->rec || rec_writer_append(r->rec, f->cur, f->sys_dip, f->dev_dip) == 0)
-		return;
 	if (r->scr)
-		screen_message(r->scr, "recording stopped: %s", rec_writer_errmsg(r->rec));
-	rec_writer_close(r->rec, NULL, 0);
+		screen_message(r->scr, "recording stopped: %s", r->rec->errmsg);
+	sink_close(r->rec, NULL, 0);
 	r->rec = NULL;
 	r->st.recording = false;
 }
@@ -166,51 +175,35 @@ static void run_screen_rec_append(struct screen_run *r, const struct frame *f)
 /* Knob changes by anyone (wbtop, sysctl, a tuning daemon) mark the graph. */
 static void run_screen_knob_changes(struct screen_run *r, const struct frame *f, bool show)
 {
-	struct wb_event ev[SNAP_NKNOBS];
-	size_t n = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
-	/* a replay: the live run's own writes, as made, and what else changed */
-	const struct wb_event *own = r->replay ? r->rp_events : NULL;
-	size_t nown = r->replay ? r->rp_nevents : 0;
-	n = derive_knob_unexplained(ev, n, own, nown);
-	if (!n && !nown)
+	/* a replay: the live run's own writes, as made, beside what else changed */
+	if (!f->nchanges && !f->nevents)
 		return;
-	history_mark_event(r->hist);
 	if (r->own_change) {	/* already on the status line, as control reported it */
 		r->own_change = false;
 		return;
 	}
-	char line[256];
-	const struct wb_event *e = nown ? &own[nown - 1] : &ev[0];
 	if (show)
-		screen_message(r->scr, "%s%s%s", nown ? "" : "knob changed: ",
-			       control_format_event(e, line, sizeof line), n + nown > 1 ? " (and more)" : "");
+		run_screen_knob_note(r, f);
 }
 
-static void run_screen_record(struct screen_run *r, const struct frame *f)
+void run_screen_knob_note(struct screen_run *r, const struct frame *f)
 {
-	struct hist_sys hs;
-	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
-	history_push(r->hist, &hs);
-	/* every device's few figures (not all of them: most are never shown); out of
-	 * memory only leaves this frame's history short */
-	history_add_devs(r->hist, f->cur->ndev, frame_dev_keys(f), frame_dev_ids(f),
-			 frame_dev_briefs(f), f->dev_dip);
+	const struct wb_event *e = f->nevents ? &f->events[f->nevents - 1] : f->nchanges ? &f->changes[0] : NULL;
+	char line[256];
+	if (e)
+		screen_message(r->scr, "%s%s%s", f->nevents ? "" : "knob changed: ",
+			       control_format_event(e, line, sizeof line),
+			       f->nevents + f->nchanges > 1 ? " (and more)" : "");
 }
 
 void run_screen_take(struct screen_run *r, const struct frame *f, bool show)
 {
-	bool event = false;
-	if (r->replay)
-		f = run_replay_marks(r, f, &event);
 	r->f = f;
-	run_screen_record(r, f);
-	if (event)
-		history_mark_event(r->hist);
-	/* A full ring or a huge sample only means less to save: not an error. */
-	snapring_push(r->ring, f->cur, f->sys_dip, f->dev_dip);
-	run_screen_rec_append(r, f);
-	if (f->prev)
-		run_screen_knob_changes(r, f, show);
+	sink_frame(r->hist_sink, f);
+	sink_frame(r->ring_sink, f);
+	if (sink_frame(r->rec, f) < 0)
+		run_screen_rec_failed(r);
+	run_screen_knob_changes(r, f, show);
 }
 
 static void run_screen_after_write(struct screen_run *r, const struct control_ref *ref, size_t nev,
@@ -229,7 +222,7 @@ static bool run_screen_sample(struct screen_run *r)
 	if (rc == 0 && !r->self_noted) {
 		char note[512];
 		r->self_noted = true;
-		if (rec_writer_watched_note(r->rec, f->cur, note, sizeof note))
+		if (r->rec && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
 			screen_message(r->scr, "%s", note);
 	}
 	if (rc == 0)
@@ -313,16 +306,14 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 {
 	size_t n = control_nevents(r->ctl);
 	char line[256];
-	run_screen_rec_events(r, nev);	/* kept with the next sample */
+	run_screen_events_out(r, nev);	/* the recording keeps them with the next sample */
 	if (n > nev) {
 		const struct wb_event *e = control_event(r->ctl, n - 1);
 		if (n - nev == 1)
 			screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
 		else
 			screen_message(r->scr, "%s", run_screen_events_line(r, nev, n, line, sizeof line));
-		if (strncmp(e->knob, "bdi:", 4) == 0)
-			history_mark_event(r->hist);
-		else if (e->result == 0)
+		if (strncmp(e->knob, "bdi:", 4) != 0 && e->result == 0)
 			r->own_change = true;
 	} else if (rc < 0) {
 		screen_message(r->scr, "%s", strerror(-rc));
@@ -330,8 +321,8 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 	r->st.revert_in_s = control_deadline_left_s(r->ctl, ticker_now_ns());
 	if (!ref)
 		ref = &r->kref;	/* undo and revert: most likely the scope on show */
-	if (ref->bdi && source_live_idents(r->src))
-		ident_table_refresh_bdi(source_live_idents(r->src), ref->major, ref->minor);
+	if (ref->bdi && source_idents(r->src))
+		ident_table_refresh_bdi(source_idents(r->src), ref->major, ref->minor);
 	run_screen_list_knobs(r);
 }
 
@@ -461,9 +452,9 @@ static void run_screen_save_history(struct screen_run *r, const char *path)
  * 2 ms per 100 processes a sample); a replay shows what it recorded. */
 static void run_screen_procs(struct screen_run *r, bool on)
 {
-	if (!r->live)
-		return;
-	int rc = source_live_sample_procs(r->src, on);
+	int rc = source_sample_procs(r->src, on);
+	if (rc == -ENOTSUP)
+		return;	/* a replay: the processes it recorded */
 	if (rc < 0) {
 		screen_message(r->scr, "processes cannot be sampled: %s", strerror(-rc));
 		on = false;

@@ -54,6 +54,14 @@ struct scr_line {
 	int y, x, xmax;
 };
 
+/* A glyph's wide cell in one attribute (scr_glyph). */
+#define SCR_NGLYPH 96
+struct scr_glyph_cell {
+	const char *g;		/* the glyph's UTF-8 text: a constant, compared by address */
+	attr_t a;
+	cchar_t cc;
+};
+
 /* A device the name ranks were made for. */
 struct scr_rank_dev {
 	uint32_t major, minor;
@@ -71,6 +79,8 @@ struct scr_filter_memo {
 
 struct screen {
 	SCREEN *term;
+	struct scr_glyph_cell glyph[SCR_NGLYPH];	/* wide cells made so far */
+	size_t nglyph;
 	bool color, utf8;
 	attr_t role_attr[SCR_NROLES];
 	const struct frame *f;
@@ -183,6 +193,10 @@ const struct dev_counters *scr_selected(struct screen *s, size_t *index);
 /* Make rows [0, n) of the order known (at most norder); scr_order_at: row k's device index. */
 void scr_order_upto(struct screen *s, size_t n);
 size_t scr_order_at(struct screen *s, size_t k);
+/* One glyph (one column: ASCII or a UTF-8 constant) at y, x in attribute a. */
+void scr_put_glyph(struct screen *s, int y, int x, const char *g, attr_t a);
+/* The wide cell of the UTF-8 glyph constant g in attribute a, made once; NULL if it cannot. */
+const cchar_t *scr_glyph(struct screen *s, const char *g, attr_t a);
 /* "vg-home /home xfs": a device as people know it, sanitized. */
 const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len);
 /* The label cut to width so what tells devices apart stays: the type

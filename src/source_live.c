@@ -21,10 +21,12 @@
 #include <libproc2/vmstat.h>
 
 #include "diskstats.h"
+#include "grow.h"
 #include "ident.h"
 #include "knob.h"
 #include "procs.h"
 #include "source.h"
+#include "sysfs.h"
 
 #define PROC_DISKSTATS "/proc/diskstats"
 #define PROC_SYS_VM "/proc/sys/vm"
@@ -156,19 +158,10 @@ static int live_slurp(struct live *l, const char *path, size_t *len)
 
 static int64_t live_read_knob(const char *file)
 {
-	char path[128], buf[64];
+	char path[128];
 	snprintf(path, sizeof path, PROC_SYS_VM "/%s", file);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	char *end;
-	long long v = strtoll(buf, &end, 10);
-	return end == buf || v < 0 ? -1 : v;
+	int64_t v;
+	return sysfs_read_int(path, &v) == 0 && v >= 0 ? v : -1;	/* -1: unreadable */
 }
 
 /* libproc2 reports a counter missing from /proc/vmstat as 0, which would
@@ -200,17 +193,7 @@ static int live_check_vmstat(struct live *l, char *errbuf, size_t errlen)
 
 static int live_known_reserve(struct live *l, size_t n)
 {
-	if (n <= l->known_cap)
-		return 0;
-	size_t cap = l->known_cap ? l->known_cap : 64;
-	while (cap < n)
-		cap *= 2;
-	struct live_known *k = realloc(l->known, cap * sizeof *k);
-	if (!k)
-		return -ENOMEM;
-	l->known = k;
-	l->known_cap = cap;
-	return 0;
+	return grow_array((void **)&l->known, &l->known_cap, n, sizeof *l->known, 64);
 }
 
 /* Is d the device known[j] names (same numbers, same name)? */
@@ -330,10 +313,30 @@ static void live_close(struct source *src)
 	free(src);
 }
 
+static struct ident_table *live_idents(struct source *src)
+{
+	return ((struct live *)src->impl)->idents;
+}
+
+static int live_sample_procs(struct source *src, bool on)
+{
+	struct live *l = src->impl;
+	if (!on) {
+		procs_reader_free(l->procs);
+		l->procs = NULL;
+		return 0;
+	}
+	if (!l->procs && !(l->procs = procs_reader_new()))
+		return -ENOMEM;
+	return 0;
+}
+
 static const struct source_ops live_ops = {
 	.kind = "live",
 	.next = live_next,
 	.close = live_close,
+	.idents = live_idents,
+	.sample_procs = live_sample_procs,
 };
 
 struct source *source_live_open(char *errbuf, size_t errlen)
@@ -373,22 +376,3 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 	return src;
 }
 
-struct ident_table *source_live_idents(struct source *src)
-{
-	return src && src->ops == &live_ops ? ((struct live *)src->impl)->idents : NULL;
-}
-
-int source_live_sample_procs(struct source *src, bool on)
-{
-	if (!src || src->ops != &live_ops)
-		return -ENOTSUP;
-	struct live *l = src->impl;
-	if (!on) {
-		procs_reader_free(l->procs);
-		l->procs = NULL;
-		return 0;
-	}
-	if (!l->procs && !(l->procs = procs_reader_new()))
-		return -ENOMEM;
-	return 0;
-}

@@ -465,7 +465,7 @@ static int sweep_prepare(struct sweep *s)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
-	return (s->pipe = pipeline_new(s->src, &s->o->dip)) ? 0 : 1;
+	return (s->pipe = pipeline_new(s->src, &s->o->dip, pipeline_marks_rule(s->o->dip_given))) ? 0 : 1;
 }
 
 int sweep_run(const struct opts *o)

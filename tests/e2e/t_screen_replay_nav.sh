@@ -11,15 +11,7 @@
 . "$(dirname "$0")/screen_lib.sh"
 scr_setup
 
-scr_scenario <<'EOF'
-dev fixa 240 0
-dev fixb 240 16
-at 0 fixa w=20480 util=60
-at 0 fixb w=8192 util=30
-at 0 sys dirty=102400 wb=20480 dirtied=28672 written=28672
-at 5 fixa w=6144
-at 5.6 fixa w=20480
-EOF
+scr_scenario_dip
 scr_driver_start
 rec=$TMP/nav.db
 # the knob change, while it records

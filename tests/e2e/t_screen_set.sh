@@ -31,7 +31,15 @@ tail -1 "$TMP/json" | grep -q '"vm.dirty_ratio":20' || fail "the recording does 
 
 # the screen's replay words wbtop's own write as it was made
 scr_start 100 24 -- -r "$TMP/s.db"
-scr_wait "vm.dirty_ratio 30 -> 20: ok (--restore-on-exit)" 10
+scr_wait "speed 1x" 10
+scr_keys Space
+scr_wait "PAUSED" 3
+scr_keys t C-u s t a r t Enter
+scr_wait_re "sample 1/" 5
+scr_keys "}"
+scr_wait "vm.dirty_ratio 20 -> 30: ok (--set)" 5
+scr_keys "}"
+scr_wait "vm.dirty_ratio 30 -> 20: ok (--restore-on-exit)" 5
 grep -q "outside wbtop" "$TMP/pane" && { scr_show; fail "the replay calls wbtop's write an outside change"; }
 scr_quit
 

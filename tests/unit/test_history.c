@@ -310,6 +310,46 @@ START_TEST(test_add_devs_as_one_by_one)
 }
 END_TEST
 
+/* Many new devices at once (the first frame of thousands) are merged into the order, and a
+ * key given twice in one frame is one series holding the later figures, as one by one. */
+START_TEST(test_add_devs_many_new)
+{
+	enum { N = 3000 };
+	struct history *h = history_new(4);
+	static char names[N][16];
+	const char *keys[N + 1];
+	uint64_t ids[N + 1];
+	static struct dev_rates r[N + 1];
+	for (int i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "k%05d", (i * 7919) % N);	/* not in order */
+		keys[i] = names[i];
+		ids[i] = 1000 + (uint64_t)i;
+		r[i] = (struct dev_rates){ .status = RATE_OK, .wkb_s = (double)i };
+	}
+	keys[N] = names[5];	/* a second device with the key of the sixth */
+	ids[N] = 0;
+	r[N] = (struct dev_rates){ .status = RATE_OK, .wkb_s = 123456 };
+	struct hist_sys sys = { .valid = true };
+	history_push(h, &sys);
+	ck_assert_int_eq(history_add_devs(h, N + 1, keys, ids, r, NULL), 0);
+	ck_assert_uint_eq(history_ndevs(h), N);
+	double v;
+	for (int i = 0; i < N; i++) {
+		const struct hist_series *hs = history_find(h, names[i]);
+		ck_assert_ptr_nonnull(hs);
+		ck_assert_uint_eq(history_series(h, hs, HIST_DEV_WKB_S, &v, 1), 1);
+		ck_assert(v == (i == 5 ? 123456.0 : (double)i));
+	}
+	/* next frame, the same devices: found at their places */
+	history_push(h, &sys);
+	ck_assert_int_eq(history_add_devs(h, N, keys, ids, r, NULL), 0);
+	ck_assert_uint_eq(history_ndevs(h), N);
+	ck_assert_uint_eq(history_series(h, history_find(h, names[5]), HIST_DEV_WKB_S, &v, 1), 1);
+	ck_assert(v == 5.0);
+	history_free(h);
+}
+END_TEST
+
 Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -323,6 +363,7 @@ Suite *history_suite(void)
 	tcase_add_test(tc, test_clear);
 	tcase_add_test(tc, test_from_rates);
 	tcase_add_test(tc, test_add_devs_as_one_by_one);
+	tcase_add_test(tc, test_add_devs_many_new);
 	suite_add_tcase(s, tc);
 	return s;
 }

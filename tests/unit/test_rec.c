@@ -417,7 +417,7 @@ START_TEST(test_roundtrip_bit_exact)
 		int rc = source_next(src, &got);
 		ck_assert_msg(rc == 0, "sample %d: %d %s", n, rc, src->errmsg);
 		check_snap(&want[n], &got, n);
-		struct rec_marks m;
+		struct source_marks m;
 		ck_assert_int_eq(rec_replay_marks(src, &m), 0);
 		ck_assert_int_eq(m.sys_dip, n % 10 == 0);
 		ck_assert(m.dev_dips != NULL);
@@ -594,7 +594,7 @@ START_TEST(test_follow_growing_file)
 	ck_assert_int_eq(rec_writer_append(w, &s, true, NULL), 0);
 	ck_assert_int_eq(source_next(src, &got), 0);
 	check_snap(&s, &got, 3);
-	struct rec_marks m;
+	struct source_marks m;
 	ck_assert_int_eq(rec_replay_marks(src, &m), 0);
 	ck_assert(m.sys_dip);
 	ck_assert_int_eq(source_next(still, &got), 1);	/* not following: ends where it began */
@@ -894,7 +894,7 @@ static char *export_to_string(const char *path, enum rec_format fmt, const char 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = rec_export(path, fmt, b, e, f, err, errlen);
+	*rc = rec_export(path, fmt, b, e, NULL, f, err, errlen);
 	fclose(f);
 	return buf;
 }
