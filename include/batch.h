@@ -15,7 +15,9 @@
 
 struct batch;
 
-/* A sink writing to out.  all: show idle devices too.  devices_regex:
+/* A sink writing to out.  all: show idle devices too (without it, a device
+ * is shown while it does I/O, dips, or did I/O within the detector's
+ * baseline window: a paused writer's device stays listed).  devices_regex:
  * only devices whose kernel name, dm/md name or mount point match (NULL =
  * all); an invalid regex gives NULL and a message in err. */
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen);

@@ -15,15 +15,25 @@
 #include <time.h>
 
 #include "batch.h"
+#include "detect.h"
 #include "ident.h"
 
 #define DIP_MARK " <<<<<"
+
+/* A device that was busy recently: the interval it last was. */
+struct batch_seen {
+	char name[32];		/* as dev_counters.name */
+	unsigned long tick;
+};
 
 struct batch {
 	FILE *out;
 	bool all;
 	bool have_regex;
 	regex_t regex;
+	unsigned long tick;		/* intervals printed */
+	struct batch_seen *seen;	/* devices busy within the baseline window */
+	size_t nseen, cap_seen;
 };
 
 enum col_need { NEED_NONE, NEED_DISCARD, NEED_FLUSH };
@@ -84,6 +94,7 @@ void batch_free(struct batch *b)
 		return;
 	if (b->have_regex)
 		regfree(&b->regex);
+	free(b->seen);
 	free(b);
 }
 
@@ -102,12 +113,54 @@ bool batch_dev_selected(const struct batch *b, const struct dev_counters *d)
 		       batch_match(b, id->mounts) || batch_match(b, id->key)));
 }
 
-static bool batch_dev_shown(const struct batch *b, const struct dev_counters *d,
-			    const struct dev_rates *r)
+/* The entry of name in b->seen, looked for at hint first (devices come in the same order);
+ * NULL if none. */
+static struct batch_seen *batch_seen_find(struct batch *b, const char *name, size_t hint)
+{
+	if (hint < b->nseen && strcmp(b->seen[hint].name, name) == 0)
+		return &b->seen[hint];
+	for (size_t j = 0; j < b->nseen; j++)
+		if (strcmp(b->seen[j].name, name) == 0)
+			return &b->seen[j];
+	return NULL;
+}
+
+/* Was device i busy now or within the detector's baseline window (a writer paused for a
+ * few seconds is the stall itself, not an idle device)? Notes it when busy now; 0 or
+ * -ENOMEM. */
+static int batch_dev_recent(struct batch *b, const struct dev_counters *d, size_t i, bool busy,
+			    bool *recent)
+{
+	struct batch_seen *e = batch_seen_find(b, d->name, i);
+	*recent = e && b->tick - e->tick <= DIP_BASELINE_INTERVALS;
+	if (!busy)
+		return 0;
+	if (!e) {
+		if (b->nseen == b->cap_seen) {
+			size_t cap = b->cap_seen ? 2 * b->cap_seen : 16;
+			struct batch_seen *n = realloc(b->seen, cap * sizeof *n);
+			if (!n)
+				return -ENOMEM;
+			b->seen = n;
+			b->cap_seen = cap;
+		}
+		e = &b->seen[b->nseen++];
+		snprintf(e->name, sizeof e->name, "%s", d->name);
+	}
+	e->tick = b->tick;
+	*recent = true;
+	return 0;
+}
+
+static bool batch_dev_shown(struct batch *b, const struct dev_counters *d, size_t i,
+			    const struct dev_rates *r, bool dip)
 {
 	if (!batch_dev_selected(b, d))
 		return false;
-	return b->all || (r->status == RATE_OK && r->active);
+	bool recent = false;
+	if (batch_dev_recent(b, d, i, r->status == RATE_OK && r->active, &recent) < 0)
+		recent = true;	/* out of memory: rather one line too many than a stall hidden */
+	return b->all || recent || dip;
 }
 
 static void batch_time(int64_t wall_ns, char *buf, size_t len)
@@ -195,6 +248,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
 {
 	FILE *out = b->out;
+	b->tick++;
 	batch_sys_line(out, cur, sys, sys_dip);
 	bool discard = false, flush = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
@@ -208,7 +262,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 	fputs("  name\n", out);
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!batch_dev_shown(b, d, &dev[i]))
+		if (!batch_dev_shown(b, d, i, &dev[i], dev_dip && dev_dip[i]))
 			continue;
 		/* one line buffer per device: a column is at most 41 bytes */
 		char line[NCOLS * 42 + 16];

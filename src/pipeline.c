@@ -26,6 +26,7 @@ struct pipeline {
 	const char **keys;
 	uint64_t *ids;
 	double *values;
+	double *reqs;		/* writes each device completed in the interval, -1 unknown */
 	struct frame frame;
 };
 
@@ -61,6 +62,7 @@ void pipeline_free(struct pipeline *p)
 	free(p->keys);
 	free(p->ids);
 	free(p->values);
+	free(p->reqs);
 	free(p);
 }
 
@@ -92,6 +94,7 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	GROW(keys);
 	GROW(ids);
 	GROW(values);
+	GROW(reqs);
 #undef GROW
 	p->cap = cap;
 	return 0;
@@ -113,14 +116,15 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 	}
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i]) != RATE_OK)
-			p->values[i] = -1.0;
+		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]) !=
+		    RATE_OK)
+			p->values[i] = p->reqs[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
 		p->keys[i] = keyed ? d->ident->key : d->name;
 		p->ids[i] = keyed ? d->ident->key_serial : 0;
 	}
-	f->interval_dip = dip_group_feed_ids(p->dev_det, p->keys, p->ids, p->values, cur->ndev,
-					     p->dips);
+	f->interval_dip = dip_group_feed_reqs(p->dev_det, p->keys, p->ids, p->values, p->reqs,
+					      cur->ndev, p->dips);
 }
 
 int pipeline_step(struct pipeline *p, const struct frame **out)
