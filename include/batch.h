@@ -27,7 +27,9 @@ void batch_free(struct batch *b);	/* NULL is a no-op */
 bool batch_dev_selected(const struct batch *b, const struct dev_counters *d);
 
 /* One interval: cur with its rates (dev[i] for cur->dev[i]) and dip marks
- * (dev_dip may be NULL).  Returns 0 or -errno of the failed write (EPIPE
+ * (dev_dip may be NULL); after the table, a "# dip NAME: cause" line for
+ * each mark (the cause from cause.h, against the device's usual figures,
+ * which the sink keeps).  Returns 0 or -errno of the failed write (EPIPE
  * when the reader went away). */
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip);

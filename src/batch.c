@@ -15,15 +15,18 @@
 #include <time.h>
 
 #include "batch.h"
+#include "cause.h"
 #include "detect.h"
 #include "ident.h"
 
 #define DIP_MARK " <<<<<"
 
-/* A device that was busy recently: the interval it last was. */
+/* A device that was busy recently: the interval it last was, and its usual figures (what a
+ * dip's cause is judged against). */
 struct batch_seen {
 	char name[32];		/* as dev_counters.name */
 	unsigned long tick;
+	struct dip_cause_base usual;
 };
 
 struct batch {
@@ -32,6 +35,7 @@ struct batch {
 	bool have_regex;
 	regex_t regex;
 	unsigned long tick;		/* intervals printed */
+	unsigned long knob_tick;	/* the interval a knob last changed in (0: none) */
 	struct batch_seen *seen;	/* devices busy within the baseline window */
 	size_t nseen, cap_seen;
 };
@@ -146,10 +150,49 @@ static int batch_dev_recent(struct batch *b, const struct dev_counters *d, size_
 		}
 		e = &b->seen[b->nseen++];
 		snprintf(e->name, sizeof e->name, "%s", d->name);
+		dip_cause_base_init(&e->usual);
 	}
 	e->tick = b->tick;
 	*recent = true;
 	return 0;
+}
+
+/* What interval's figures say about a dip of device r (NULL: the system line). */
+static void batch_evidence(const struct batch *b, const struct sys_rates *sys,
+			   const struct dev_rates *r, struct dip_evidence *e)
+{
+	dip_evidence_init(e);
+	/* the events of an interval are printed before it: this one's, or the one before */
+	e->knob_changed = b->knob_tick && b->tick - b->knob_tick <= 1;
+	if (sys->status == RATE_OK) {
+		e->dirty_kb = (double)sys->dirty_kb;
+		e->dirty_thresh_kb = (double)sys->dirty_thresh_kb;
+	}
+	if (!r || r->status != RATE_OK)
+		return;
+	e->w_s = r->w_s;
+	e->aqu_sz = r->aqu_sz;
+	e->w_await_ms = r->w_await_ms;
+	if (r->has_flush) {
+		e->f_s = r->f_s;
+		e->f_await_ms = r->f_await_ms;
+	}
+}
+
+/* The cause line of a dipping device, or a device's figures learnt as its usual ones. */
+static void batch_dev_cause(struct batch *b, const struct dev_counters *d, size_t i,
+			    const struct sys_rates *sys, const struct dev_rates *r, bool dip)
+{
+	struct batch_seen *e = batch_seen_find(b, d->name, i);
+	struct dip_evidence ev;
+	batch_evidence(b, sys, r, &ev);
+	if (!dip) {
+		if (e && r->status == RATE_OK)
+			dip_cause_base_learn(&e->usual, &ev);
+		return;
+	}
+	fprintf(b->out, "# dip %s: %s\n", d->name,
+		dip_cause_name(dip_cause_of(&ev, e ? &e->usual : NULL)));
 }
 
 static bool batch_dev_shown(struct batch *b, const struct dev_counters *d, size_t i,
@@ -290,6 +333,15 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 			fputs(" [reset]", out);
 		fputs(dev_dip && dev_dip[i] ? DIP_MARK "\n" : "\n", out);
 	}
+	/* the causes after the table, so that the marked lines stay as the traces mark them */
+	if (sys_dip) {
+		struct dip_evidence ev;
+		batch_evidence(b, sys, NULL, &ev);
+		fprintf(out, "# dip bo: %s\n", dip_cause_name(dip_cause_of(&ev, NULL)));
+	}
+	for (size_t i = 0; i < cur->ndev; i++)
+		if (batch_dev_selected(b, &cur->dev[i]))
+			batch_dev_cause(b, &cur->dev[i], i, sys, &dev[i], dev_dip && dev_dip[i]);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
@@ -298,6 +350,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 
 int batch_print_event(struct batch *b, const struct wb_event *e)
 {
+	b->knob_tick = b->tick + 1;	/* printed before the interval it happened in */
 	char when[16];
 	batch_time(e->wall_ns, when, sizeof when);
 	fprintf(b->out, "# %s knob %s %" PRId64 " -> %" PRId64 ": %s%s%s\n", when, e->knob,

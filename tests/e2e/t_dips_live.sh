@@ -4,7 +4,8 @@
 # group) for five seconds.  wbtop -b -d 1 marks the paused intervals for
 # that device (one interval of slack at each edge) and nothing in the
 # steady stretches; without -a the paused device's idle rows stay listed
-# (it is dipping, and was busy within the baseline window).
+# (it is dipping, and was busy within the baseline window), and each
+# paused interval's cause is "writers stopped".
 . "$E2E_LIB"
 need_root "makes loop devices and filesystems"
 command -v pv >/dev/null || skip "pv not installed"
@@ -59,4 +60,17 @@ if [ $bad -ne 0 ]; then
 	grep -E "^(time|$dev1|$dev2|$dev3) " "$TMP/out" | awk '{print $1, $2, $6, $NF}' | head -120
 	fail "marks do not match the pause"
 fi
-echo "paused intervals $((first + 1))-$((last - 1)) marked for $dev2; no marks in the steady stretches"
+# Each paused interval's mark gives its cause: the writer stopped submitting (or, when
+# something else on the machine changed a knob in or just before it, the knob change).
+causes=$(awk -v d2="$dev2" -v a="$first" -v b="$last" '
+	$1 == "time" { k++ }
+	$1 == "#" && $3 == "knob" { knob = k + 1 }
+	$1 == "#" && $2 == "dip" && $3 == d2 ":" && k > a && k < b {
+		n++
+		if ($0 ~ /: writers stopped$/ || ($0 ~ /: knob change$/ && knob && k - knob <= 1)) ok++
+	}
+	END { printf "%d %d\n", ok, n }' "$TMP/out")
+set -- $causes
+[ "$2" -ge $((last - first - 1)) ] && [ "$1" -eq "$2" ] ||
+	{ grep "^# dip" "$TMP/out"; fail "causes of the paused intervals: $1 of $2 'writers stopped'"; }
+echo "paused intervals $((first + 1))-$((last - 1)) marked for $dev2, cause 'writers stopped'; no marks in the steady stretches"

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "detect.h"
 
@@ -203,14 +202,6 @@ START_TEST(test_corpus_erratic_writer)
 			t += len + 3 + floor(4 * corpus_uniform());
 		}
 		corpus_simulate(r);
-		if (seed == 1 && getenv("CORPUS_DEBUG")) {
-			for (int k = 0; k < r->n_s; k++) {
-				int in = 0;
-				for (int i = 0; i < r->ndrop; i++)
-					in |= corpus_overlaps(k, k + 1, r->drop[i].from_s, r->drop[i].to_s);
-				fprintf(stderr, "%d %.0f %c %c | %.0f %c\n", k, r->kbps[k][0], in ? 'D' : ' ', r->mark[k][0] ? '<' : ' ', r->kbps[k][1], r->mark[k][1] ? '<' : ' ');
-			}
-		}
 		struct corpus_score sc = corpus_score(r);
 		found += sc.found_all;
 		all += sc.all;
