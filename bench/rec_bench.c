@@ -10,7 +10,11 @@
  *   rec_bench size NDEV NBUSY NSAMP FILE   record, print the sizes
  *   rec_bench day NDEV FILE                a 24 h, 1 s recording (bulk)
  *   rec_bench seek FILE                    open + seek to the middle, ms
- *   rec_bench append NDEV NSAMP FILE       NSAMP appends, one per sample
+ *   rec_bench append NDEV NSAMP FILE [SYNC_MS]
+ *                                          NSAMP appends, one per sample (1 s
+ *                                          of sample time apart), with the
+ *                                          sync period of --rec-sync; prints
+ *                                          the bytes written per sample
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,12 +269,30 @@ static int bench_seek(const char *path)
 
 /* The live recorder's path: one rec_writer_append (one transaction and a
  * checkpoint) per sample.  callgrind counts inside rec_writer_append. */
-static int bench_append(size_t ndev, int64_t nsamp, const char *path)
+/* This process's write counters: wchar (bytes handed to write calls) and
+ * write_bytes (bytes it caused to be written to storage). */
+static void bench_self_io(unsigned long long *wchar, unsigned long long *wbytes)
+{
+	char line[128];
+	FILE *f = fopen("/proc/self/io", "r");
+	*wchar = *wbytes = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		sscanf(line, "wchar: %llu", wchar);
+		sscanf(line, "write_bytes: %llu", wbytes);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int bench_append(size_t ndev, int64_t nsamp, const char *path, int64_t sync_ms, bool report)
 {
 	struct bench b;
 	bench_init(&b, ndev, ndev);
 	struct rec_writer *w = bench_open(path);
+	rec_writer_set_sync(w, sync_ms);
 	bool *dips = calloc(ndev, sizeof *dips);
+	unsigned long long wc0, wb0, wc1, wb1;
+	bench_self_io(&wc0, &wb0);
 	for (int64_t n = 0; n < nsamp; n++) {
 		bench_step(&b, n);
 		dips[n % ndev] = n % 7 == 0;
@@ -279,6 +301,10 @@ static int bench_append(size_t ndev, int64_t nsamp, const char *path)
 			return 1;
 		}
 	}
+	bench_self_io(&wc1, &wb1);
+	if (report)
+		printf("%llu %llu\n", (wc1 - wc0) / (unsigned long long)nsamp,
+		       (wb1 - wb0) / (unsigned long long)nsamp);
 	bench_close(w);
 	free(dips);
 	bench_free(&b);
@@ -294,9 +320,10 @@ int main(int argc, char **argv)
 		return bench_day(strtoul(argv[2], NULL, 10), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "seek"))
 		return bench_seek(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "append"))
-		return bench_append(strtoul(argv[2], NULL, 10), strtoll(argv[3], NULL, 10), argv[4]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "append"))
+		return bench_append(strtoul(argv[2], NULL, 10), strtoll(argv[3], NULL, 10), argv[4],
+				    argc == 6 ? strtoll(argv[5], NULL, 10) : 0, argc == 6);
 	fprintf(stderr, "usage: rec_bench size NDEV NBUSY NSAMP FILE | day NDEV FILE | seek FILE |"
-		" append NDEV NSAMP FILE\n");
+		" append NDEV NSAMP FILE [SYNC_MS]\n");
 	return 2;
 }

@@ -46,6 +46,26 @@ for ndev in 100 2000; do
 		echo "  (valgrind not installed: no instruction counts)"
 	fi
 done
+echo "the recorder's own I/O per sample (1 s samples, 60 of them; what lands on the recording's device)"
+echo "  --rec-sync     devices   bytes written   to storage   fsyncs/sample"
+for ndev in 100 2000; do
+	for pol in sample:0 5:5000 close:-1; do
+		name=${pol%%:*} ms=${pol#*:}
+		rm -f "$tmp/io.wbrec"
+		if command -v strace >/dev/null 2>&1; then
+			io=$(strace -f -qq -e trace=fsync,fdatasync -o "$tmp/st" "$b" append $ndev 60 "$tmp/io.wbrec" "$ms") || exit 1
+			fs=$(grep -c 'sync(' "$tmp/st")
+			fs=$(awk -v n="$fs" 'BEGIN { printf "%.2f", n / 60 }')
+		else
+			io=$("$b" append $ndev 60 "$tmp/io.wbrec" "$ms") || exit 1
+			fs="(no strace)"
+		fi
+		set -- $io
+		printf "  %-10s %10s %15s %12s %15s\n" "$name" $ndev "$1" "$2" "$fs"
+	done
+done
+echo "  (bytes written: handed to write(); to storage: /proc/self/io write_bytes;"
+echo "   fsyncs include those of opening and closing the file, spread over the 60)"
 start=$(date +%s%N)
 "$b" append 100 200 "$tmp/wall.wbrec" || exit 1
 end=$(date +%s%N)

@@ -33,6 +33,10 @@ struct sys_rates {
 	uint64_t dirty_kb, writeback_kb;	/* meminfo */
 	uint64_t dirty_thresh_kb, bg_thresh_kb;	/* the kernel's current limits */
 	double dirtied_kbps, written_kbps;	/* nr_dirtied, nr_written rates */
+	/* values beside the fixed blocks (snapshot.h), by enum snap_xsys: gauges
+	 * as read, counters per second; bit k of x_have says x[k] is there */
+	double x[SNAP_XSLOTS(SNAP_NXSYS)];
+	uint32_t x_have;
 };
 
 /* iostat -x columns for one device, for one interval. */
@@ -44,6 +48,11 @@ struct dev_rates {
 	double f_s, f_await_ms;			/* flushes: valid when has_flush */
 	bool has_discard, has_flush;
 	bool active;				/* any I/O completed or in flight in the interval */
+	/* values beside the diskstats block (snapshot.h), by enum snap_xdev:
+	 * gauges as read, counters per second; bit k of x_have says x[k] is
+	 * there.  Set by derive_dev_x, after derive_dev (which clears x_have). */
+	double x[SNAP_XSLOTS(SNAP_NXDEV)];
+	uint32_t x_have;
 };
 
 /* System rates from prev to cur.  Returns out->status. */
@@ -67,9 +76,28 @@ void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
 enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
 				  double dt_s, double *wkb_s, double *w_ios);
 
+/* The figures the screen needs of every device every frame, shown or not: the status, whether
+ * it is active, and what the history keeps (the registry's FIG_IN_HISTORY rows read r_s, w_s,
+ * rkb_s, wkb_s, r_await_ms, w_await_ms and util_pct); the other figures are 0.  The same numbers
+ * as derive_dev's, for about a third of the work. */
+void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out);
+
 /* Rates of one device between two samples of it (prev may be NULL). */
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out);
+
+/* The values beside the diskstats block of cur's devices into out[i].x
+ * (out as derive_devs fills it, cur->ndev entries): a gauge as cur has it, a
+ * counter as its rate per second from prev (none when prev lacks it, it went
+ * backwards, or dt_s <= 0).  Nothing to do, and no cost, when cur has none. */
+void derive_dev_x(const struct snapshot *prev, const struct snapshot *cur, double dt_s,
+		  struct dev_rates *out);
+
+/* One value beside the fixed blocks, as derive_dev_x derives it: true with
+ * *out set, false when it is not there. */
+bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap_xscope scope,
+	      uint64_t obj, unsigned kind, double dt_s, double *out);
 
 /* Knob values that differ between prev and cur (changed by anyone: wbtop,
  * sysctl, a tuning daemon), as events stamped with cur's time; at most cap

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "derive.h"
+#include "figure.h"
 
 /* The system figures of one frame. */
 struct hist_sys {
@@ -34,11 +35,10 @@ struct hist_sys {
 	uint64_t dirty_thresh_kb, bg_thresh_kb;
 };
 
-/* The figures of one device in one frame (float: the ring is per device). */
+/* The figures of one device in one frame (float: the ring is per device):
+ * the registry's rows kept in history, v[row->hist] (figure.h). */
 struct hist_dev {
-	float wkb_s, rkb_s;		/* KiB/s */
-	float util_pct;
-	float await_ms;			/* reads and writes together, as old iostat */
+	float v[FIG_NHIST];
 	bool valid;			/* the device had rates in this frame */
 	bool dip;
 };
@@ -49,10 +49,11 @@ enum hist_field {
 	HIST_SYS_BI_KBPS,
 	HIST_SYS_DIRTY_KB,
 	HIST_SYS_WRITEBACK_KB,
-	HIST_DEV_WKB_S,			/* device fields: index struct hist_dev */
-	HIST_DEV_RKB_S,
-	HIST_DEV_UTIL_PCT,
-	HIST_DEV_AWAIT_MS
+	HIST_DEV_BASE,			/* device fields: HIST_DEV_BASE + a slot of hist_dev.v */
+	HIST_DEV_WKB_S = HIST_DEV_BASE + FIG_HIST_WKB_S,
+	HIST_DEV_RKB_S = HIST_DEV_BASE + FIG_HIST_RKB_S,
+	HIST_DEV_UTIL_PCT = HIST_DEV_BASE + FIG_HIST_UTIL_PCT,
+	HIST_DEV_AWAIT_MS = HIST_DEV_BASE + FIG_HIST_AWAIT_MS
 };
 
 struct history;
@@ -71,12 +72,17 @@ void history_push(struct history *h, const struct hist_sys *s);
 /* The system figures of a frame built from derived rates. */
 void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct sys_rates *r,
 			    bool sys_dip, bool dev_dip);
-/* The key a device is kept under: its stable identity key when known,
- * else its kernel name (the same key the dip detector uses). */
-const char *history_dev_key(const struct dev_counters *d);
 /* Record device key's figures in the newest frame.  0, -EINVAL if no frame
  * was pushed yet, or -ENOMEM.  key is copied. */
 int history_add_dev(struct history *h, const char *key, const struct hist_dev *d);
+/* Record n devices in the newest frame at once: device i under keys[i], whose serial is
+ * ids[i] (unique in the process; 0 for none), with the figures of rates[i] (derive_dev or
+ * derive_dev_brief: the rows kept read only what both give) and the dip mark dips[i] (dips
+ * may be NULL).  A device with the same serial at the same place as in the last call is found
+ * without a search: in steady state the cost is a store per device.  0, -EINVAL if no frame
+ * was pushed yet, or -ENOMEM (the devices from the one that failed on have no figures). */
+int history_add_devs(struct history *h, size_t n, const char *const *keys, const uint64_t *ids,
+		     const struct dev_rates *rates, const bool *dips);
 /* The figures of a device built from its derived rates. */
 void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip);
 /* Mark the newest frame as one in which a knob changed (no-op if empty). */

@@ -15,9 +15,11 @@
 #define WBTOP_IDENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "knob.h"
+#include "snapshot.h"
 
 struct dev_ident {
 	uint32_t major, minor;
@@ -42,6 +44,15 @@ struct dev_ident {
 /* A set of identities, owned by a source.  Pointers stay valid until
  * ident_table_free(), or until ident_table_sweep() drops a released device. */
 struct ident_table;
+
+/* Room for the key of a device without an identity: "name:" and a kernel name. */
+#define IDENT_KEY_MAX 40
+
+/* The key a device is filed under: its identity's stable key, else
+ * "name:<kernel name>" (the identity's own last resort) written into buf
+ * (IDENT_KEY_MAX bytes).  The history, the dip detector, the recorder and
+ * the exports all use it.  Pure: no lookup. */
+const char *ident_dev_key(const struct dev_counters *d, char *buf, size_t len);
 
 struct ident_table *ident_table_new(void);
 void ident_table_free(struct ident_table *t);	/* NULL is a no-op */

@@ -18,6 +18,7 @@
 #define WBTOP_KNOB_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Where device names are resolved for bdi:DEV:FILE. */
@@ -28,6 +29,15 @@
  * per knob to out.  Exit status: 0 done; 2 invalid input (nothing written);
  * 1 could not write (no permission, or a write failed and was rolled back). */
 int knob_cli_set(const char **assignments, size_t n, FILE *out);
+
+struct control;
+struct control_ref;
+
+/* Parse and validate n "KNOB=VALUE" assignments exactly as --set does,
+ * writing nothing; messages name opt ("--sweep").  refs[i] and values[i]
+ * get what each names.  Exit status: 0 valid, 2 invalid, 1 out of memory. */
+int knob_cli_validate(struct control *c, const char *opt, const char **assignments, size_t n,
+		      struct control_ref *refs, int64_t *values);
 
 /* Print the vm writeback sysctls in force as an /etc/sysctl.d snippet.
  * Exit status: 0, or 1 if a knob could not be read. */

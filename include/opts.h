@@ -21,7 +21,9 @@ enum run_mode {
 	MODE_SET,		/* --set KNOB=VALUE ... */
 	MODE_SYSCTL_CONF,	/* --sysctl-conf */
 	MODE_EXPORT,		/* -r FILE --export csv|json */
-	MODE_COMPARE,		/* --compare A B */
+	MODE_COMPARE,		/* --compare A B, --compare A... -- B... */
+	MODE_SWEEP,		/* --sweep KNOB=V1,V2 ... -- COMMAND... */
+	MODE_PLOT,		/* -r FILE --plot OUT.svg */
 	MODE_HELP,
 	MODE_VERSION
 };
@@ -41,10 +43,23 @@ struct opts {
 	enum out_format format;		/* --format */
 	const char *output_path;	/* -o */
 	const char *record_path;	/* -w */
+	int64_t rec_sync_ms;		/* --rec-sync: 0 every sample, -1 at close */
+	bool rec_sync_given;
 	const char *replay_path;	/* -r */
 	const char *begin, *end;	/* --begin/--end (replay) */
 	const char *annotate_path;	/* --annotate */
-	const char *compare_a, *compare_b;
+	const char **compare_a, **compare_b;	/* --compare: the two sides (files or directories) */
+	size_t ncompare_a, ncompare_b;
+	const char *group;		/* --group REGEX: the cases compared */
+	int width;			/* --width: text lines at most this wide; 0 no limit */
+	const char *case_name;		/* --case NAME: stored in the recording (-w) */
+	const char **sweeps;		/* --sweep KNOB=V1,V2,..., nsweeps of them */
+	size_t nsweeps;
+	long repeat;			/* --repeat: runs per value, default 1 */
+	const char *sweep_dir;		/* --sweep-dir (or -w with --sweep) */
+	const char *plot_path;		/* --plot OUT.svg */
+	char **command;			/* after "--" with --sweep, ncommand words */
+	int ncommand;
 	struct dip_params dip;		/* --dip */
 	bool dip_given;
 	const char **sets;		/* --set KNOB=VALUE, nsets of them */

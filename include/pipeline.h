@@ -44,6 +44,23 @@ int pipeline_step(struct pipeline *p, const struct frame **out);
  * Valid as f is: until the next pipeline_step(). */
 const struct dev_rates *frame_dev_rates(const struct frame *f);
 
+/* Device i's rates alone, derived on the first call of a step for that device (or taken from
+ * frame_dev_rates when that was asked): what a view showing a few rows of many devices wants.
+ * NULL for a frame no pipeline made or i out of range.  Valid until the next pipeline_step(). */
+const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i);
+
+/* Every device's brief figures (derive_dev_brief: the history's and the idle test), derived
+ * on the first call of a step.  NULL for a frame no pipeline made. */
+const struct dev_rates *frame_dev_briefs(const struct frame *f);
+
+/* What the step derived for the dip detector, per device (cur->ndev entries, same order): the
+ * write rate in KiB/s (negative: no rate this interval), the device's key (ident_dev_key)
+ * and the key's serial (0: a device without an identity).  NULL for a frame no pipeline made.
+ * Valid until the next pipeline_step(). */
+const double *frame_dev_write_kbps(const struct frame *f);
+const char *const *frame_dev_keys(const struct frame *f);
+const uint64_t *frame_dev_ids(const struct frame *f);
+
 /* Forget the previous sample and the detectors' history (after a jump in a
  * replay: rates across the jump would be meaningless). */
 void pipeline_restart(struct pipeline *p);

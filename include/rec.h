@@ -1,6 +1,6 @@
 /*
  * rec.h - recordings: write a session to an SQLite file, replay it as a
- * source, export it as CSV or JSON Lines, compare two of them.
+ * source, export it as CSV or JSON Lines (comparing them is compare.h).
  *
  * A recording keeps the raw cumulative counters of every sample (never only
  * rates), so every figure can be derived again on replay exactly as it was
@@ -44,6 +44,14 @@ struct rec_writer;
  * (never overwritten).  NULL on failure with "PATH: reason" in err. */
 struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen);
 
+/* How often the recording is made durable: the WAL copied into the main
+ * file, with the two fsyncs that takes, at most once per every_ms of
+ * sample time (0: after every sample; < 0: only at close).  Until then the
+ * samples are committed to the WAL in the page cache: safe from a killed
+ * wbtop, not from a power cut.  The default is REC_SYNC_DEFAULT_MS. */
+#define REC_SYNC_DEFAULT_MS 5000
+void rec_writer_set_sync(struct rec_writer *w, int64_t every_ms);
+
 /* Append one sample in one transaction: s's counters, knob values that
  * changed, devices that appeared or vanished, and the dips of this interval
  * (dev_dips has s->ndev entries, same order, or is NULL).  0 or -errno;
@@ -64,6 +72,17 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 
 /* Store a knob-change event; it belongs to the next sample appended. */
 int rec_writer_event(struct rec_writer *w, const struct wb_event *e);
+
+/* When the recording's file lives on a device of s (the one st_dev names),
+ * a one-line note saying so into buf, and true: what wbtop then reports
+ * for that device includes its own writes and the flushes of making the
+ * recording durable.  false (buf untouched) otherwise. */
+bool rec_writer_watched_note(const struct rec_writer *w, const struct snapshot *s, char *buf,
+			     size_t len);
+/* Store a note about the run in the meta table (key "case", "command",
+ * ...; doc/recording.md lists them), replacing an earlier value of key.
+ * 0 or -errno; a failure stops the writer as an append does. */
+int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value);
 
 /* Samples stored so far. */
 int64_t rec_writer_count(const struct rec_writer *w);
@@ -138,6 +157,10 @@ int rec_replay_marks(struct source *src, struct rec_marks *out);
  * epoch ("1714550400", fractions allowed).  0 or -EINVAL. */
 int rec_time_parse(const char *text, int64_t start_wall_ns, int64_t *out_ns);
 
+/* The meta value of key in the recording at path into buf ("" when the
+ * recording has none).  0 or -errno with "PATH: reason" in err. */
+int rec_meta_get(const char *path, const char *key, char *buf, size_t len, char *err, size_t errlen);
+
 /* ---- Export and compare ----------------------------------------------- */
 
 enum rec_format { REC_FMT_CSV, REC_FMT_JSON };
@@ -155,10 +178,5 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
  * the failed write. */
 int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
 		    const struct dev_rates *dev, const struct rec_marks *marks);
-
-/* Print the mean write throughput of recordings a and b per device (by
- * stable key) and in total, the change in percent and the dip counts.  0
- * or -errno with "PATH: reason" in err. */
-int rec_compare(const char *a, const char *b, FILE *out, char *err, size_t errlen);
 
 #endif

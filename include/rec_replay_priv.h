@@ -54,6 +54,7 @@ enum rec_rstmt {
 	RS_SAMPLE, RS_FRAMES, RS_WHERE, RS_DEV, RS_KEY, RS_MAX, RS_MIN, RS_WALL, RS_STATE,
 	RS_KNOBS, RS_DIPS, RS_EVENTS,
 	RS_PROCS,			/* NULL in a file written before the procs table */
+	RS_EXTRAS,			/* NULL in a file written before the extras table */
 	RS_COUNT
 };
 

@@ -77,6 +77,64 @@ struct proc_counters {
 	uint32_t flush_major, flush_minor;	/* device a flush worker serves; 0:0 if none */
 };
 
+/* ---- Values beside the fixed blocks ----------------------------------------
+ * Gauges and counters a source reads outside /proc/diskstats, /proc/PID/io and
+ * the vm files (debugfs, tracefs, cgroup files): per device, per task or for
+ * the whole system.  A kind of value is an entry of one of the enums below and
+ * a row of snap_xkind_table (snapshot.c: its name in recordings, unit, gauge
+ * or counter); nothing else needs to know it.  A snapshot holds only the values a
+ * source actually read, as a list sorted by (scope, object, kind): a device or
+ * task without a value has none, rather than a zero.  The recorder stores
+ * them in their own table by kind name (doc/recording.md), so the diskstats
+ * codec is untouched and a recording replays in a build that lacks a kind.
+ */
+enum snap_xscope { SNAP_XDEV, SNAP_XTASK, SNAP_XSYS, SNAP_NXSCOPE };
+
+/* Per device: the kernel's writeback state of its BDI (debugfs bdi/stats). */
+enum snap_xdev {
+	SNAP_XDEV_WB_DIRTY_KB,		/* gauge: BdiDirty + BdiReclaimable, KiB */
+	SNAP_XDEV_WB_THRESH_KB,		/* gauge: BdiDirtyThresh, KiB */
+	SNAP_XDEV_WB_BW_KBPS,		/* gauge: BdiWriteBandwidth, the kernel's estimate, KiB/s */
+	SNAP_NXDEV
+};
+/* Per task: time throttled in balance_dirty_pages (tracefs). */
+enum snap_xtask {
+	SNAP_XTASK_THROTTLED_MS,	/* counter, ms */
+	SNAP_NXTASK
+};
+/* System-wide (none yet: the enum keeps the scope's place). */
+enum snap_xsys { SNAP_NXSYS };
+/* C has no empty arrays: room for a scope's kinds, at least one slot. */
+#define SNAP_XSLOTS(n) ((n) > 0 ? (n) : 1)
+
+struct snap_xval {
+	uint64_t obj;			/* device: major << 32 | minor; task: pid; system: 0 */
+	uint64_t value;
+	uint16_t kind;			/* an entry of the scope's enum */
+	uint8_t scope;			/* enum snap_xscope */
+};
+
+/* What a kind of value is: one row each, snap_xkind_table[SNAP_NXKINDS]. */
+struct snap_xkind {
+	enum snap_xscope scope;
+	unsigned kind;			/* in the scope's enum */
+	const char *name;		/* in recordings: unique over every scope */
+	bool counter;			/* cumulative (derived as a rate per second), else a gauge */
+	const char *unit;		/* of the value as read: "KiB", "KiB/s", "ms" */
+};
+#define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS)
+extern const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)];
+/* The row of a kind, or NULL for one that does not exist. */
+const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind);
+/* The row of a kind by its name in recordings, or NULL (a kind this build lacks). */
+const struct snap_xkind *snap_xkind_by_name(const char *name);
+
+/* The object number of a device in struct snap_xval. */
+static inline uint64_t snap_xobj_dev(uint32_t major, uint32_t minor)
+{
+	return (uint64_t)major << 32 | minor;
+}
+
 /* Writeback sysctls, indexed by enum knob_vm (knob.h); -1 = could not be read. */
 #define SNAP_NKNOBS 7
 
@@ -92,6 +150,9 @@ struct snapshot {
 	size_t nproc;			/* processes, sorted by pid; 0 unless sampled */
 	size_t cap_proc;
 	struct proc_counters *proc;
+	size_t nx;			/* values beside the fixed blocks, sorted (see above) */
+	size_t cap_x;
+	struct snap_xval *x;
 };
 
 /* Empty snapshot; no allocation until devices arrive. */
@@ -124,6 +185,16 @@ int snapshot_reserve_procs(struct snapshot *s, size_t n);
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 /* Sort devices by (major, minor) unless already sorted (the usual case: O(n)). */
 void snapshot_sort_devs(struct snapshot *s);
+/* Add a value beside the fixed blocks (any order: snapshot_sort_x sorts).
+ * 0 or -ENOMEM; -EINVAL for a scope or kind that does not exist. */
+int snapshot_add_x(struct snapshot *s, enum snap_xscope scope, unsigned kind, uint64_t obj,
+		   uint64_t value);
+/* Sort the values by (scope, object, kind) unless already sorted (O(n) then);
+ * a value given twice is kept once.  source_next() does it for every source. */
+void snapshot_sort_x(struct snapshot *s);
+/* The first value of scope and object in a sorted snapshot (then the next
+ * ones of the same object follow), or NULL. */
+const struct snap_xval *snapshot_find_x(const struct snapshot *s, enum snap_xscope scope, uint64_t obj);
 /* Find a device by major:minor in a sorted snapshot; NULL if absent. */
 const struct dev_counters *snapshot_find_dev(const struct snapshot *s, uint32_t major, uint32_t minor);
 

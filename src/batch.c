@@ -3,9 +3,9 @@
  *
  * Per interval: a header and a vmstat-like system line (vmstat's columns,
  * then Dirty, Writeback and the two dirty thresholds in KiB), then an
- * iostat -x like device table.  The device columns are a table (STYLE.md:
- * tables of data, not chains of ifs); discard and flush columns appear only
- * when the kernel gives those counters.
+ * iostat -x like device table.  Both are the figure registry's rows
+ * (figure.h), in its order; discard and flush columns appear only when the
+ * kernel gives those counters.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +17,7 @@
 #include "batch.h"
 #include "cause.h"
 #include "detect.h"
+#include "figure.h"
 #include "ident.h"
 
 #define DIP_MARK " <<<<<"
@@ -34,40 +35,16 @@ struct batch {
 	bool all;
 	bool have_regex;
 	regex_t regex;
+	char *line;		/* one device line: 16 + BATCH_COL_MAX a registry row */
 	unsigned long tick;		/* intervals printed */
 	unsigned long knob_tick;	/* the interval a knob last changed in (0: none) */
 	struct batch_seen *seen;	/* devices busy within the baseline window */
 	size_t nseen, cap_seen;
 };
 
-enum col_need { NEED_NONE, NEED_DISCARD, NEED_FLUSH };
-
-struct dev_col {
-	const char *title;
-	int width, prec;
-	enum col_need need;
-	size_t offset;		/* of a double in struct dev_rates */
-};
-
-#define DCOL(t, w, p, n, field) { t, w, p, n, offsetof(struct dev_rates, field) }
-static const struct dev_col batch_dev_cols[] = {
-	DCOL("r/s", 8, 2, NEED_NONE, r_s),
-	DCOL("w/s", 8, 2, NEED_NONE, w_s),
-	DCOL("rkB/s", 10, 1, NEED_NONE, rkb_s),
-	DCOL("wkB/s", 10, 1, NEED_NONE, wkb_s),
-	DCOL("rrqm/s", 7, 2, NEED_NONE, rrqm_s),
-	DCOL("wrqm/s", 7, 2, NEED_NONE, wrqm_s),
-	DCOL("r_await", 7, 2, NEED_NONE, r_await_ms),
-	DCOL("w_await", 7, 2, NEED_NONE, w_await_ms),
-	DCOL("aqu-sz", 6, 2, NEED_NONE, aqu_sz),
-	DCOL("%util", 6, 1, NEED_NONE, util_pct),
-	DCOL("d/s", 7, 2, NEED_DISCARD, d_s),
-	DCOL("dkB/s", 9, 1, NEED_DISCARD, dkb_s),
-	DCOL("d_await", 7, 2, NEED_DISCARD, d_await_ms),
-	DCOL("f/s", 7, 2, NEED_FLUSH, f_s),
-	DCOL("f_await", 7, 2, NEED_FLUSH, f_await_ms),
-};
-#define NCOLS (sizeof batch_dev_cols / sizeof batch_dev_cols[0])
+/* A device line: the name and at most every registry column, each at most
+ * 41 bytes (batch_put_fixed). */
+#define BATCH_COL_MAX 42
 
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen)
 {
@@ -78,12 +55,18 @@ struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *er
 	}
 	b->out = out;
 	b->all = all;
+	if (!(b->line = malloc(16 + BATCH_COL_MAX * fig_ndev))) {
+		snprintf(err, errlen, "out of memory");
+		free(b);
+		return NULL;
+	}
 	if (devices_regex) {
 		int rc = regcomp(&b->regex, devices_regex, REG_EXTENDED | REG_NOSUB);
 		if (rc != 0) {
 			char msg[128];
 			regerror(rc, &b->regex, msg, sizeof msg);
 			snprintf(err, errlen, "--devices '%s': %s", devices_regex, msg);
+			free(b->line);
 			free(b);
 			return NULL;
 		}
@@ -99,6 +82,7 @@ void batch_free(struct batch *b)
 	if (b->have_regex)
 		regfree(&b->regex);
 	free(b->seen);
+	free(b->line);
 	free(b);
 }
 
@@ -214,21 +198,31 @@ static void batch_time(int64_t wall_ns, char *buf, size_t len)
 	strftime(buf, len, "%H:%M:%S", &tm);
 }
 
+/* The system figure at place pos of the line (from 1), NULL past the end. */
+static const struct fig_sys *batch_sys_at(unsigned pos)
+{
+	for (size_t k = 0; k < fig_nsys; k++)
+		if (fig_sys_table[k].batch_pos == pos)
+			return &fig_sys_table[k];
+	return NULL;
+}
+
 static void batch_sys_line(FILE *out, const struct snapshot *cur, const struct sys_rates *s, bool dip)
 {
 	char when[16];
 	batch_time(cur->wall_ns, when, sizeof when);
-	fprintf(out, "%-8s %3s %3s %8s %9s %8s %9s %5s %5s %8s %8s %6s %6s %3s %3s %3s %3s %3s %9s %9s %9s %9s\n",
-		"time", "r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo",
-		"in", "cs", "us", "sy", "id", "wa", "st", "dirty", "wback", "bg_thr", "thr");
-	fprintf(out, "%-8s %3" PRIu64 " %3" PRIu64 " %8" PRIu64 " %9" PRIu64 " %8" PRIu64 " %9" PRIu64
-		" %5.0f %5.0f %8.0f %8.0f %6.0f %6.0f %3.0f %3.0f %3.0f %3.0f %3.0f"
-		" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "%s\n",
-		when, s->r, s->b, s->swpd_kb, s->free_kb, s->buff_kb, s->cache_kb,
-		s->si_kbps, s->so_kbps, s->bi_kbps, s->bo_kbps, s->in_ps, s->cs_ps,
-		s->us, s->sy, s->id, s->wa, s->st,
-		s->dirty_kb, s->writeback_kb, s->bg_thresh_kb, s->dirty_thresh_kb,
-		dip ? DIP_MARK : "");
+	fprintf(out, "%-8s", "time");
+	const struct fig_sys *f;
+	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
+		fprintf(out, " %*s", f->width, f->title);
+	fprintf(out, "\n%-8s", when);
+	/* as vmstat: whole numbers, a rate of a first sample as 0 */
+	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
+		if (f->type == FIG_U64)
+			fprintf(out, " %*" PRIu64, f->width, fig_sys_u64(f, s));
+		else
+			fprintf(out, " %*.0f", f->width, fig_sys_value(f, s));
+	fputs(dip ? DIP_MARK "\n" : "\n", out);
 }
 
 /* v right-aligned in width with prec decimals, like "%*.*f", appended at
@@ -267,12 +261,6 @@ static size_t batch_put_fixed(char *buf, size_t pos, int width, int prec, double
 	return pos + n;
 }
 
-static bool batch_col_wanted(const struct dev_col *c, bool discard, bool flush)
-{
-	return c->need == NEED_NONE || (c->need == NEED_DISCARD && discard) ||
-	       (c->need == NEED_FLUSH && flush);
-}
-
 /* "vg-home /home xfs": the readable name after the numbers. */
 static void batch_dev_name(FILE *out, const struct dev_counters *d)
 {
@@ -287,6 +275,25 @@ static void batch_dev_name(FILE *out, const struct dev_counters *d)
 		fprintf(out, " (%s%s%s)", id->fstype, id->fs_label ? " " : "", id->fs_label ? id->fs_label : "");
 }
 
+/* One device's columns after its name into line; returns the length. */
+static size_t batch_dev_cols(char *line, size_t pos, const struct dev_rates *r, bool discard, bool flush)
+{
+	for (size_t c = 0; c < fig_ndev; c++) {
+		const struct fig_dev *col = &fig_dev_table[c];
+		if (!(col->sinks & FIG_IN_BATCH) || !fig_dev_wanted(col, discard, flush))
+			continue;
+		if (!fig_dev_available(col, r)) {
+			line[pos++] = ' ';
+			memset(line + pos, ' ', (size_t)col->width - 1);
+			pos += (size_t)col->width - 1;
+			line[pos++] = '-';
+		} else {
+			pos = batch_put_fixed(line, pos, col->width, col->prec, fig_dev_value(col, r));
+		}
+	}
+	return pos;
+}
+
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
 {
@@ -299,32 +306,19 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		flush |= dev[i].has_flush;
 	}
 	fprintf(out, "%-12s", "device");
-	for (size_t c = 0; c < NCOLS; c++)
-		if (batch_col_wanted(&batch_dev_cols[c], discard, flush))
-			fprintf(out, " %*s", batch_dev_cols[c].width, batch_dev_cols[c].title);
+	for (size_t c = 0; c < fig_ndev; c++) {
+		const struct fig_dev *col = &fig_dev_table[c];
+		if ((col->sinks & FIG_IN_BATCH) && fig_dev_wanted(col, discard, flush))
+			fprintf(out, " %*s", col->width, col->title);
+	}
 	fputs("  name\n", out);
+	char *line = b->line;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
 		if (!batch_dev_shown(b, d, i, &dev[i], dev_dip && dev_dip[i]))
 			continue;
-		/* one line buffer per device: a column is at most 41 bytes */
-		char line[NCOLS * 42 + 16];
 		size_t pos = (size_t)snprintf(line, 16, "%-12s", d->name);
-		for (size_t c = 0; c < NCOLS; c++) {
-			const struct dev_col *col = &batch_dev_cols[c];
-			if (!batch_col_wanted(col, discard, flush))
-				continue;
-			bool have = col->need == NEED_NONE || (col->need == NEED_DISCARD ? dev[i].has_discard : dev[i].has_flush);
-			if (dev[i].status != RATE_OK || !have) {
-				line[pos++] = ' ';
-				memset(line + pos, ' ', (size_t)col->width - 1);
-				pos += (size_t)col->width - 1;
-				line[pos++] = '-';
-			} else {
-				pos = batch_put_fixed(line, pos, col->width, col->prec,
-						      *(const double *)((const char *)&dev[i] + col->offset));
-			}
-		}
+		pos = batch_dev_cols(line, pos, &dev[i], discard, flush);
 		fwrite(line, 1, pos, out);
 		batch_dev_name(out, d);
 		if (dev[i].status == RATE_FIRST)

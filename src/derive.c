@@ -109,6 +109,11 @@ enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *
 	out->written_kbps = derive_rate(p->nr_written_pages, c->nr_written_pages, dt, &reset) * page_kb;
 	derive_cpu(p->cpu_jif, c->cpu_jif, out, &reset);
 	out->status = reset ? RATE_RESET : RATE_OK;
+	for (const struct snap_xval *v = snapshot_find_x(cur, SNAP_XSYS, 0);
+	     v && v < cur->x + cur->nx && v->scope == SNAP_XSYS; v++)
+		if (snap_xkind_find(SNAP_XSYS, v->kind) && v->kind < sizeof out->x / sizeof out->x[0] &&
+		    derive_x(prev, cur, SNAP_XSYS, 0, v->kind, dt, &out->x[v->kind]))
+			out->x_have |= 1u << v->kind;
 	return out->status;
 }
 
@@ -221,6 +226,27 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 	return status;
 }
 
+void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out)
+{
+	uint64_t d[DS_NFIELDS];
+	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
+	derive_dev_none(cur, status, out);
+	if (status != RATE_OK)
+		return;
+	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
+	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;
+	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->util_pct = derive_num(d[DS_IO_MS]) / 10.0 / dt_s;
+	if (out->util_pct > 100.0)
+		out->util_pct = 100.0;
+	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
+		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+}
+
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out)
 {
@@ -232,6 +258,7 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 	}
 	/* every member is set below: no memset on the common path */
 	out->status = RATE_OK;
+	out->x_have = 0;
 	out->has_discard = cur->nfields >= 15;
 	out->has_flush = cur->nfields >= 17;
 	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
@@ -292,6 +319,59 @@ void derive_devs(const struct snapshot *prev, const struct snapshot *cur,
 	size_t j = 0;
 	for (size_t i = 0; i < cur->ndev; i++)
 		derive_dev(derive_match(prev, &cur->dev[i], &j), &cur->dev[i], dt, &out[i]);
+	if (cur->nx)
+		derive_dev_x(prev, cur, dt, out);
+}
+
+/* The value of kind in a run of one object's values (sorted by kind), or NULL. */
+static const struct snap_xval *derive_x_kind(const struct snapshot *s, const struct snap_xval *v,
+					     unsigned kind)
+{
+	for (const struct snap_xval *first = v; v && v < s->x + s->nx && v->scope == first->scope &&
+	     v->obj == first->obj; v++)
+		if (v->kind == kind)
+			return v;
+	return NULL;
+}
+
+bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap_xscope scope,
+	      uint64_t obj, unsigned kind, double dt_s, double *out)
+{
+	const struct snap_xkind *k = snap_xkind_find(scope, kind);
+	const struct snap_xval *c = k ? derive_x_kind(cur, snapshot_find_x(cur, scope, obj), kind) : NULL;
+	if (!c)
+		return false;
+	if (!k->counter) {
+		*out = derive_num(c->value);
+		return true;
+	}
+	const struct snap_xval *p = prev ? derive_x_kind(prev, snapshot_find_x(prev, scope, obj), kind) : NULL;
+	if (!p || c->value < p->value || dt_s <= 0)
+		return false;	/* no earlier value, a reset, or no time passed */
+	*out = derive_num(c->value - p->value) / dt_s;
+	return true;
+}
+
+void derive_dev_x(const struct snapshot *prev, const struct snapshot *cur, double dt_s,
+		  struct dev_rates *out)
+{
+	/* both lists are sorted by major:minor: one merge walk */
+	size_t i = 0;
+	for (size_t j = 0; j < cur->nx; j++) {
+		const struct snap_xval *v = &cur->x[j];
+		if (v->scope != SNAP_XDEV)
+			continue;
+		while (i < cur->ndev && snap_xobj_dev(cur->dev[i].major, cur->dev[i].minor) < v->obj)
+			i++;
+		if (i == cur->ndev)
+			break;
+		struct dev_rates *r = &out[i];
+		if (r->status != RATE_OK || v->kind >= SNAP_NXDEV ||
+		    snap_xobj_dev(cur->dev[i].major, cur->dev[i].minor) != v->obj)
+			continue;
+		if (derive_x(prev, cur, SNAP_XDEV, v->obj, v->kind, dt_s, &r->x[v->kind]))
+			r->x_have |= 1u << v->kind;
+	}
 }
 
 size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *cur,

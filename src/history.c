@@ -19,7 +19,15 @@
 struct hist_series {
 	char *key;
 	uint64_t last_frame;	/* newest frame with figures; 0 = none yet */
+	uint64_t first_frame;	/* the frame it was made in: older slots are holes */
 	struct hist_dev *ring;	/* cap slots */
+};
+
+/* Where device i of the last history_add_devs went, and under which key serial: the
+ * same device at the same place next frame is found without a search. */
+struct hist_hint {
+	uint64_t id;
+	struct hist_series *s;
 };
 
 struct history {
@@ -28,6 +36,9 @@ struct history {
 	struct hist_sys *sys;	/* cap slots */
 	struct hist_series **dev;	/* sorted by key */
 	size_t ndev, cap_dev;
+	struct hist_hint *hint;	/* nhint of them; dropped when a series is freed */
+	size_t nhint, cap_hint;
+	const struct fig_dev *rows[FIG_NHIST];	/* the registry's rows kept, by slot */
 };
 
 static size_t history_slot(const struct history *h, uint64_t frame)
@@ -52,6 +63,8 @@ struct history *history_new(size_t cap)
 	if (!h)
 		return NULL;
 	h->cap = cap;
+	for (int k = 0; k < FIG_NHIST; k++)
+		h->rows[k] = fig_dev_by_hist(k);
 	h->sys = calloc(cap, sizeof *h->sys);
 	if (!h->sys) {
 		free(h);
@@ -65,6 +78,7 @@ void history_clear(struct history *h)
 	for (size_t i = 0; i < h->ndev; i++)
 		history_series_free(h->dev[i]);
 	h->ndev = 0;
+	h->nhint = 0;
 	h->frames = 0;
 	memset(h->sys, 0, h->cap * sizeof *h->sys);
 }
@@ -74,6 +88,7 @@ void history_free(struct history *h)
 	if (!h)
 		return;
 	history_clear(h);
+	free(h->hint);
 	free(h->dev);
 	free(h->sys);
 	free(h);
@@ -90,6 +105,8 @@ static void history_prune(struct history *h)
 		else
 			h->dev[kept++] = s;
 	}
+	if (kept != h->ndev)
+		h->nhint = 0;	/* a hint may name a freed series */
 	h->ndev = kept;
 }
 
@@ -121,6 +138,22 @@ void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct 
 	out->written_kbps = r->written_kbps;
 }
 
+/* The figures of one device from its rates, by the registry's rows kept. */
+static void history_dev_fill(const struct history *h, struct hist_dev *out,
+			     const struct dev_rates *r, bool dip)
+{
+	memset(out, 0, sizeof *out);
+	if (r->status != RATE_OK)
+		return;
+	out->valid = true;
+	out->dip = dip;
+	for (int k = 0; k < FIG_NHIST; k++) {
+		const struct fig_dev *f = h->rows[k];
+		if (f && fig_dev_available(f, r))
+			out->v[k] = (float)fig_dev_value(f, r);
+	}
+}
+
 void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip)
 {
 	memset(out, 0, sizeof *out);
@@ -128,16 +161,12 @@ void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, boo
 		return;
 	out->valid = true;
 	out->dip = dip;
-	out->wkb_s = (float)r->wkb_s;
-	out->rkb_s = (float)r->rkb_s;
-	out->util_pct = (float)r->util_pct;
-	double ios = r->r_s + r->w_s;
-	out->await_ms = ios > 0 ? (float)((r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios) : 0.0f;
-}
-
-const char *history_dev_key(const struct dev_counters *d)
-{
-	return d->ident && d->ident->key ? d->ident->key : d->name;
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		if ((f->sinks & FIG_IN_HISTORY) && f->hist >= 0 && f->hist < FIG_NHIST &&
+		    fig_dev_available(f, r))
+			out->v[f->hist] = (float)fig_dev_value(f, r);
+	}
 }
 
 void history_mark_event(struct history *h)
@@ -166,49 +195,171 @@ static size_t history_search(const struct history *h, const char *key, bool *fou
 	return lo;
 }
 
-static struct hist_series *history_insert(struct history *h, size_t at, const char *key)
+/* Room for one more series pointer. */
+static bool history_room(struct history *h)
 {
-	if (h->ndev == h->cap_dev) {
-		size_t cap = h->cap_dev ? h->cap_dev * 2 : 32;
-		struct hist_series **d = realloc(h->dev, cap * sizeof *d);
-		if (!d)
-			return NULL;
-		h->dev = d;
-		h->cap_dev = cap;
-	}
+	if (h->ndev < h->cap_dev)
+		return true;
+	size_t cap = h->cap_dev ? h->cap_dev * 2 : 32;
+	struct hist_series **d = realloc(h->dev, cap * sizeof *d);
+	if (!d)
+		return false;
+	h->dev = d;
+	h->cap_dev = cap;
+	return true;
+}
+
+static struct hist_series *history_series_new(const struct history *h, const char *key)
+{
 	struct hist_series *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	s->key = strdup(key);
-	s->ring = calloc(h->cap, sizeof *s->ring);	/* every slot a hole */
+	/* Not zeroed: the frames before first_frame are holes by their number, and the holes
+	 * after it are cleared as they are passed (history_store); with thousands of devices
+	 * zeroing every ring at once was most of the first frame. */
+	s->ring = malloc(h->cap * sizeof *s->ring);
+	s->first_frame = h->frames;
 	if (!s->key || !s->ring) {
 		history_series_free(s);
 		return NULL;
 	}
+	return s;
+}
+
+static struct hist_series *history_insert(struct history *h, size_t at, const char *key)
+{
+	struct hist_series *s = history_room(h) ? history_series_new(h, key) : NULL;
+	if (!s)
+		return NULL;
 	memmove(&h->dev[at + 1], &h->dev[at], (h->ndev - at) * sizeof *h->dev);
 	h->dev[at] = s;
 	h->ndev++;
 	return s;
 }
 
-int history_add_dev(struct history *h, const char *key, const struct hist_dev *d)
+/* Store d in series s at the newest frame, clearing the holes since it last had figures. */
+static void history_store(struct history *h, struct hist_series *s, const struct hist_dev *d)
 {
-	if (!h->frames)
-		return -EINVAL;
-	bool found;
-	size_t at = history_search(h, key, &found);
-	struct hist_series *s = found ? h->dev[at] : history_insert(h, at, key);
-	if (!s)
-		return -ENOMEM;
-	/* Clear the holes since the device last wrote (at most a ring). */
-	uint64_t from = s->last_frame + 1;
+	uint64_t from = s->last_frame ? s->last_frame + 1 : h->frames;	/* new: no holes */
 	if (h->frames > h->cap && from < h->frames - h->cap + 1)
 		from = h->frames - h->cap + 1;
 	for (uint64_t k = from; k < h->frames; k++)
 		memset(&s->ring[history_slot(h, k)], 0, sizeof *s->ring);
 	s->ring[history_slot(h, h->frames)] = *d;
 	s->last_frame = h->frames;
+}
+
+/* The series of key, made if new; NULL when out of memory. */
+static struct hist_series *history_series_of(struct history *h, const char *key)
+{
+	bool found;
+	size_t at = history_search(h, key, &found);
+	return found ? h->dev[at] : history_insert(h, at, key);
+}
+
+int history_add_dev(struct history *h, const char *key, const struct hist_dev *d)
+{
+	if (!h->frames)
+		return -EINVAL;
+	struct hist_series *s = history_series_of(h, key);
+	if (!s)
+		return -ENOMEM;
+	history_store(h, s, d);
 	return 0;
+}
+
+static int history_cmp_series(const void *a, const void *b)
+{
+	return strcmp((*(struct hist_series *const *)a)->key, (*(struct hist_series *const *)b)->key);
+}
+
+/* The nnew series appended after the sorted ndev merged into the order: sorted among
+ * themselves, a second series of one key folded into the first (hints moved to it), then
+ * one merge, so that many new devices (the first frame of thousands) cost n log n, not a
+ * memmove each. */
+static int history_merge_new(struct history *h, size_t nnew)
+{
+	struct hist_series **fresh = h->dev + h->ndev;
+	qsort(fresh, nnew, sizeof *fresh, history_cmp_series);
+	size_t kept = 0;
+	for (size_t k = 0; k < nnew; k++) {
+		if (kept && strcmp(fresh[kept - 1]->key, fresh[k]->key) == 0) {
+			for (size_t i = 0; i < h->nhint; i++)
+				if (h->hint[i].s == fresh[k])
+					h->hint[i].s = fresh[kept - 1];
+			struct hist_series *dup = fresh[k];
+			if (dup->last_frame == h->frames)	/* the newer figures win, as one by one */
+				fresh[kept - 1]->ring[history_slot(h, h->frames)] =
+					dup->ring[history_slot(h, h->frames)];
+			history_series_free(dup);
+			continue;
+		}
+		fresh[kept++] = fresh[k];
+	}
+	struct hist_series **all = malloc((h->ndev + kept) * sizeof *all + 1);
+	if (!all) {
+		for (size_t k = 0; k < kept; k++)
+			history_series_free(fresh[k]);
+		h->nhint = 0;
+		return -ENOMEM;
+	}
+	size_t a = 0, b = 0, o = 0;
+	while (a < h->ndev || b < kept)
+		all[o++] = b == kept || (a < h->ndev && strcmp(h->dev[a]->key, fresh[b]->key) < 0) ?
+			   h->dev[a++] : fresh[b++];
+	memcpy(h->dev, all, o * sizeof *all);
+	free(all);
+	h->ndev = o;
+	return 0;
+}
+
+int history_add_devs(struct history *h, size_t n, const char *const *keys, const uint64_t *ids,
+		     const struct dev_rates *rates, const bool *dips)
+{
+	if (!h->frames)
+		return -EINVAL;
+	if (n > h->cap_hint) {
+		struct hist_hint *q = realloc(h->hint, n * sizeof *q);
+		if (!q)
+			return -ENOMEM;
+		h->hint = q;
+		h->cap_hint = n;
+	}
+	size_t nnew = 0;	/* series made here, after the sorted ones until the merge */
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hist_series *s = NULL;
+		bool found = false;
+		/* a serial says it all; a device without one by its key, one compare */
+		if (i < h->nhint && (ids[i] ? h->hint[i].id == ids[i] :
+				     !h->hint[i].id && strcmp(h->hint[i].s->key, keys[i]) == 0))
+			s = h->hint[i].s;
+		else {
+			size_t at = history_search(h, keys[i], &found);
+			if (found)
+				s = h->dev[at];
+		}
+		if (!s) {
+			h->ndev += nnew;	/* history_room counts the new ones too */
+			bool room = history_room(h);
+			h->ndev -= nnew;
+			if (!room || !(s = history_series_new(h, keys[i]))) {
+				rc = -ENOMEM;
+				n = i;	/* the devices from here on get no figures */
+				break;
+			}
+			h->dev[h->ndev + nnew++] = s;
+		}
+		struct hist_dev d;
+		history_dev_fill(h, &d, &rates[i], dips && dips[i]);
+		history_store(h, s, &d);
+		h->hint[i] = (struct hist_hint){ ids[i], s };
+	}
+	h->nhint = n;
+	if (nnew && history_merge_new(h, nnew) < 0)
+		return -ENOMEM;
+	return rc;
 }
 
 size_t history_len(const struct history *h)
@@ -257,8 +408,8 @@ bool history_dev(const struct history *h, const struct hist_series *s, size_t ag
 	if (!s || age >= history_len(h))
 		return false;
 	uint64_t frame = h->frames - age;
-	if (frame > s->last_frame)
-		return false;	/* a hole not cleared yet: the device has not written since */
+	if (frame > s->last_frame || frame < s->first_frame)
+		return false;	/* a hole not cleared yet, or before the device was known */
 	*out = s->ring[history_slot(h, frame)];
 	return out->valid;
 }
@@ -278,18 +429,13 @@ static double history_sys_value(const struct hist_sys *x, enum hist_field field)
 
 static double history_dev_value(const struct hist_dev *d, enum hist_field field)
 {
-	switch (field) {
-	case HIST_DEV_WKB_S: return d->wkb_s;
-	case HIST_DEV_RKB_S: return d->rkb_s;
-	case HIST_DEV_UTIL_PCT: return d->util_pct;
-	case HIST_DEV_AWAIT_MS: return d->await_ms;
-	default: return NAN;
-	}
+	int k = (int)field - HIST_DEV_BASE;
+	return k >= 0 && k < FIG_NHIST ? d->v[k] : NAN;
 }
 
 static bool history_is_dev_field(enum hist_field field)
 {
-	return field >= HIST_DEV_WKB_S;
+	return field >= HIST_DEV_BASE;
 }
 
 size_t history_series(const struct history *h, const struct hist_series *s,

@@ -640,3 +640,11 @@ void ident_table_sweep(struct ident_table *t)
 	if (removed && t->hash)
 		ident_hash_rebuild(t);	/* slots moved */
 }
+
+const char *ident_dev_key(const struct dev_counters *d, char *buf, size_t len)
+{
+	if (d->ident && d->ident->key)
+		return d->ident->key;
+	snprintf(buf, len, "name:%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
+	return buf;
+}

@@ -198,22 +198,22 @@ static void knob_cli_state(const struct knob_cli_set *sets, size_t i, size_t upt
 /* Validate set i: refusals against the values the earlier sets leave (the
  * kernel sees the writes in order), warnings against the values all of
  * them leave (an intermediate state does not last).  0 or -errno. */
-static int knob_cli_check(struct control *c, const struct knob_cli_set *sets, size_t i, size_t n,
-			  const struct snapshot *snap)
+static int knob_cli_check(struct control *c, const char *opt, const struct knob_cli_set *sets,
+			  size_t i, size_t n, const struct snapshot *snap)
 {
 	struct control_ctx now, ctx;
 	char name[96], other[96], msg[256];
 	control_name(c, &sets[i].ref, name, sizeof name);
 	if (control_ctx(c, &sets[i].ref, snap, &now) < 0) {
-		fprintf(stderr, "wbtop: --set '%s': this kernel has no %s\n", sets[i].text, name);
+		fprintf(stderr, "wbtop: %s '%s': this kernel has no %s\n", opt, sets[i].text, name);
 		return -ENOENT;
 	}
 	for (size_t j = 0; j < i; j++) {
 		if (knob_cli_same_setting(&sets[i].ref, &sets[j].ref)) {
 			control_name(c, &sets[j].ref, other, sizeof other);
-			fprintf(stderr, "wbtop: --set '%s': %s is given already as %s, and they are one "
+			fprintf(stderr, "wbtop: %s '%s': %s is given already as %s, and they are one "
 				"setting (writing one replaces the other): give it once\n",
-				sets[i].text, name, other);
+				opt, sets[i].text, name, other);
 			return -EINVAL;
 		}
 	}
@@ -221,13 +221,13 @@ static int knob_cli_check(struct control *c, const struct knob_cli_set *sets, si
 	knob_cli_state(sets, i, i, &ctx);
 	int rc = control_validate(&sets[i].ref, sets[i].value, &ctx, msg, sizeof msg);
 	if (rc < 0) {
-		fprintf(stderr, "wbtop: --set '%s': %s\n", sets[i].text, msg);
+		fprintf(stderr, "wbtop: %s '%s': %s\n", opt, sets[i].text, msg);
 		return rc;
 	}
 	ctx = now;
 	knob_cli_state(sets, i, n, &ctx);
 	if (control_validate(&sets[i].ref, sets[i].value, &ctx, msg, sizeof msg) > 0)
-		fprintf(stderr, "wbtop: warning: --set '%s': %s\n", sets[i].text, msg);
+		fprintf(stderr, "wbtop: warning: %s '%s': %s\n", opt, sets[i].text, msg);
 	return 0;
 }
 
@@ -298,7 +298,7 @@ int knob_cli_set(const char **assignments, size_t n, FILE *out)
 	}
 	have_snap = knob_cli_sample(&snap);
 	for (size_t i = 0; i < n; i++)
-		if (knob_cli_check(c, sets, i, n, have_snap ? &snap : NULL) < 0)
+		if (knob_cli_check(c, "--set", sets, i, n, have_snap ? &snap : NULL) < 0)
 			goto done;
 	const char *reason;
 	if (!control_can_write(c, &reason)) {
@@ -312,6 +312,36 @@ done:
 		snapshot_free(&snap);
 	free(sets);
 	control_free(c);
+	return status;
+}
+
+int knob_cli_validate(struct control *c, const char *opt, const char **assignments, size_t n,
+		      struct control_ref *refs, int64_t *values)
+{
+	struct knob_cli_set *sets = calloc(n ? n : 1, sizeof *sets);
+	if (!sets) {
+		fprintf(stderr, "wbtop: %s: out of memory\n", opt);
+		return KNOB_CLI_FAILED;
+	}
+	char why[384];
+	int status = KNOB_CLI_OK;
+	for (size_t i = 0; i < n && status == KNOB_CLI_OK; i++) {
+		if (knob_cli_parse(c, assignments[i], &sets[i], why, sizeof why) < 0) {
+			fprintf(stderr, "wbtop: %s '%s': %s\n", opt, assignments[i], why);
+			status = KNOB_CLI_INVALID;
+		}
+	}
+	struct snapshot snap;
+	bool have_snap = status == KNOB_CLI_OK && knob_cli_sample(&snap);
+	for (size_t i = 0; i < n && status == KNOB_CLI_OK; i++) {
+		if (knob_cli_check(c, opt, sets, i, n, have_snap ? &snap : NULL) < 0)
+			status = KNOB_CLI_INVALID;
+		refs[i] = sets[i].ref;
+		values[i] = sets[i].value;
+	}
+	if (have_snap)
+		snapshot_free(&snap);
+	free(sets);
 	return status;
 }
 

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 
 #include "annotate.h"
+#include "compare.h"
 #include "knob_cli.h"
 #include "opts.h"
+#include "plot_svg.h"
 #include "rec.h"
 #include "run.h"
+#include "sweep.h"
 
 #define WBTOP_VERSION "0.1"
 
@@ -38,15 +41,42 @@ static int main_export(const struct opts *o)
 	return 0;
 }
 
-static int main_compare(const struct opts *o)
+/* The picture of the recordings of both sides (or of -r FILE). */
+static int main_plot(const struct opts *o)
 {
-	char err[512] = "";
-	int rc = rec_compare(o->compare_a, o->compare_b, stdout, err, sizeof err);
+	char err[512] = "", **paths = NULL;
+	size_t n = 0;
+	const char *const replay[] = { o->replay_path };
+	int rc = o->mode == MODE_PLOT ? compare_expand(replay, 1, &paths, &n, err, sizeof err)
+		 : compare_expand(o->compare_a, o->ncompare_a, &paths, &n, err, sizeof err);
+	if (rc == 0 && o->mode != MODE_PLOT)
+		rc = compare_expand(o->compare_b, o->ncompare_b, &paths, &n, err, sizeof err);
+	if (rc == 0)
+		rc = plot_svg_files(o->plot_path, paths, n, o->devices_regex, err, sizeof err);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
 		return 1;
 	}
 	return 0;
+}
+
+static int main_compare(const struct opts *o)
+{
+	char err[512] = "";
+	struct compare_opts co = { o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT,
+				   compare_width(stdout, o->width), o->group, o->devices_regex };
+	int rc = compare_runs(o->compare_a, o->ncompare_a, o->compare_b, o->ncompare_b, &co, stdout, err,
+			      sizeof err);
+	if (rc == -EPIPE)
+		return 0;	/* the reader went away */
+	if (rc < 0) {
+		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
+		return 1;
+	}
+	return o->plot_path ? main_plot(o) : 0;
 }
 
 int main(int argc, char **argv)
@@ -89,6 +119,12 @@ int main(int argc, char **argv)
 		break;
 	case MODE_COMPARE:
 		status = main_compare(&o);
+		break;
+	case MODE_SWEEP:
+		status = sweep_run(&o);
+		break;
+	case MODE_PLOT:
+		status = main_plot(&o);
 		break;
 	}
 	opts_free(&o);

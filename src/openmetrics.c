@@ -5,8 +5,8 @@
  *
  * Every metric is a row of a table (STYLE.md: tables of data): system
  * figures by their offset in struct snapshot, knobs by their index in
- * knob.h's table (whose help text they reuse), device counters by their
- * diskstats field.  Values are written as exact decimals from the integer
+ * knob.h's table (whose help text they reuse), device counters and the
+ * device figures of the last interval from the figure registry (figure.h).  Values are written as exact decimals from the integer
  * counters (ms / 1000 prints "12.345"), never through a double, so a
  * counter never loses precision or drifts by rounding.
  */
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "figure.h"
 #include "ident.h"
 #include "knob.h"
 #include "openmetrics.h"
@@ -260,52 +261,6 @@ static void om_write_knobs(FILE *out, const struct snapshot *s, enum om_dialect 
 
 /* ---- devices ------------------------------------------------------------- */
 
-struct om_dev_metric {
-	struct om_family fam;
-	enum disk_field field;
-	uint64_t mul, div;	/* sectors * 512 = bytes, ms / 1000 = seconds */
-	uint8_t min_fields;	/* the device's line must have this many fields */
-};
-
-/* Field meanings: Documentation/admin-guide/iostats.rst.  The four fields
- * of old-style partition lines (reads, read sectors, writes, written
- * sectors) are exported for them; the rest need the 11-field format. */
-#define OM_DEV(name, type, unit, help, field, mul, div, min) \
-	{ { name, type, unit, help }, field, mul, div, min }
-static const struct om_dev_metric om_dev_table[] = {
-	OM_DEV("wbtop_device_reads_completed", OM_COUNTER, NULL, "Reads completed.", DS_RD_IOS, 1, 1, 4),
-	OM_DEV("wbtop_device_reads_merged", OM_COUNTER, NULL, "Adjacent reads merged.", DS_RD_MERGES, 1, 1, 11),
-	OM_DEV("wbtop_device_read_bytes", OM_COUNTER, "bytes", "Bytes read (sectors read * 512).",
-	       DS_RD_SECT, 512, 1, 4),
-	OM_DEV("wbtop_device_read_time_seconds", OM_COUNTER, "seconds", "Time spent by all reads.",
-	       DS_RD_MS, 1, 1000, 11),
-	OM_DEV("wbtop_device_writes_completed", OM_COUNTER, NULL, "Writes completed.", DS_WR_IOS, 1, 1, 4),
-	OM_DEV("wbtop_device_writes_merged", OM_COUNTER, NULL, "Adjacent writes merged.", DS_WR_MERGES, 1, 1, 11),
-	OM_DEV("wbtop_device_written_bytes", OM_COUNTER, "bytes", "Bytes written (sectors written * 512).",
-	       DS_WR_SECT, 512, 1, 4),
-	OM_DEV("wbtop_device_write_time_seconds", OM_COUNTER, "seconds", "Time spent by all writes.",
-	       DS_WR_MS, 1, 1000, 11),
-	OM_DEV("wbtop_device_ios_in_flight", OM_GAUGE, NULL, "I/Os issued to the device and not completed.",
-	       DS_IN_FLIGHT, 1, 1, 11),
-	OM_DEV("wbtop_device_io_time_seconds", OM_COUNTER, "seconds",
-	       "Time the device had I/O in flight (%util is its rate).", DS_IO_MS, 1, 1000, 11),
-	OM_DEV("wbtop_device_io_time_weighted_seconds", OM_COUNTER, "seconds",
-	       "I/O time weighted by the I/Os in flight (aqu-sz is its rate).", DS_QUEUE_MS, 1, 1000, 11),
-	OM_DEV("wbtop_device_discards_completed", OM_COUNTER, NULL, "Discards completed (kernel 4.18+).",
-	       DS_DC_IOS, 1, 1, 15),
-	OM_DEV("wbtop_device_discards_merged", OM_COUNTER, NULL, "Adjacent discards merged (kernel 4.18+).",
-	       DS_DC_MERGES, 1, 1, 15),
-	OM_DEV("wbtop_device_discarded_bytes", OM_COUNTER, "bytes",
-	       "Bytes discarded (sectors discarded * 512, kernel 4.18+).", DS_DC_SECT, 512, 1, 15),
-	OM_DEV("wbtop_device_discard_time_seconds", OM_COUNTER, "seconds",
-	       "Time spent by all discards (kernel 4.18+).", DS_DC_MS, 1, 1000, 15),
-	OM_DEV("wbtop_device_flushes_completed", OM_COUNTER, NULL, "Cache flushes completed (kernel 5.5+).",
-	       DS_FL_IOS, 1, 1, 17),
-	OM_DEV("wbtop_device_flush_time_seconds", OM_COUNTER, "seconds",
-	       "Time spent by all cache flushes (kernel 5.5+).", DS_FL_MS, 1, 1000, 17),
-};
-#define OM_NDEV (sizeof om_dev_table / sizeof om_dev_table[0])
-
 static void om_put_label(FILE *out, bool *first, const char *name, const char *value)
 {
 	if (!value || !*value)
@@ -337,25 +292,56 @@ static bool om_dev_kept(const struct om_options *o, const struct dev_counters *d
 	return !o->keep_dev || o->keep_dev(d, o->keep_arg);
 }
 
+static struct om_family om_family_of(const struct fig_om *m)
+{
+	return (struct om_family){ m->name, m->type == FIG_OM_COUNTER ? OM_COUNTER : OM_GAUGE, m->unit,
+				   m->help };
+}
+
+/* The registry's figures of the last interval that have a family (gauges of
+ * a rate, wareq-sz): a sample for each device with the figure, none before
+ * the second sample. */
+static void om_write_dev_rates(FILE *out, const struct frame *f, const struct om_options *o)
+{
+	const struct snapshot *s = f->cur;
+	const struct dev_rates *r = f->prev ? frame_dev_rates(f) : NULL;
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *fig = &fig_dev_table[k];
+		if (!fig->om.name)
+			continue;
+		struct om_family fam = om_family_of(&fig->om);
+		om_meta(out, &fam, NULL, o->dialect);
+		for (size_t i = 0; r && i < s->ndev; i++) {
+			if (!fig_dev_available(fig, &r[i]) || !om_dev_kept(o, &s->dev[i]))
+				continue;
+			om_sample_name(out, &fam);
+			om_put_dev_labels(out, &s->dev[i]);
+			fprintf(out, " %.9g\n", fig_dev_value(fig, &r[i]) * fig->om.scale);
+		}
+	}
+}
+
 /* One family at a time, every device inside it: OpenMetrics forbids
  * interleaving the samples of two families. */
 static void om_write_devs(FILE *out, const struct frame *f, const struct om_options *o)
 {
 	const struct snapshot *s = f->cur;
-	for (size_t m = 0; m < OM_NDEV; m++) {
-		const struct om_dev_metric *dm = &om_dev_table[m];
-		om_meta(out, &dm->fam, NULL, o->dialect);
+	for (size_t m = 0; m < fig_ndev_counter; m++) {
+		const struct fig_dev_counter *dm = &fig_dev_counter_table[m];
+		struct om_family fam = om_family_of(&dm->om);
+		om_meta(out, &fam, NULL, o->dialect);
 		for (size_t i = 0; i < s->ndev; i++) {
 			const struct dev_counters *d = &s->dev[i];
 			if (d->nfields < dm->min_fields || !om_dev_kept(o, d))
 				continue;
-			om_sample_name(out, &dm->fam);
+			om_sample_name(out, &fam);
 			om_put_dev_labels(out, d);
 			fputc(' ', out);
 			om_put_scaled(out, d->f[dm->field], dm->mul, dm->div);
 			fputc('\n', out);
 		}
 	}
+	om_write_dev_rates(out, f, o);
 	static const struct om_family dip = {
 		"wbtop_device_write_dip", OM_GAUGE, NULL,
 		"1 when the device's write throughput dipped in the last interval; "

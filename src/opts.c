@@ -4,16 +4,20 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opts.h"
+#include "rec.h"
 
 enum long_only {
 	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
 	OPT_COMPARE, OPT_DIP, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
-	OPT_REVERT_AFTER, OPT_EXPORT
+	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC, OPT_GROUP, OPT_WIDTH, OPT_CASE, OPT_SWEEP,
+	OPT_REPEAT, OPT_SWEEP_DIR, OPT_PLOT
 };
 
 static const struct option opts_long[] = {
@@ -40,6 +44,14 @@ static const struct option opts_long[] = {
 	{ "restore-on-exit", no_argument, NULL, OPT_RESTORE },
 	{ "revert-after", required_argument, NULL, OPT_REVERT_AFTER },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "rec-sync", required_argument, NULL, OPT_REC_SYNC },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "case", required_argument, NULL, OPT_CASE },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "sweep-dir", required_argument, NULL, OPT_SWEEP_DIR },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -63,11 +75,22 @@ void opts_usage(FILE *out)
 	      "  -P, --processes          the processes writing (batch; on the screen: the pane open)\n"
 	      "      --no-color           no colours on the screen (also NO_COLOR)\n"
 	      "  -w, --write FILE         record the session to FILE (SQLite)\n"
+	      "      --rec-sync WHEN      make the recording durable every WHEN seconds\n"
+	      "                           (default 5), 'sample' or 'close'\n"
 	      "  -r, --read FILE          replay a recording\n"
 	      "      --begin TIME         replay from TIME\n"
 	      "      --end TIME           replay up to TIME\n"
 	      "      --export FMT         with -r: export as csv or json\n"
-	      "      --compare A B        compare two recordings\n"
+	      "      --compare A B        compare two recordings (or two directories of them)\n"
+	      "      --compare A... -- B...  compare two sets of recordings case by case\n"
+	      "      --group REGEX        with --compare: only the cases whose name matches\n"
+	      "      --width COLUMNS      compare tables at most COLUMNS wide (e.g. 80)\n"
+	      "      --case NAME          with -w: the case name compare matches runs by\n"
+	      "      --sweep KNOB=V1,V2   run COMMAND (after --) once per value, recorded and\n"
+	      "                           compared; repeat for the cross product of knobs\n"
+	      "      --repeat N           with --sweep: N runs per value\n"
+	      "      --sweep-dir DIR      with --sweep: where the runs are recorded\n"
+	      "      --plot OUT.svg       with -r, --compare or --sweep: throughput over time\n"
 	      "      --annotate FILE      mark dips in a vmstat/iostat text log ('-' = stdin)\n"
 	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing)\n"
 	      "      --sysctl-conf        print the writeback knobs as a sysctl.d snippet\n"
@@ -98,6 +121,24 @@ static int opts_seconds(const char *opt, const char *text, double *out)
 	return 0;
 }
 
+/* --rec-sync: "sample" (0), "close" (-1) or seconds, whole milliseconds. */
+static int opts_rec_sync(const char *text, int64_t *out_ms)
+{
+	if (strcmp(text, "sample") == 0) {
+		*out_ms = 0;
+		return 0;
+	}
+	if (strcmp(text, "close") == 0) {
+		*out_ms = -1;
+		return 0;
+	}
+	double s;
+	if (opts_seconds("--rec-sync", text, &s))
+		return 2;
+	*out_ms = (int64_t)(s * 1000 + 0.5);
+	return 0;
+}
+
 static int opts_count(const char *text, long *out)
 {
 	char *end;
@@ -121,6 +162,40 @@ static int opts_format(const char *opt, const char *text, enum out_format *out)
 			return 0;
 		}
 	return opts_bad(opt, text, "unknown format");
+}
+
+/* Append text to a list of strings. */
+static int opts_push(const char *opt, const char ***list, size_t *n, const char *text)
+{
+	const char **s = realloc(*list, (*n + 1) * sizeof *s);
+	if (!s)
+		return opts_bad(opt, text, "out of memory");
+	*list = s;
+	s[(*n)++] = text;
+	return 0;
+}
+
+/* --compare A [A...]: the recordings that follow, up to the next option or
+ * the end of the options; without "--" later, two of them are A and B. */
+static int opts_compare(struct opts *o, int argc, char **argv)
+{
+	o->mode = MODE_COMPARE;
+	int rc = opts_push("--compare", &o->compare_a, &o->ncompare_a, optarg);
+	while (rc == 0 && optind < argc && argv[optind][0] != '-')
+		rc = opts_push("--compare", &o->compare_a, &o->ncompare_a, argv[optind++]);
+	return rc;
+}
+
+static int opts_number(const char *opt, const char *text, long lo, long hi, long *out)
+{
+	char *end, why[64];
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	snprintf(why, sizeof why, "not a whole number from %ld to %ld", lo, hi);
+	if (end == text || *end || errno || v < lo || v > hi)
+		return opts_bad(opt, text, why);
+	*out = v;
+	return 0;
 }
 
 static int opts_add_set(struct opts *o, const char *text)
@@ -153,13 +228,23 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_BEGIN: o->begin = optarg; return 0;
 	case OPT_END: o->end = optarg; return 0;
 	case OPT_ANNOTATE: o->mode = MODE_ANNOTATE; o->annotate_path = optarg; return 0;
-	case OPT_COMPARE:
-		if (optind >= argc)
-			return opts_bad("--compare", optarg, "needs two recordings: --compare A B");
-		o->mode = MODE_COMPARE;
-		o->compare_a = optarg;
-		o->compare_b = argv[optind++];
-		return 0;
+	case OPT_COMPARE: return opts_compare(o, argc, argv);
+	case OPT_GROUP: o->group = optarg; return 0;
+	case OPT_WIDTH: {
+		long w;
+		int rc = opts_number("--width", optarg, 60, 1000, &w);
+		o->width = (int)w;
+		return rc;
+	}
+	case OPT_CASE: o->case_name = optarg; return 0;
+	case OPT_SWEEP:
+		if (!strchr(optarg, '='))
+			return opts_bad("--sweep", optarg, "expected KNOB=VALUE1,VALUE2,...");
+		o->mode = MODE_SWEEP;
+		return opts_push("--sweep", &o->sweeps, &o->nsweeps, optarg);
+	case OPT_REPEAT: return opts_number("--repeat", optarg, 1, 1000, &o->repeat);
+	case OPT_SWEEP_DIR: o->sweep_dir = optarg; return 0;
+	case OPT_PLOT: o->plot_path = optarg; return 0;
 	case OPT_DIP:
 		if (dip_params_parse(&o->dip, optarg) < 0)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
@@ -170,6 +255,7 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_READ_ONLY: o->read_only = true; return 0;
 	case OPT_RESTORE: o->restore_on_exit = true; return 0;
 	case OPT_REVERT_AFTER: return opts_seconds("--revert-after", optarg, &o->revert_after_s);
+	case OPT_REC_SYNC: o->rec_sync_given = true; return opts_rec_sync(optarg, &o->rec_sync_ms);
 	case OPT_EXPORT: o->mode = MODE_EXPORT; return opts_format("--export", optarg, &o->format);
 	case 'h': o->mode = MODE_HELP; return 0;
 	case 'V': o->mode = MODE_VERSION; return 0;
@@ -177,25 +263,148 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	}
 }
 
+/* What follows "--" (n words at w; dashdash: there was one). */
+static int opts_operands(struct opts *o, int n, char **w, bool dashdash)
+{
+	if (o->mode == MODE_SWEEP) {
+		if (n == 0) {
+			fprintf(stderr, "wbtop: --sweep needs the command to run after --: "
+				"wbtop --sweep KNOB=V1,V2 -- COMMAND...\n");
+			return 2;
+		}
+		o->command = w;
+		o->ncommand = n;
+		return 0;
+	}
+	if (o->mode == MODE_COMPARE) {
+		if (dashdash) {
+			for (int i = 0; i < n; i++)
+				if (opts_push("--compare", &o->compare_b, &o->ncompare_b, w[i]))
+					return 2;
+		} else if (o->ncompare_a == 2) {
+			o->compare_b = malloc(sizeof *o->compare_b);
+			if (!o->compare_b)
+				return opts_bad("--compare", o->compare_a[1], "out of memory");
+			o->compare_b[0] = o->compare_a[1];
+			o->ncompare_b = 1;
+			o->ncompare_a = 1;
+		}
+		if (!o->ncompare_a || !o->ncompare_b || (!dashdash && o->ncompare_a != 1)) {
+			fprintf(stderr, "wbtop: --compare needs two sides: --compare A B, or "
+				"--compare A... -- B...\n");
+			return 2;
+		}
+		return 0;
+	}
+	if (n > 0 || dashdash) {
+		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", n ? w[0] : "--");
+		return 2;
+	}
+	return 0;
+}
+
+/* The options of compare, sweep and plot, and what they go with. */
+static int opts_check_runs(struct opts *o)
+{
+	static const struct { const char *opt; enum run_mode need; const char *with; } only[] = {
+		{ "--group", MODE_COMPARE, "--compare" },
+		{ "--repeat", MODE_SWEEP, "--sweep" },
+		{ "--sweep-dir", MODE_SWEEP, "--sweep" },
+	};
+	const bool given[] = { o->group != NULL, o->repeat != 0, o->sweep_dir != NULL };
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
+		if (given[i] && o->mode != only[i].need) {
+			fprintf(stderr, "wbtop: %s goes with %s\n", only[i].opt, only[i].with);
+			return 2;
+		}
+	}
+	if (o->width && o->mode != MODE_COMPARE && o->mode != MODE_SWEEP) {
+		fprintf(stderr, "wbtop: --width is for the tables of --compare and --sweep\n");
+		return 2;
+	}
+	if (o->case_name && (!o->record_path || o->mode == MODE_SWEEP)) {
+		fprintf(stderr, "wbtop: --case names a recording: use it with -w FILE (a sweep names its own)\n");
+		return 2;
+	}
+	const char *const res[][2] = { { "--group", o->group }, { "--devices", o->devices_regex } };
+	for (size_t i = 0; i < 2; i++) {
+		regex_t re;
+		if (res[i][1] && regcomp(&re, res[i][1], REG_EXTENDED | REG_NOSUB) != 0)
+			return opts_bad(res[i][0], res[i][1], "not a regular expression");
+		if (res[i][1])
+			regfree(&re);
+	}
+	if (o->mode == MODE_SWEEP) {
+		if (o->replay_path) {
+			fprintf(stderr, "wbtop: --sweep runs a command live; it cannot replay (-r)\n");
+			return 2;
+		}
+		if (o->read_only) {
+			fprintf(stderr, "wbtop: --sweep sets knobs; it contradicts --read-only\n");
+			return 2;
+		}
+		if (o->sweep_dir && o->record_path) {
+			fprintf(stderr, "wbtop: --sweep: give the directory once (-w DIR or --sweep-dir DIR)\n");
+			return 2;
+		}
+		if (o->count) {
+			fprintf(stderr, "wbtop: --sweep: a run lasts as long as its command; -n does not apply\n");
+			return 2;
+		}
+		if (o->format != FMT_TEXT && o->format != FMT_JSON) {
+			fprintf(stderr, "wbtop: --sweep prints its comparison as text or json (--format)\n");
+			return 2;
+		}
+		if (!o->sweep_dir)
+			o->sweep_dir = o->record_path;
+		o->record_path = NULL;
+		if (!o->repeat)
+			o->repeat = 1;
+	}
+	if (o->mode == MODE_COMPARE && o->format != FMT_TEXT && o->format != FMT_JSON) {
+		fprintf(stderr, "wbtop: --compare prints text or json (--format)\n");
+		return 2;
+	}
+	if (o->plot_path && o->mode != MODE_COMPARE && o->mode != MODE_SWEEP) {
+		if (!o->replay_path || (o->mode != MODE_SCREEN && o->mode != MODE_BATCH)) {
+			fprintf(stderr, "wbtop: --plot draws recordings: use it with -r FILE, --compare or --sweep\n");
+			return 2;
+		}
+		o->mode = MODE_PLOT;
+	}
+	return 0;
+}
+
 int opts_parse(struct opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
 	o->delay_s = 1.0;
 	o->format = FMT_TEXT;
+	o->rec_sync_ms = REC_SYNC_DEFAULT_MS;
 	dip_params_default(&o->dip);
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
 	opterr = 1;
+	/* Options end at "--": after it come the command of --sweep or the
+	 * second side of --compare, which getopt must not read as options. */
+	int nopt = 1;
+	while (nopt < argc && strcmp(argv[nopt], "--") != 0)
+		nopt++;
 	int c;
-	while ((c = getopt_long(argc, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
-		int rc = opts_one(o, c, argc, argv);
+	while ((c = getopt_long(nopt, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
+		int rc = opts_one(o, c, nopt, argv);
 		if (rc)
 			return rc;
 	}
-	if (optind < argc) {
+	if (optind < nopt) {
 		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", argv[optind]);
 		return 2;
 	}
+	int rc = opts_operands(o, argc - nopt - (nopt < argc), argv + nopt + (nopt < argc), nopt < argc);
+	if (rc)
+		return rc;
+	if ((rc = opts_check_runs(o)) != 0)
+		return rc;
 	if (o->mode != MODE_EXPORT && o->format == FMT_CSV) {
 		fprintf(stderr, "wbtop: --format 'csv': batch output is text, json or openmetrics "
 			"(CSV is an export: -r FILE --export csv)\n");
@@ -213,6 +422,10 @@ int opts_parse(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "wbtop: --export: only csv and json are supported\n");
 		return 2;
 	}
+	if (o->rec_sync_given && !o->record_path) {
+		fprintf(stderr, "wbtop: --rec-sync says how a recording is written: use it with -w FILE\n");
+		return 2;
+	}
 	if (o->replay_path && o->record_path) {
 		fprintf(stderr, "wbtop: -r and -w together: replay and record one at a time\n");
 		return 2;
@@ -222,6 +435,10 @@ int opts_parse(struct opts *o, int argc, char **argv)
 
 void opts_free(struct opts *o)
 {
+	free(o->compare_a);
+	free(o->compare_b);
+	free(o->sweeps);
+	o->compare_a = o->compare_b = o->sweeps = NULL;
 	free(o->sets);
 	o->sets = NULL;
 	o->nsets = 0;

@@ -21,9 +21,13 @@ struct pipeline {
 	const struct dev_counters **prev_of;	/* each device's previous sample, or NULL */
 	struct dev_rates *rates;	/* derived on first use: frame_dev_rates() */
 	unsigned long step, rates_step;	/* steps taken; the step rates[] is for (0: none) */
+	struct dev_rates *briefs;	/* derived on first use: frame_dev_briefs() */
+	unsigned long briefs_step;
+	unsigned long *rate_step;	/* per device: the step rates[i] alone is for (frame_dev_rate) */
 	bool prev_spoilt;		/* a failed step overwrote the frame's prev */
 	bool *dips;
 	const char **keys;
+	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;
 	double *values;
 	double *reqs;		/* writes each device completed in the interval, -1 unknown */
@@ -58,8 +62,11 @@ void pipeline_free(struct pipeline *p)
 	dip_group_free(p->dev_det);
 	free(p->prev_of);
 	free(p->rates);
+	free(p->briefs);
+	free(p->rate_step);
 	free(p->dips);
 	free(p->keys);
+	free(p->name_keys);
 	free(p->ids);
 	free(p->values);
 	free(p->reqs);
@@ -90,12 +97,17 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	} while (0)
 	GROW(prev_of);
 	GROW(rates);
+	GROW(briefs);
+	GROW(rate_step);
 	GROW(dips);
 	GROW(keys);
+	GROW(name_keys);
 	GROW(ids);
 	GROW(values);
 	GROW(reqs);
 #undef GROW
+	/* a new device slot has no single-device rates yet */
+	memset(p->rate_step + p->cap, 0, (cap - p->cap) * sizeof *p->rate_step);
 	p->cap = cap;
 	return 0;
 }
@@ -110,18 +122,19 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 	struct frame *f = &p->frame;
 	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
 	f->interval_dip = false;
-	if (!have_rates) {
-		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
-		return;
-	}
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]) !=
+		if (!have_rates ||
+		    derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]) !=
 		    RATE_OK)
 			p->values[i] = p->reqs[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
-		p->keys[i] = keyed ? d->ident->key : d->name;
+		p->keys[i] = ident_dev_key(d, p->name_keys[i], sizeof p->name_keys[i]);
 		p->ids[i] = keyed ? d->ident->key_serial : 0;
+	}
+	if (!have_rates) {	/* keys and ids for the views all the same */
+		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
+		return;
 	}
 	f->interval_dip = dip_group_feed_reqs(p->dev_det, p->keys, p->ids, p->values, p->reqs,
 					      cur->ndev, p->dips);
@@ -168,7 +181,52 @@ const struct dev_rates *frame_dev_rates(const struct frame *f)
 		for (size_t i = 0; i < f->cur->ndev; i++)
 			derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
 				   &p->rates[i]);
+		if (f->cur->nx)
+			derive_dev_x(p->prev_spoilt ? NULL : f->prev, f->cur, dt, p->rates);
 		p->rates_step = p->step;
 	}
 	return p->rates;
+}
+
+const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
+{
+	struct pipeline *p = f->owner;
+	if (!p || i >= f->cur->ndev)
+		return NULL;
+	if (p->rates_step != p->step && p->rate_step[i] != p->step) {
+		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i],
+			   derive_dt_s(f->prev, f->cur), &p->rates[i]);
+		p->rate_step[i] = p->step;
+	}
+	return &p->rates[i];
+}
+
+const struct dev_rates *frame_dev_briefs(const struct frame *f)
+{
+	struct pipeline *p = f->owner;
+	if (!p)
+		return NULL;
+	if (p->briefs_step != p->step) {
+		double dt = derive_dt_s(f->prev, f->cur);
+		for (size_t i = 0; i < f->cur->ndev; i++)
+			derive_dev_brief(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
+					 &p->briefs[i]);
+		p->briefs_step = p->step;
+	}
+	return p->briefs;
+}
+
+const double *frame_dev_write_kbps(const struct frame *f)
+{
+	return f->owner ? f->owner->values : NULL;
+}
+
+const uint64_t *frame_dev_ids(const struct frame *f)
+{
+	return f->owner ? f->owner->ids : NULL;
+}
+
+const char *const *frame_dev_keys(const struct frame *f)
+{
+	return f->owner ? (const char *const *)f->owner->keys : NULL;
 }

@@ -242,6 +242,34 @@ static int rec_rp_read_frame(struct rec_replay *rp, int64_t seq, int64_t offset,
 	return rec_rp_fail(rp, -EBADMSG, "sample %" PRId64 ": frame missing or cut short", seq);
 }
 
+/* ---- Values beside the fixed blocks ------------------------------------ */
+
+/* The values stored for sample seq into out; a kind this build does not
+ * know is skipped (a newer wbtop wrote it), and so is a device value whose
+ * device is not in the sample.  None in a file without the extras table. */
+static int rec_rp_load_extras(struct rec_replay *rp, int64_t seq, struct snapshot *out)
+{
+	sqlite3_stmt *st = rp->st[RS_EXTRAS];
+	out->nx = 0;
+	if (!st)
+		return 0;
+	sqlite3_bind_int64(st, 1, seq);
+	int rc, r = 0;
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const struct snap_xkind *k = name ? snap_xkind_by_name(name) : NULL;
+		uint64_t obj = (uint64_t)sqlite3_column_int64(st, 0);
+		if (!k || (k->scope == SNAP_XDEV && !snapshot_find_dev(out, (uint32_t)(obj >> 32), (uint32_t)obj)))
+			continue;
+		if (snapshot_add_x(out, k->scope, k->kind, obj, (uint64_t)sqlite3_column_int64(st, 2)) < 0)
+			r = rec_rp_fail(rp, -ENOMEM, "out of memory");
+	}
+	sqlite3_reset(st);
+	if (r == 0 && rc != SQLITE_DONE)
+		r = rec_rp_sqlfail(rp, rc, seq);
+	return r;
+}
+
 /* ---- Processes -------------------------------------------------------- */
 
 /* The processes stored for sample seq into out (sorted by pid: the primary
@@ -345,7 +373,8 @@ static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *ou
 		rp->dev_ids[i] = rp->act[i].id;
 	}
 	rp->ndelivered = rp->nact;
-	return rec_rp_load_procs(rp, seq, out);
+	r = rec_rp_load_procs(rp, seq, out);
+	return r == 0 ? rec_rp_load_extras(rp, seq, out) : r;
 }
 
 /* Decode up to target: from the state if it is on the way, else from the

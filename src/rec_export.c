@@ -1,16 +1,16 @@
 /*
- * rec_export.c - a recording as CSV or JSON Lines, and two recordings
- * compared.
+ * rec_export.c - a recording as CSV or JSON Lines.
  *
  * Both read the recording through the replay source and derive rates with
  * derive.h, so exported figures are the ones the screen and batch mode
- * showed.  The column sets are tables (one row per column): the JSON object
- * of an interval and the CSV header are built from the same rows, and
- * doc/recording.md lists them.  CSV is wide: one row per interval and one
+ * showed.  The columns are the figure registry's rows (figure.h): the JSON
+ * object of an interval and the CSV header are built from the same rows,
+ * and doc/recording.md lists them.  CSV is wide: one row per interval and one
  * block of columns per stable device key, present for the whole file even
  * when the device comes and goes (empty cells while it is absent).
  *
- * Not here: the batch text format (batch.c) and the screen.
+ * Not here: the batch text format (batch.c), the screen, and comparing
+ * recordings (compare.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,56 +20,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "figure.h"
 #include "ident.h"
 #include "knob.h"
 #include "rec.h"
 #include "rec_schema.h"
 
-/* ---- Column tables ---------------------------------------------------- */
-
-enum rec_val { REC_U64, REC_DBL };
-
-/* A figure of struct sys_rates; gauges are valid whatever the status,
- * rates only when it is RATE_OK. */
-struct rec_sys_field {
-	const char *name;
-	enum rec_val type;
-	bool rate;
-	size_t offset;
-};
-
-#define SG(f) { #f, REC_U64, false, offsetof(struct sys_rates, f) }
-#define SR(f) { #f, REC_DBL, true, offsetof(struct sys_rates, f) }
-static const struct rec_sys_field rec_sys_fields[] = {
-	SG(r), SG(b), SG(swpd_kb), SG(free_kb), SG(buff_kb), SG(cache_kb),
-	SR(si_kbps), SR(so_kbps), SR(bi_kbps), SR(bo_kbps), SR(in_ps), SR(cs_ps),
-	SR(us), SR(sy), SR(id), SR(wa), SR(st),
-	SG(dirty_kb), SG(writeback_kb), SG(dirty_thresh_kb), SG(bg_thresh_kb),
-	SR(dirtied_kbps), SR(written_kbps),
-};
-#undef SG
-#undef SR
-#define REC_NSYS (sizeof rec_sys_fields / sizeof rec_sys_fields[0])
-
-/* A double of struct dev_rates; discard and flush figures exist only when
- * the kernel gives those counters. */
-enum rec_need { REC_ALWAYS, REC_DISCARD, REC_FLUSH };
-struct rec_dev_field {
-	const char *name;
-	enum rec_need need;
-	size_t offset;
-};
-
-#define DF(f, n) { #f, n, offsetof(struct dev_rates, f) }
-static const struct rec_dev_field rec_dev_fields[] = {
-	DF(r_s, REC_ALWAYS), DF(w_s, REC_ALWAYS), DF(rkb_s, REC_ALWAYS), DF(wkb_s, REC_ALWAYS),
-	DF(rrqm_s, REC_ALWAYS), DF(wrqm_s, REC_ALWAYS), DF(r_await_ms, REC_ALWAYS),
-	DF(w_await_ms, REC_ALWAYS), DF(aqu_sz, REC_ALWAYS), DF(util_pct, REC_ALWAYS),
-	DF(d_s, REC_DISCARD), DF(dkb_s, REC_DISCARD), DF(d_await_ms, REC_DISCARD),
-	DF(f_s, REC_FLUSH), DF(f_await_ms, REC_FLUSH),
-};
-#undef DF
-#define REC_NDEVF (sizeof rec_dev_fields / sizeof rec_dev_fields[0])
+/* ---- Columns: the figure registry's (figure.h) -------------------------- */
 
 static const char *const rec_status_names[] = {
 	[RATE_OK] = "ok", [RATE_FIRST] = "first", [RATE_RESET] = "reset", [RATE_NODATA] = "nodata",
@@ -80,33 +37,15 @@ static const char *rec_status_name(enum rate_status s)
 	return (unsigned)s < sizeof rec_status_names / sizeof rec_status_names[0] ? rec_status_names[s] : "?";
 }
 
-static double rec_dev_get(const struct dev_rates *r, size_t k)
-{
-	double v;
-	memcpy(&v, (const char *)r + rec_dev_fields[k].offset, sizeof v);
-	return v;
-}
-
-static bool rec_dev_has(const struct dev_rates *r, size_t k)
-{
-	switch (rec_dev_fields[k].need) {
-	case REC_DISCARD:	return r->has_discard;
-	case REC_FLUSH:		return r->has_flush;
-	default:		return true;
-	}
-}
-
 static void rec_dev_name(const struct dev_counters *d, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
 }
 
-static const char *rec_dev_key(const struct dev_counters *d, char *buf, size_t len)
+/* Whether figure f is a column of the exports. */
+static bool rec_dev_exported(const struct fig_dev *f)
 {
-	if (d->ident && d->ident->key)
-		return d->ident->key;
-	snprintf(buf, len, "name:%.*s", (int)sizeof d->name, d->name);
-	return buf;
+	return f->sinks & FIG_IN_EXPORT;
 }
 
 /* ---- Small writers ---------------------------------------------------- */
@@ -187,39 +126,37 @@ static int rec_out_status(FILE *out)
 static void rec_json_sys(FILE *out, const struct sys_rates *sys)
 {
 	fputs("\"sys\":{", out);
-	for (size_t k = 0; k < REC_NSYS; k++) {
-		const struct rec_sys_field *f = &rec_sys_fields[k];
+	for (size_t k = 0; k < fig_nsys; k++) {
+		const struct fig_sys *f = &fig_sys_table[k];
 		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
-		if (f->type == REC_U64) {
-			uint64_t v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			fprintf(out, "%" PRIu64, v);
-		} else if (f->rate && sys->status != RATE_OK) {
+		if (f->type == FIG_U64)
+			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
+		else if (f->rate && sys->status != RATE_OK)
 			fputs("null", out);
-		} else {
-			double v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			rec_json_num(out, v);
-		}
+		else
+			rec_json_num(out, fig_sys_value(f, sys));
 	}
 	fputc('}', out);
 }
 
 static void rec_json_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
 {
-	char kbuf[64], name[sizeof d->name + 1];
+	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
 	rec_dev_name(d, name, sizeof name);
 	fputs("{\"key\":", out);
-	rec_json_str(out, rec_dev_key(d, kbuf, sizeof kbuf));
+	rec_json_str(out, ident_dev_key(d, kbuf, sizeof kbuf));
 	fputs(",\"name\":", out);
 	rec_json_str(out, name);
 	fputs(",\"label\":", out);
 	rec_json_str(out, d->ident && d->ident->label_short ? d->ident->label_short : name);
 	fprintf(out, ",\"status\":\"%s\"", rec_status_name(r->status));
-	for (size_t k = 0; k < REC_NDEVF; k++) {
-		fprintf(out, ",\"%s\":", rec_dev_fields[k].name);
-		if (r->status == RATE_OK && rec_dev_has(r, k))
-			rec_json_num(out, rec_dev_get(r, k));
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		if (!rec_dev_exported(f))
+			continue;
+		fprintf(out, ",\"%s\":", f->name);
+		if (fig_dev_available(f, r))
+			rec_json_num(out, fig_dev_value(f, r));
 		else
 			fputs("null", out);
 	}
@@ -385,15 +322,17 @@ static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
 static void rec_csv_header(FILE *out, const struct rec_csv *c)
 {
 	fputs("time,wall_ns,dt_s,status", out);
-	for (size_t k = 0; k < REC_NSYS; k++)
-		fprintf(out, ",%s", rec_sys_fields[k].name);
+	for (size_t k = 0; k < fig_nsys; k++)
+		fprintf(out, ",%s", fig_sys_table[k].name);
 	for (int k = 0; k < SNAP_NKNOBS; k++)
 		fprintf(out, ",%s", knob_vm_table[k].name);
 	fputs(",dip,events", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
-		for (size_t k = 0; k < REC_NDEVF; k++) {
-			snprintf(col, sizeof col, "%s@%s", rec_dev_fields[k].name, c->keys[b]);
+		for (size_t k = 0; k < fig_ndev; k++) {
+			if (!rec_dev_exported(&fig_dev_table[k]))
+				continue;
+			snprintf(col, sizeof col, "%s@%s", fig_dev_table[k].name, c->keys[b]);
 			fputc(',', out);
 			rec_csv_str(out, col);
 		}
@@ -406,18 +345,13 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 
 static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
 {
-	for (size_t k = 0; k < REC_NSYS; k++) {
-		const struct rec_sys_field *f = &rec_sys_fields[k];
+	for (size_t k = 0; k < fig_nsys; k++) {
+		const struct fig_sys *f = &fig_sys_table[k];
 		fputc(',', out);
-		if (f->type == REC_U64) {
-			uint64_t v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			fprintf(out, "%" PRIu64, v);
-		} else if (!f->rate || sys->status == RATE_OK) {
-			double v;
-			memcpy(&v, (const char *)sys + f->offset, sizeof v);
-			rec_csv_num(out, v);
-		}
+		if (f->type == FIG_U64)
+			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
+		else if (!f->rate || sys->status == RATE_OK)
+			rec_csv_num(out, fig_sys_value(f, sys));
 	}
 }
 
@@ -447,10 +381,13 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	}
 	for (size_t b = 0; b < c->nkeys; b++) {
 		size_t i = c->dev_of_col[b];
-		for (size_t k = 0; k < REC_NDEVF; k++) {
+		for (size_t k = 0; k < fig_ndev; k++) {
+			const struct fig_dev *f = &fig_dev_table[k];
+			if (!rec_dev_exported(f))
+				continue;
 			fputc(',', out);
-			if (i != SIZE_MAX && dev[i].status == RATE_OK && rec_dev_has(&dev[i], k))
-				rec_csv_num(out, rec_dev_get(&dev[i], k));
+			if (i != SIZE_MAX && fig_dev_available(f, &dev[i]))
+				rec_csv_num(out, fig_dev_value(f, &dev[i]));
 		}
 		fputc(',', out);
 		if (i != SIZE_MAX)
@@ -573,181 +510,5 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 	}
 	rec_csv_free(&csv);
 	rec_walk_close(&w);
-	return r;
-}
-
-/* ---- Compare ---------------------------------------------------------- */
-
-struct rec_cmp_dev {
-	char *key, *label;
-	double kb[2];		/* KiB written over the run */
-	int64_t dips[2];
-	bool seen[2];
-};
-
-struct rec_cmp {
-	struct rec_cmp_dev *dev;
-	size_t n, cap;
-	double secs[2], bo_kb[2];
-	int64_t sys_dips[2];
-	struct rec_idmap of_id;	/* devices.id -> entry, per run */
-};
-
-static void rec_cmp_free(struct rec_cmp *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->dev[i].key);
-		free(c->dev[i].label);
-	}
-	free(c->dev);
-	rec_idmap_free(&c->of_id);
-}
-
-static struct rec_cmp_dev *rec_cmp_find(struct rec_cmp *c, const struct dev_counters *d)
-{
-	char kbuf[64], name[sizeof d->name + 1];
-	const char *key = rec_dev_key(d, kbuf, sizeof kbuf);
-	rec_dev_name(d, name, sizeof name);
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->dev[i].key, key))
-			return &c->dev[i];
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 32;
-		struct rec_cmp_dev *p = realloc(c->dev, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		c->dev = p;
-		c->cap = cap;
-	}
-	struct rec_cmp_dev *e = &c->dev[c->n];
-	memset(e, 0, sizeof *e);
-	e->key = strdup(key);
-	e->label = strdup(d->ident && d->ident->label_short ? d->ident->label_short : name);
-	if (!e->key || !e->label) {
-		free(e->key);
-		free(e->label);
-		return NULL;
-	}
-	c->n++;
-	return e;
-}
-
-/* The entry of a devices row, found by key once per row and run. */
-static struct rec_cmp_dev *rec_cmp_entry(struct rec_cmp *c, int64_t id, const struct dev_counters *d)
-{
-	size_t k = rec_idmap_get(&c->of_id, id);
-	if (k != SIZE_MAX)
-		return &c->dev[k];
-	struct rec_cmp_dev *e = rec_cmp_find(c, d);
-	if (e && rec_idmap_put(&c->of_id, id, (size_t)(e - c->dev)) < 0)
-		return NULL;
-	return e;
-}
-
-static int rec_cmp_run(struct rec_cmp *c, int run, const char *path, char *err, size_t errlen)
-{
-	struct rec_walk w;
-	int r = rec_walk_open(&w, path, NULL, NULL, err, errlen);
-	if (r < 0) {
-		rec_walk_close(&w);
-		return r;
-	}
-	rec_idmap_free(&c->of_id);	/* row ids differ between files */
-	while ((r = rec_walk_next(&w, err, errlen)) == 0) {
-		const struct snapshot *cur = &w.snap[w.cur];
-		const int64_t *ids = rec_replay_dev_ids(w.src);
-		c->sys_dips[run] += w.marks.sys_dip;
-		if (w.sys.status == RATE_OK) {
-			c->secs[run] += w.sys.dt_s;
-			c->bo_kb[run] += w.sys.bo_kbps * w.sys.dt_s;
-		}
-		for (size_t i = 0; i < cur->ndev; i++) {
-			struct rec_cmp_dev *e = rec_cmp_entry(c, ids ? ids[i] : -1, &cur->dev[i]);
-			if (!e) {
-				r = -ENOMEM;
-				rec_set_err(err, errlen, "out of memory");
-				break;
-			}
-			e->seen[run] = true;
-			if (w.rates[i].status == RATE_OK)
-				e->kb[run] += w.rates[i].wkb_s * w.sys.dt_s;
-			e->dips[run] += w.marks.dev_dips && w.marks.dev_dips[i];
-		}
-		if (r)
-			break;
-	}
-	rec_walk_close(&w);
-	return r == 1 ? 0 : r;
-}
-
-static int rec_cmp_order(const void *a, const void *b)
-{
-	return strcmp(((const struct rec_cmp_dev *)a)->key, ((const struct rec_cmp_dev *)b)->key);
-}
-
-static const char *rec_base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s && s[1] ? s + 1 : path;
-}
-
-static void rec_cmp_line(FILE *out, const double mbs[2],
-			 const int64_t dips[2], const bool seen[2], const char *label)
-{
-	char cell[2][32], change[16] = "-";
-	for (int k = 0; k < 2; k++) {
-		if (seen[k])
-			snprintf(cell[k], sizeof cell[k], "%12.2f %6" PRId64, mbs[k], dips[k]);
-		else
-			snprintf(cell[k], sizeof cell[k], "%12s %6s", "-", "-");
-	}
-	if (seen[0] && seen[1] && mbs[0] > 0)
-		snprintf(change, sizeof change, "%+.1f%%", (mbs[1] - mbs[0]) / mbs[0] * 100);
-	fprintf(out, "%s  %9s %s  %s\n", cell[0], change, cell[1], label);
-}
-
-static void rec_cmp_print(FILE *out, struct rec_cmp *c, const char *a, const char *b)
-{
-	if (c->n)
-		qsort(c->dev, c->n, sizeof *c->dev, rec_cmp_order);
-	fprintf(out, "%19.19s  %29.29s\n", rec_base(a), rec_base(b));
-	fprintf(out, "-------------------  -----------------------------\n");
-	fprintf(out, "%12s %6s  %9s %12s %6s  %s\n", "write MB/s", "dips", "change", "write MB/s",
-		"dips", "device");
-	for (size_t i = 0; i < c->n; i++) {
-		struct rec_cmp_dev *e = &c->dev[i];
-		double mbs[2];
-		for (int k = 0; k < 2; k++)
-			mbs[k] = c->secs[k] > 0 ? e->kb[k] / 1024 / c->secs[k] : 0;
-		if (mbs[0] <= 0 && mbs[1] <= 0 && !e->dips[0] && !e->dips[1])
-			continue;	/* wrote nothing in either run */
-		char label[512];
-		bool plain = !strncmp(e->key, "name:", 5) && !strcmp(e->key + 5, e->label);
-		snprintf(label, sizeof label, plain ? "%s" : "%s (%s)", e->label, e->key);
-		rec_cmp_line(out, mbs, e->dips, e->seen, label);
-	}
-	double tot[2];
-	bool both[2] = { true, true };
-	for (int k = 0; k < 2; k++)
-		tot[k] = c->secs[k] > 0 ? c->bo_kb[k] / 1024 / c->secs[k] : 0;
-	rec_cmp_line(out, tot, c->sys_dips, both, "TOTAL (vmstat bo)");
-}
-
-int rec_compare(const char *a, const char *b, FILE *out, char *err, size_t errlen)
-{
-	struct rec_cmp c;
-	memset(&c, 0, sizeof c);
-	int r = rec_cmp_run(&c, 0, a, err, errlen);
-	if (r == 0)
-		r = rec_cmp_run(&c, 1, b, err, errlen);
-	if (r == 0) {
-		rec_cmp_print(out, &c, a, b);
-		int o = rec_out_status(out);
-		if (o < 0) {
-			r = o;
-			rec_set_err(err, errlen, "writing the comparison: %s", strerror(-o));
-		}
-	}
-	rec_cmp_free(&c);
 	return r;
 }

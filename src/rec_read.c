@@ -78,6 +78,18 @@ static char *rec_rp_select_sql(const char *head, const char *const *cols, size_t
 	return sql;
 }
 
+static bool rec_rp_has_table(struct rec_replay *rp, const char *name)
+{
+	int64_t n = 0;
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(rp->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+			       " AND name = ?", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return n > 0;
+}
+
 static int rec_rp_prepare(struct rec_replay *rp)
 {
 	const char *cols[64];
@@ -85,15 +97,9 @@ static int rec_rp_prepare(struct rec_replay *rp)
 	char *sample = rec_rp_select_sql("SELECT ", cols, n, " FROM samples WHERE seq = ?");
 	n = rec_device_desc_cols(cols);
 	char *dev = rec_rp_select_sql("SELECT ", cols, n, " FROM devices WHERE id = ?");
-	/* Files written before processes were recorded have no procs table:
-	 * their samples replay without processes. */
-	int64_t has_procs = 0;
-	sqlite3_stmt *q = NULL;
-	if (sqlite3_prepare_v2(rp->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-			       " AND name = 'procs'", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		has_procs = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
+	/* Files written before processes (or the values beside the fixed
+	 * blocks) were recorded lack that table: their samples replay without. */
+	bool has_procs = rec_rp_has_table(rp, "procs"), has_extras = rec_rp_has_table(rp, "extras");
 	const char *sql[RS_COUNT] = {
 		[RS_SAMPLE] = sample,
 		[RS_FRAMES] = "SELECT id, data FROM frames WHERE id BETWEEN ? AND ? ORDER BY id",
@@ -111,6 +117,7 @@ static int rec_rp_prepare(struct rec_replay *rp)
 		[RS_PROCS] = has_procs ? "SELECT pid, comm, state, kthread, io_hidden, read_bytes,"
 			     " write_bytes, cancelled_write_bytes, utime_jif, stime_jif, wchan,"
 			     " flush_major, flush_minor FROM procs WHERE seq = ? ORDER BY pid" : NULL,
+		[RS_EXTRAS] = has_extras ? "SELECT obj, kind, value FROM extras WHERE seq = ?" : NULL,
 	};
 	int rc = sample && dev ? SQLITE_OK : SQLITE_NOMEM;
 	for (int i = 0; i < RS_COUNT && rc == SQLITE_OK; i++)

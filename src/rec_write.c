@@ -1,15 +1,18 @@
 /*
  * rec_write.c - the recorder: appends samples to an SQLite recording.
  *
- * One transaction per sample, in WAL mode, followed by a passive
- * checkpoint: a reader can follow the file while it grows, a recorder
- * killed with SIGKILL leaves every committed sample (in the WAL, which
- * SQLite replays on the next open), and the main file alone - what a copy
- * taken mid-run gets when the -wal file does not come along - lags by at
- * most the sample being written.  synchronous=NORMAL: commits do not wait
- * for the disk (an fsync per second would stall the very writeback wbtop
- * watches); checkpoints do, so a power cut loses at most the samples of
- * the last interval, never the file.
+ * One transaction per sample, in WAL mode: a reader can follow the file
+ * while it grows, and a recorder killed with SIGKILL leaves every committed
+ * sample (in the WAL, in the page cache, which SQLite replays on the next
+ * open).  synchronous=NORMAL: commits do not wait for the disk.  What does
+ * is the passive checkpoint that copies the WAL into the main file: it
+ * fsyncs both, two cache flushes on the very device wbtop may be watching.
+ * So it runs at most once per sync period (rec_writer_set_sync; the
+ * default REC_SYNC_DEFAULT_MS), not every sample: a power cut loses at
+ * most the samples of the last period, never the file, and the main file
+ * alone - what a copy taken mid-run gets when the -wal file does not come
+ * along - lags by at most that period.  Events (knob writes) are
+ * checkpointed at once: they are few and they are what a replay must show.
  *
  * Processes (when the sample has them) go to the plain procs table: at most
  * REC_PROCS_MAX a sample, the ones that matter for writeback (see
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,7 +67,7 @@ struct rec_pick {
 
 enum rec_stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAMPLE, ST_FRAME, ST_DEV, ST_DEV_END,
-	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_COUNT
+	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_EXTRA, ST_COUNT
 };
 
 struct rec_writer {
@@ -85,6 +89,8 @@ struct rec_writer {
 	struct rec_wproc *prevp;	/* processes of the last sample, in its (pid) order */
 	size_t nprevp, cap_prevp;
 	struct rec_pick task[REC_PROCS_MAX], kern[REC_PROCS_MAX];	/* best candidates */
+	int64_t sync_ms;		/* checkpoint period; 0 every sample, <0 only at close */
+	uint64_t ckpt_mono_ns;		/* sample time of the last checkpoint; 0 none yet */
 	int err;			/* the -errno that stopped the writer */
 	char errmsg[512];
 };
@@ -129,7 +135,10 @@ static char *rec_writer_schema_sql(void)
 	      " read_bytes INTEGER NOT NULL, write_bytes INTEGER NOT NULL,"
 	      " cancelled_write_bytes INTEGER NOT NULL, utime_jif INTEGER NOT NULL,"
 	      " stime_jif INTEGER NOT NULL, wchan TEXT NOT NULL, flush_major INTEGER NOT NULL,"
-	      " flush_minor INTEGER NOT NULL, PRIMARY KEY (seq, pid)) WITHOUT ROWID;\n", f);
+	      " flush_minor INTEGER NOT NULL, PRIMARY KEY (seq, pid)) WITHOUT ROWID;\n"
+	      "CREATE TABLE extras (seq INTEGER NOT NULL, obj INTEGER NOT NULL, kind TEXT NOT NULL,"
+	      " value INTEGER NOT NULL);\n"
+	      "CREATE INDEX extras_seq ON extras(seq);\n", f);
 	if (fclose(f) != 0) {
 		free(sql);
 		return NULL;
@@ -194,6 +203,7 @@ static int rec_writer_prepare(struct rec_writer *w)
 			    " read_bytes, write_bytes, cancelled_write_bytes, utime_jif, stime_jif,"
 			    " wchan, flush_major, flush_minor)"
 			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		[ST_EXTRA] = "INSERT INTO extras (seq, obj, kind, value) VALUES (?, ?, ?, ?)",
 	};
 	int rc = SQLITE_NOMEM;
 	if (ins_sample && ins_dev) {
@@ -320,6 +330,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	w->last_key = -1;
+	w->sync_ms = REC_SYNC_DEFAULT_MS;
 	int rc = sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL);
 	/* Grow the main file ahead in chunks: a checkpoint then never writes
 	 * the header of a file longer than the file is, so a copy taken in
@@ -337,6 +348,32 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return w;
+}
+
+void rec_writer_set_sync(struct rec_writer *w, int64_t every_ms)
+{
+	w->sync_ms = every_ms;
+}
+
+bool rec_writer_watched_note(const struct rec_writer *w, const struct snapshot *s, char *buf,
+			     size_t len)
+{
+	struct stat st;
+	if (!w || !w->path || stat(w->path, &st) != 0)
+		return false;
+	const struct dev_counters *d = snapshot_find_dev(s, major(st.st_dev), minor(st.st_dev));
+	if (!d)
+		return false;
+	char when[48];
+	if (w->sync_ms < 0)
+		snprintf(when, sizeof when, "at close");
+	else if (w->sync_ms == 0)
+		snprintf(when, sizeof when, "every sample");
+	else
+		snprintf(when, sizeof when, "every %gs", (double)w->sync_ms / 1000);
+	snprintf(buf, len, "recording %s is on %s, a device wbtop watches: its writes and flushes"
+		 " there are partly wbtop's own (made durable %s, --rec-sync)", w->path, d->name, when);
+	return true;
 }
 
 int64_t rec_writer_count(const struct rec_writer *w)
@@ -868,6 +905,25 @@ static int rec_writer_procs(struct rec_writer *w, const struct snapshot *s)
 	return SQLITE_OK;
 }
 
+/* The values beside the fixed blocks, one row each, by kind name (a reader
+ * that lacks a kind skips it).  A sample without any costs nothing. */
+static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
+{
+	sqlite3_stmt *st = w->st[ST_EXTRA];
+	int rc = SQLITE_OK;
+	for (size_t i = 0; i < s->nx && rc == SQLITE_OK; i++) {
+		const struct snap_xkind *k = snap_xkind_find(s->x[i].scope, s->x[i].kind);
+		if (!k)
+			continue;
+		sqlite3_bind_int64(st, 1, w->seq);
+		sqlite3_bind_int64(st, 2, (int64_t)s->x[i].obj);	/* bits kept: read back as uint64_t */
+		sqlite3_bind_text(st, 3, k->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (int64_t)s->x[i].value);
+		rc = rec_step(w->db, st);
+	}
+	return rc;
+}
+
 /* ---- Appending -------------------------------------------------------- */
 
 /* Everything of one sample, inside the caller's transaction. */
@@ -894,6 +950,8 @@ static int rec_writer_put(struct rec_writer *w, const struct snapshot *s, bool s
 		rc = rec_writer_dips(w, sys_dip, dev_dips);
 	if (rc == SQLITE_OK && (s->nproc || w->nprevp))
 		rc = rec_writer_procs(w, s);
+	if (rc == SQLITE_OK && s->nx)
+		rc = rec_writer_extras(w, s);
 	if (rc == SQLITE_OK) {
 		if (keyframe) {
 			w->last_key = w->seq;
@@ -915,6 +973,21 @@ static int rec_writer_checkpoint(struct rec_writer *w)
 	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? SQLITE_OK : rc;
 }
 
+/* Checkpoint after the sample taken at mono_ns when the sync period says
+ * so.  The first sample is checkpointed at once, so that a copy of the
+ * main file holds an interval soon after the start; the period counts in
+ * sample time, so a replayed or saved history behaves as the live run. */
+static int rec_writer_sync_due(struct rec_writer *w, uint64_t mono_ns)
+{
+	if (w->sync_ms < 0)
+		return SQLITE_OK;
+	if (w->ckpt_mono_ns && mono_ns >= w->ckpt_mono_ns &&
+	    mono_ns - w->ckpt_mono_ns < (uint64_t)w->sync_ms * 1000000u)
+		return SQLITE_OK;
+	w->ckpt_mono_ns = mono_ns ? mono_ns : 1;
+	return rec_writer_checkpoint(w);
+}
+
 int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, size_t n)
 {
 	if (w->err)
@@ -933,7 +1006,7 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 	}
 	/* Committed: the samples are safe in the WAL even if copying them
 	 * into the main file fails (then the writer stops all the same). */
-	rc = rec_writer_checkpoint(w);
+	rc = n ? rec_writer_sync_due(w, v[n - 1].snap->mono_ns) : SQLITE_OK;
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
 }
 
@@ -958,6 +1031,24 @@ int rec_writer_event(struct rec_writer *w, const struct wb_event *e)
 	sqlite3_bind_int(st, 7, e->result);
 	sqlite3_bind_text(st, 8, e->note, (int)strnlen(e->note, sizeof e->note), SQLITE_STATIC);
 	int rc = rec_step(w->db, st);
+	if (rc == SQLITE_OK)
+		rc = rec_writer_checkpoint(w);
+	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
+}
+
+int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value)
+{
+	if (w->err)
+		return w->err;
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(w->db, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", -1,
+				    &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+		rc = rec_step(w->db, st);
+	}
+	sqlite3_finalize(st);
 	if (rc == SQLITE_OK)
 		rc = rec_writer_checkpoint(w);
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);

@@ -100,6 +100,12 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
+	if (r->rec)
+		rec_writer_set_sync(r->rec, o->rec_sync_ms);
+	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
+		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
+		return 1;
+	}
 	/* A replay delivers the processes it recorded. */
 	int rc = o->procs && r->live ? source_live_sample_procs(r->src, true) : 0;
 	if (rc < 0) {
@@ -169,6 +175,16 @@ static void batch_run_record(struct batch_run *r, const struct frame *f)
 	rec_writer_close(r->rec, NULL, 0);
 	r->rec = NULL;
 	r->rec_failed = true;
+}
+
+/* Once: a recording on a watched device adds its own writes and flushes
+ * to that device's figures; say so on stderr (not in the output, which a
+ * replay must reproduce byte for byte), unless -q. */
+static void batch_run_self_note(struct batch_run *r, const struct frame *f)
+{
+	char note[512];
+	if (r->rec && !r->o->quiet && rec_writer_watched_note(r->rec, f->cur, note, sizeof note))
+		fprintf(stderr, "wbtop: note: %s\n", note);
 }
 
 /* A replay shows the marks the live run recorded, so that -r FILE -b
@@ -251,6 +267,8 @@ int run_batch(const struct opts *o)
 		struct frame frame = *step, *f = &frame;
 		batch_run_recorded_marks(&r, f);
 		batch_run_record(&r, f);
+		if (first)
+			batch_run_self_note(&r, f);
 		if (r.rec_failed && o->quiet)
 			break;	/* recording was all there was to do */
 		/* counters need no baseline: openmetrics exports the first sample */

@@ -29,7 +29,8 @@
 
 /* Frames of history kept: the widest graph and sparkline, plus slack. */
 #define RUN_SCREEN_HISTORY 1024
-/* The first interval is short so figures appear at once (top does the same). */
+/* The first interval (from the baseline sample, taken at start) is short so
+ * that rates appear at once (top does the same). */
 #define RUN_SCREEN_FIRST_NS 250000000ull
 /* Raw samples kept for "save history": an hour at the default interval,
  * and at most 64 MiB of device counters (192 bytes a device-sample: some
@@ -73,6 +74,12 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	}
 	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, r->err, sizeof r->err)))
 		return 1;
+	if (r->rec)
+		rec_writer_set_sync(r->rec, o->rec_sync_ms);
+	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
+		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(r->rec));
+		return 1;
+	}
 	if (r->live) {
 		struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s };
 		if (!(r->ctl = control_new(&cc))) {
@@ -157,12 +164,10 @@ static void run_screen_record(struct screen_run *r, const struct frame *f)
 	struct hist_sys hs;
 	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
 	history_push(r->hist, &hs);
-	for (size_t i = 0; i < f->cur->ndev; i++) {
-		struct hist_dev hd;
-		history_dev_from_rates(&hd, &frame_dev_rates(f)[i], f->dev_dip && f->dev_dip[i]);
-		if (history_add_dev(r->hist, history_dev_key(&f->cur->dev[i]), &hd) < 0)
-			break;	/* out of memory: the rest of this frame has no history */
-	}
+	/* every device's few figures (not all of them: most are never shown); out of
+	 * memory only leaves this frame's history short */
+	history_add_devs(r->hist, f->cur->ndev, frame_dev_keys(f), frame_dev_ids(f),
+			 frame_dev_briefs(f), f->dev_dip);
 }
 
 void run_screen_take(struct screen_run *r, const struct frame *f, bool show)
@@ -193,6 +198,12 @@ static bool run_screen_sample(struct screen_run *r)
 		snprintf(r->err, sizeof r->err, "%s", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
 		r->status = 1;
 		return false;
+	}
+	if (rc == 0 && !r->self_noted) {
+		char note[512];
+		r->self_noted = true;
+		if (rec_writer_watched_note(r->rec, f->cur, note, sizeof note))
+			screen_message(r->scr, "%s", note);
 	}
 	if (rc == 0)
 		run_screen_take(r, f, true);
@@ -501,8 +512,11 @@ static void run_screen_loop(struct screen_run *r)
 	uint64_t now = ticker_now_ns();
 	uint64_t first = r->step_ns < RUN_SCREEN_FIRST_NS ? r->step_ns : RUN_SCREEN_FIRST_NS;
 	r->start_ns = now + first;
-	if (!r->replay)	/* a replay keeps its recorded pace from the start */
-		r->deadline_ns = r->start_ns;
+	/* The baseline sample at once, so that the devices are on the first
+	 * frame; the first rates a short interval later; a replay keeps its
+	 * recorded pace from the start. */
+	if (!r->replay)
+		r->deadline_ns = now;
 	screen_state(r->scr, &r->st);
 	screen_draw(r->scr);
 	while (!r->quit && !ticker_stop_signal()) {

@@ -27,6 +27,7 @@ struct screen_run {
 	struct screen *scr;
 	struct control *ctl;		/* NULL on a replay: nothing to write */
 	struct rec_writer *rec;		/* -w: the recording, NULL once it failed */
+	bool self_noted;		/* said once whether the recording is on a watched device */
 	const struct frame *f;		/* the frame on screen */
 	struct screen_state st;
 	bool live, ended, quit;

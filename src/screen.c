@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -122,7 +123,7 @@ struct screen *screen_new(const struct screen_config *cfg, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->sort_col = 3;	/* wMB/s: scr_cols[3] */
+	scr_cols_init(s);
 	s->show_idle = cfg->all_devices;
 	s->procs_open = cfg->procs;
 	if (cfg->sort && !scr_set_sort(s, cfg->sort)) {
@@ -253,6 +254,46 @@ static size_t scr_clip(const char *text, int max, int *cols)
 	return i;
 }
 
+/* One glyph of one column at y, x: an ASCII byte as a cell; any other as a wide cell made
+ * once per glyph and attribute (the graph, the sparklines, the gauge and the rules draw
+ * thousands of them a frame, and decoding each from UTF-8 costs more than the rest). */
+void scr_put_glyph(struct screen *s, int y, int x, const char *g, attr_t a)
+{
+	unsigned char c = (unsigned char)g[0];
+	if (c < 0x80) {
+		mvaddch(y, x, c | a);
+		return;
+	}
+	const cchar_t *cc = scr_glyph(s, g, a);
+	if (cc)
+		mvadd_wch(y, x, cc);
+	else
+		mvaddstr(y, x, g);
+}
+
+/* The wide cell of glyph g in attribute a, from the screen's small cache; NULL when the
+ * glyph does not decode or the cache is full (the caller draws it the slow way). */
+const cchar_t *scr_glyph(struct screen *s, const char *g, attr_t a)
+{
+	for (size_t i = 0; i < s->nglyph; i++)
+		if (s->glyph[i].g == g && s->glyph[i].a == a)
+			return &s->glyph[i].cc;
+	if (s->nglyph == SCR_NGLYPH)
+		return NULL;
+	wchar_t w[2] = { 0, 0 };
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	if (mbrtowc(&w[0], g, strlen(g), &st) == (size_t)-1 || w[0] == 0)
+		return NULL;
+	struct scr_glyph_cell *e = &s->glyph[s->nglyph];
+	if (setcchar(&e->cc, w, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL) != OK)
+		return NULL;
+	e->g = g;
+	e->a = a;
+	s->nglyph++;
+	return &e->cc;
+}
+
 int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text)
 {
 	int room = ln->xmax - ln->x;
@@ -261,9 +302,28 @@ int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const cha
 	int cols;
 	size_t bytes = scr_clip(text, room, &cols);
 	attr_t a = scr_attr(s, role);
-	attron(a);
-	mvaddnstr(ln->y, ln->x, text, (int)bytes);
-	attroff(a);
+	/* Plain ASCII (almost all of a frame) goes in as cells: a wide-character curses
+	 * would otherwise decode every byte as a multibyte sequence, the largest part
+	 * of drawing a frame. */
+	if (cols == 1 && bytes > 1 && !text[bytes]) {	/* one glyph: the gauge's cells */
+		scr_put_glyph(s, ln->y, ln->x, text, a);
+		ln->x++;
+		return 1;
+	}
+	chtype cells[256];
+	bool ascii = bytes <= sizeof cells / sizeof cells[0];
+	for (size_t i = 0; ascii && i < bytes; i++) {
+		unsigned char c = (unsigned char)text[i];
+		ascii = c >= 0x20 && c < 0x7f;
+		cells[i] = c | a;
+	}
+	if (ascii) {
+		mvaddchnstr(ln->y, ln->x, cells, (int)bytes);
+	} else {
+		attron(a);
+		mvaddnstr(ln->y, ln->x, text, (int)bytes);
+		attroff(a);
+	}
 	ln->x += cols;
 	return cols;
 }
@@ -322,11 +382,22 @@ int scr_wrap(struct screen *s, int y, int x, enum scr_role role, const char *tex
 void scr_fill(struct screen *s, struct scr_line *ln, enum scr_role role, const char *ch, int n)
 {
 	attr_t a = scr_attr(s, role);
-	attron(a);
-	move(ln->y, ln->x);
-	for (int i = 0; i < n && ln->x < ln->xmax; i++, ln->x++)
-		addstr(ch);
-	attroff(a);
+	int cells = n < ln->xmax - ln->x ? n : ln->xmax - ln->x;
+	if (cells <= 0)
+		return;
+	const cchar_t *cc = (unsigned char)ch[0] >= 0x80 ? scr_glyph(s, ch, a) : NULL;
+	if ((unsigned char)ch[0] < 0x80 && ch[0] && !ch[1]) {
+		mvhline(ln->y, ln->x, (chtype)(unsigned char)ch[0] | a, cells);
+	} else if (cc) {
+		mvhline_set(ln->y, ln->x, cc, cells);
+	} else {
+		attron(a);
+		move(ln->y, ln->x);
+		for (int i = 0; i < cells; i++)
+			addstr(ch);
+		attroff(a);
+	}
+	ln->x += cells;
 }
 
 void scr_draw_rule(struct screen *s, int y, const char *title)

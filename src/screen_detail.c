@@ -95,17 +95,15 @@ static void scr_detail_bdi(struct screen *s, struct scr_flow *fl, const struct d
 
 static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
 {
-	const struct dev_rates *r = &frame_dev_rates(s->f)[i];
+	const struct dev_rates *r = frame_dev_rate(s->f, i);
 	scr_flow_title(s, fl, "last interval");
 	if (s->f->dev_dip && s->f->dev_dip[i])
 		scr_flow_field(s, fl, "", SCR_DIP, "! write rate dipped");
-	for (size_t c = 0; c < scr_ncols; c++) {
-		const struct scr_col *col = &scr_cols[c];
-		bool have = r->status == RATE_OK && (col->need == SCR_NEED_NONE ||
-			    (col->need == SCR_NEED_FLUSH ? r->has_flush : r->has_discard));
+	for (size_t c = 0; c < s->ncols; c++) {
+		const struct fig_dev *col = s->cols[c];
 		char v[24];
-		scr_flow_field(s, fl, col->title, SCR_NORMAL,
-			       screen_fmt_num(have ? col->get(r) : NAN, 9, col->prec, v, sizeof v));
+		scr_flow_field(s, fl, col->screen.title, SCR_NORMAL,
+			       screen_fmt_num(scr_col_value(col, r), 9, col->screen.prec, v, sizeof v));
 	}
 }
 
@@ -146,7 +144,8 @@ void scr_draw_detail(struct screen *s)
 	int top = fl.ln.y + 1;
 	int room = LINES - 1 - top;	/* rows for both graphs, with their rules and marks */
 	int write_bars = (room - 4) * 2 / 3, await_bars = room - 4 - write_bars;
-	const struct hist_series *hs = s->h ? history_find(s->h, scr_dev_key(d)) : NULL;
+	char kbuf[IDENT_KEY_MAX];
+	const struct hist_series *hs = s->h ? history_find(s->h, ident_dev_key(d, kbuf, sizeof kbuf)) : NULL;
 	scr_detail_graph(s, top, write_bars, hs, HIST_DEV_WKB_S, "writes", true, "/s");
 	scr_detail_graph(s, top + write_bars + 2, await_bars, hs, HIST_DEV_AWAIT_MS, "await (ms)", false, "");
 }

@@ -3,9 +3,10 @@
  * in what order (sort column), which columns fit the width, the selected
  * row and scrolling, and a sparkline of each device's recent writes.
  *
- * The columns are one table (scr_cols); a column with a level above 0 is
- * added, in level order, only when the terminal is wide enough, and the
- * flush and discard columns only when some device shown has done any.
+ * The columns are the figure registry's rows with a screen title (figure.h);
+ * a column with a level above 0 is added, in level order, only when the
+ * terminal is wide enough, and the flush and discard columns only when some
+ * device shown has done any.
  * No cap on devices: the row order is an index array grown with the set.
  */
 #include <ctype.h>
@@ -14,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figure.h"
 #include "ident.h"
 #include "screen_priv.h"
+#include "topk.h"
 
 #define SCR_NAME_MIN 12
 #define SCR_NAME_PREF 24	/* "vg-home /home xfs": before optional columns */
@@ -27,58 +30,28 @@
  * writes shows as a trickle, not as a full bar. */
 #define SCR_SPARK_FLOOR_KBPS 256.0
 
-static double scr_c_rs(const struct dev_rates *r) { return r->r_s; }
-static double scr_c_ws(const struct dev_rates *r) { return r->w_s; }
-static double scr_c_rmb(const struct dev_rates *r) { return r->rkb_s / 1024.0; }
-static double scr_c_wmb(const struct dev_rates *r) { return r->wkb_s / 1024.0; }
-static double scr_c_rrqm(const struct dev_rates *r) { return r->rrqm_s; }
-static double scr_c_wrqm(const struct dev_rates *r) { return r->wrqm_s; }
-static double scr_c_raw(const struct dev_rates *r) { return r->r_await_ms; }
-static double scr_c_waw(const struct dev_rates *r) { return r->w_await_ms; }
-static double scr_c_aqu(const struct dev_rates *r) { return r->aqu_sz; }
-static double scr_c_util(const struct dev_rates *r) { return r->util_pct; }
-static double scr_c_fs(const struct dev_rates *r) { return r->f_s; }
-static double scr_c_faw(const struct dev_rates *r) { return r->f_await_ms; }
-static double scr_c_ds(const struct dev_rates *r) { return r->d_s; }
-static double scr_c_dmb(const struct dev_rates *r) { return r->dkb_s / 1024.0; }
-
-/* Reads and writes together, weighted by I/Os: the old iostat await. */
-static double scr_c_await(const struct dev_rates *r)
+/* The columns, in screen order, from the figure registry: once per screen. */
+void scr_cols_init(struct screen *s)
 {
-	double ios = r->r_s + r->w_s;
-	return ios > 0 ? (r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios : 0.0;
+	s->ncols = fig_dev_screen_cols(s->cols, SCR_MAX_COLS);
+	s->max_level = 0;
+	for (size_t c = 0; c < s->ncols; c++)
+		if (s->cols[c]->screen.level > s->max_level)
+			s->max_level = s->cols[c]->screen.level;
+	s->write_col = fig_dev_write_rate();
+	const struct fig_dev *first = fig_dev_sort_first();
+	s->sort_col = first ? scr_col_by_title(s, first->screen.title) : -1;
 }
-
-const struct scr_col scr_cols[] = {
-	{ "r/s", 8, 1, SCR_NEED_NONE, 0, scr_c_rs },
-	{ "w/s", 8, 1, SCR_NEED_NONE, 0, scr_c_ws },
-	{ "rMB/s", 7, 2, SCR_NEED_NONE, 0, scr_c_rmb },
-	{ "wMB/s", 7, 2, SCR_NEED_NONE, 0, scr_c_wmb },
-	{ "rrqm/s", 7, 1, SCR_NEED_NONE, 7, scr_c_rrqm },
-	{ "wrqm/s", 7, 1, SCR_NEED_NONE, 4, scr_c_wrqm },
-	{ "await", 7, 1, SCR_NEED_NONE, 0, scr_c_await },
-	{ "r_await", 8, 1, SCR_NEED_NONE, 3, scr_c_raw },
-	{ "w_await", 8, 1, SCR_NEED_NONE, 1, scr_c_waw },
-	{ "aqu-sz", 7, 2, SCR_NEED_NONE, 2, scr_c_aqu },
-	{ "util", 6, 1, SCR_NEED_NONE, 0, scr_c_util },
-	{ "f/s", 7, 1, SCR_NEED_FLUSH, 0, scr_c_fs },
-	{ "f_await", 8, 1, SCR_NEED_FLUSH, 5, scr_c_faw },
-	{ "d/s", 7, 1, SCR_NEED_DISCARD, 0, scr_c_ds },
-	{ "dMB/s", 7, 2, SCR_NEED_DISCARD, 6, scr_c_dmb },
-};
-const size_t scr_ncols = sizeof scr_cols / sizeof scr_cols[0];
-#define SCR_MAX_LEVEL 7
 
 /* The columns that fit this width, and the name and sparkline widths. */
 struct scr_layout {
-	bool on[sizeof scr_cols / sizeof scr_cols[0]];
+	bool on[SCR_MAX_COLS];
 	int name_w, spark_w;
 };
 
-static bool scr_col_needed(const struct screen *s, const struct scr_col *c)
+static bool scr_col_needed(const struct screen *s, const struct fig_dev *c)
 {
-	return c->need == SCR_NEED_NONE || (c->need == SCR_NEED_FLUSH && s->want_flush) ||
-	       (c->need == SCR_NEED_DISCARD && s->want_discard);
+	return fig_dev_wanted(c, s->want_discard, s->want_flush);
 }
 
 /* Add the optional columns that fit, in level order, keeping room for a
@@ -86,36 +59,33 @@ static bool scr_col_needed(const struct screen *s, const struct scr_col *c)
  * its merge counts. */
 static void scr_layout_optional(const struct screen *s, int width, struct scr_layout *L, int *used)
 {
-	for (int level = 1; level <= SCR_MAX_LEVEL; level++)
-		for (size_t c = 0; c < scr_ncols; c++) {
-			const struct scr_col *col = &scr_cols[c];
-			if (col->level != level || !scr_col_needed(s, col))
+	for (int level = 1; level <= s->max_level; level++)
+		for (size_t c = 0; c < s->ncols; c++) {
+			const struct fig_dev *col = s->cols[c];
+			if (col->screen.level != level || !scr_col_needed(s, col))
 				continue;
-			if (width - *used - col->width < SCR_NAME_PREF + 1 + SCR_SPARK_PREF)
+			if (width - *used - col->screen.width < SCR_NAME_PREF + 1 + SCR_SPARK_PREF)
 				return;
 			L->on[c] = true;
-			*used += col->width;
+			*used += col->screen.width;
 		}
 }
 
 static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 {
 	int used = 1;	/* the dip marker */
-	for (size_t c = 0; c < scr_ncols; c++) {
-		L->on[c] = scr_cols[c].level == 0 && scr_col_needed(s, &scr_cols[c]);
-		used += L->on[c] ? scr_cols[c].width : 0;
+	for (size_t c = 0; c < s->ncols; c++) {
+		L->on[c] = s->cols[c]->screen.level == 0 && scr_col_needed(s, s->cols[c]);
+		used += L->on[c] ? s->cols[c]->screen.width : 0;
 	}
-	/* Narrow: the discard, then the flush column give way to the name. */
-	for (size_t c = scr_ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
-		if (L->on[c] && scr_cols[c].need == SCR_NEED_DISCARD) {
-			L->on[c] = false;
-			used -= scr_cols[c].width;
-		}
-	for (size_t c = scr_ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
-		if (L->on[c] && scr_cols[c].need == SCR_NEED_FLUSH) {
-			L->on[c] = false;
-			used -= scr_cols[c].width;
-		}
+	/* Narrow: the discard, then the flush columns give way to the name. */
+	static const unsigned give_way[] = { FIG_NEED_DISCARD, FIG_NEED_FLUSH };
+	for (size_t g = 0; g < 2; g++)
+		for (size_t c = s->ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
+			if (L->on[c] && (s->cols[c]->need & give_way[g])) {
+				L->on[c] = false;
+				used -= s->cols[c]->screen.width;
+			}
 	scr_layout_optional(s, width, L, &used);
 	int rest = width - used;	/* name, a space, the sparkline */
 	int name = rest - 1 - SCR_SPARK_PREF;
@@ -130,11 +100,6 @@ static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 }
 
 /* ---- names, keys and the filter ---- */
-
-const char *scr_dev_key(const struct dev_counters *d)
-{
-	return history_dev_key(d);
-}
 
 static void scr_append(char *buf, size_t len, const char *text, size_t n)
 {
@@ -192,6 +157,7 @@ bool scr_set_filter(struct screen *s, const char *text)
 		regfree(&s->filter);
 	s->filter = re;
 	s->have_filter = true;
+	s->filter_gen++;
 	snprintf(s->filter_text, sizeof s->filter_text, "%s", text);
 	return true;
 }
@@ -201,15 +167,34 @@ static bool scr_match(const struct screen *s, const char *text)
 	return text && regexec(&s->filter, text, 0, NULL, 0) == 0;
 }
 
-static bool scr_selected_by_filter(const struct screen *s, const struct dev_counters *d)
+static bool scr_filter_match(const struct screen *s, const struct dev_counters *d)
 {
-	if (!s->have_filter)
-		return true;
 	const struct dev_ident *id = d->ident;
 	return scr_match(s, d->name) ||
 	       (id && (scr_match(s, id->label_short) || scr_match(s, id->dm_name) ||
 		       scr_match(s, id->md_name) || scr_match(s, id->mounts) ||
 		       scr_match(s, id->fstype) || scr_match(s, id->fs_label) || scr_match(s, id->key)));
+}
+
+/* Whether device i passes the filter.  Matching is eight regexec calls: the verdict is kept
+ * per device until the filter or the device's identity changes (an identity lives as long as
+ * the device does and is replaced, not changed, when its names change). */
+static bool scr_selected_by_filter(struct screen *s, size_t i)
+{
+	if (!s->have_filter)
+		return true;
+	const struct dev_counters *d = &s->f->cur->dev[i];
+	struct scr_filter_memo *m = &s->fmemo[i];
+	if (m->gen != s->filter_gen || m->ident != d->ident || m->major != d->major ||
+	    m->minor != d->minor || (!d->ident && !dev_name_eq(m->name, d->name))) {
+		m->gen = s->filter_gen;
+		m->ident = d->ident;
+		m->major = d->major;
+		m->minor = d->minor;
+		memcpy(m->name, d->name, sizeof m->name);
+		m->ok = scr_filter_match(s, d);
+	}
+	return m->ok;
 }
 
 void scr_devs_free(struct screen *s)
@@ -218,115 +203,186 @@ void scr_devs_free(struct screen *s)
 		regfree(&s->filter);
 	s->have_filter = false;
 	free(s->order);
+	free(s->cand);
+	free(s->fmemo);
+	free(s->name_rank);
+	free(s->rank_dev);
 	s->order = NULL;
-	s->cap_order = s->norder = 0;
+	s->cand = NULL;
+	s->fmemo = NULL;
+	s->name_rank = NULL;
+	s->rank_dev = NULL;
+	s->cap_order = s->norder = s->nsorted = s->nrank = 0;
 }
 
 /* ---- which rows, in what order ---- */
 
-struct scr_sort_ctx {
-	const struct screen *s;
-	const struct frame *f;
-};
+/* The table shows a page of rows of maybe thousands of devices, so a frame does not sort
+ * them all: it gives each device shown a sort key (one figure, from what the step derived
+ * anyway where it can), and the rows up to the last one drawn are selected from those keys
+ * (scr_order_upto), the rest left unordered.  Ties go by the device's place in name order,
+ * a number kept until the set of devices changes. */
 
-static double scr_sort_value(const struct scr_sort_ctx *c, size_t i)
+/* Device i's sort key: its figure, or +-INFINITY (at the end) without one. */
+static double scr_sort_key(const struct screen *s, size_t i)
 {
-	const struct dev_rates *r = &frame_dev_rates(c->f)[i];
-	if (r->status != RATE_OK)
-		return -1;	/* no figures: at the end */
-	return scr_cols[c->s->sort_col].get(r);
+	const struct fig_dev *col = s->cols[s->sort_col];
+	double none = col->sort == FIG_SORT_DESC ? -INFINITY : INFINITY;
+	if (col == s->write_col) {	/* the default: the rate the dip detector was given */
+		double w = frame_dev_write_kbps(s->f)[i];
+		return w < 0 ? none : w;
+	}
+	const struct dev_rates *r = (col->sinks & FIG_IN_HISTORY) ? &frame_dev_briefs(s->f)[i] :
+				    frame_dev_rate(s->f, i);
+	double v = r->status == RATE_OK ? fig_dev_value(col, r) : none;
+	return isnan(v) ? none : v;
 }
 
-static int scr_sort_cmp(const void *a, const void *b, void *arg)
+/* Each device's place in name order, when the devices are not the ones of the last frame. */
+static int scr_name_cmp(const void *a, const void *b, void *arg)
 {
-	const struct scr_sort_ctx *c = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct dev_counters *di = &c->f->cur->dev[i], *dj = &c->f->cur->dev[j];
-	int by_name = strcmp(di->name, dj->name);
-	int order = 0;
-	if (c->s->sort_col >= 0) {
-		double vi = scr_sort_value(c, i), vj = scr_sort_value(c, j);
-		order = vi > vj ? -1 : vi < vj ? 1 : 0;	/* biggest first */
+	const struct dev_counters *dev = arg;
+	return strcmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
+}
+
+static bool scr_name_ranks(struct screen *s)
+{
+	const struct snapshot *cur = s->f->cur;
+	bool same = s->nrank == cur->ndev;
+	for (size_t i = 0; same && i < cur->ndev; i++)
+		same = s->rank_dev[i].major == cur->dev[i].major &&
+		       s->rank_dev[i].minor == cur->dev[i].minor &&
+		       dev_name_eq(s->rank_dev[i].name, cur->dev[i].name);
+	if (same)
+		return true;
+	uint32_t *by_name = malloc(cur->ndev * sizeof *by_name + 1);
+	if (!by_name)
+		return false;
+	for (size_t i = 0; i < cur->ndev; i++) {
+		by_name[i] = (uint32_t)i;
+		s->rank_dev[i].major = cur->dev[i].major;
+		s->rank_dev[i].minor = cur->dev[i].minor;
+		memcpy(s->rank_dev[i].name, cur->dev[i].name, sizeof s->rank_dev[i].name);
 	}
-	if (order == 0)
-		order = by_name;
-	return c->s->sort_rev ? -order : order;
+	qsort_r(by_name, cur->ndev, sizeof *by_name, scr_name_cmp, cur->dev);
+	for (size_t k = 0; k < cur->ndev; k++)
+		s->name_rank[by_name[k]] = (uint32_t)k;
+	free(by_name);
+	s->nrank = cur->ndev;
+	return true;
+}
+
+static bool scr_devs_grow(struct screen *s, size_t n)
+{
+	if (n <= s->cap_order)
+		return true;
+#define SCR_GROW(field) do { \
+		void *q = realloc(s->field, n * sizeof *s->field); \
+		if (!q) \
+			return false; \
+		s->field = q; \
+	} while (0)
+	SCR_GROW(order);
+	SCR_GROW(cand);
+	SCR_GROW(name_rank);
+	SCR_GROW(rank_dev);
+	SCR_GROW(fmemo);
+#undef SCR_GROW
+	memset(s->fmemo + s->cap_order, 0, (n - s->cap_order) * sizeof *s->fmemo);
+	s->nrank = 0;	/* grown arrays: ranks again */
+	s->cap_order = n;
+	return true;
 }
 
 static bool scr_dev_shown(const struct screen *s, size_t i)
 {
-	const struct dev_rates *r = &frame_dev_rates(s->f)[i];
+	const struct dev_rates *r = &frame_dev_briefs(s->f)[i];
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
 	return s->show_idle || dip || (r->status == RATE_OK && r->active);
 }
 
-/* Once the user has picked a row, the selection follows that device when
- * the order changes; until then it stays on the top row. */
+void scr_order_upto(struct screen *s, size_t n)
+{
+	if (n > s->norder)
+		n = s->norder;
+	if (n <= s->nsorted)
+		return;
+	struct topk_order o = { s->key_asc, s->sort_rev };
+	topk_select(&o, s->cand, s->nsorted, s->norder, n - s->nsorted);
+	for (size_t k = s->nsorted; k < n; k++)
+		s->order[k] = s->cand[k].idx;
+	s->nsorted = n;
+}
+
+/* Where the selected device is in the order: the candidates before it, counted. */
+static bool scr_rank_of_sel(struct screen *s, size_t *rank)
+{
+	for (size_t k = 0; k < s->norder; k++) {
+		const struct dev_counters *d = &s->f->cur->dev[s->cand[k].idx];
+		if (d->major == s->sel_major && d->minor == s->sel_minor) {
+			struct topk_order o = { s->key_asc, s->sort_rev };
+			*rank = topk_rank(&o, s->cand, s->norder, &s->cand[k]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Once the user has picked a row, the selection follows that device when the order
+ * changes; until then it stays on the top row. */
 static void scr_keep_selection(struct screen *s)
 {
-	const struct snapshot *cur = s->f->cur;
 	if (!s->have_sel) {
 		s->sel = 0;
 		return;
 	}
-		for (size_t k = 0; k < s->norder; k++) {
-			const struct dev_counters *d = &cur->dev[s->order[k]];
-			if (d->major == s->sel_major && d->minor == s->sel_minor) {
-				s->sel = k;
-				return;
-			}
-		}
+	if (scr_rank_of_sel(s, &s->sel))
+		return;
 	/* the device is gone or hidden: stay at the same place in the table */
 	if (s->sel >= s->norder)
 		s->sel = s->norder ? s->norder - 1 : 0;
 	if (s->norder) {
-		s->sel_major = cur->dev[s->order[s->sel]].major;
-		s->sel_minor = cur->dev[s->order[s->sel]].minor;
+		scr_order_upto(s, s->sel + 1);
+		s->sel_major = s->f->cur->dev[s->order[s->sel]].major;
+		s->sel_minor = s->f->cur->dev[s->order[s->sel]].minor;
 	}
-}
-
-void scr_note_selection(struct screen *s)
-{
-	if (!s->norder)
-		return;
-	const struct dev_counters *d = &s->f->cur->dev[s->order[s->sel]];
-	s->sel_major = d->major;
-	s->sel_minor = d->minor;
-	s->have_sel = true;
 }
 
 void scr_devs_update(struct screen *s)
 {
-	s->norder = s->nselected = 0;
+	s->norder = s->nselected = s->nsorted = 0;
 	s->want_flush = s->want_discard = false;
 	if (!s->f)
 		return;
 	const struct snapshot *cur = s->f->cur;
-	if (cur->ndev > s->cap_order) {
-		size_t *o = realloc(s->order, cur->ndev * sizeof *o);
-		if (!o)
-			return;	/* an empty table this frame; the next may fit */
-		s->order = o;
-		s->cap_order = cur->ndev;
-	}
+	if (!scr_devs_grow(s, cur->ndev) || !scr_name_ranks(s))
+		return;	/* an empty table this frame; the next may fit */
+	s->key_asc = s->sort_col >= 0 && s->cols[s->sort_col]->sort == FIG_SORT_ASC;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!scr_selected_by_filter(s, d))
+		if (!scr_selected_by_filter(s, i))
 			continue;
 		s->nselected++;
 		if (!scr_dev_shown(s, i))
 			continue;
-		s->order[s->norder++] = i;
+		struct topk_item *c = &s->cand[s->norder++];
+		c->idx = (uint32_t)i;
+		c->rank = s->name_rank[i];
+		c->key = s->sort_col >= 0 ? scr_sort_key(s, i) : 0.0;
 		/* "has them": the device has done flushes or discards at all */
 		s->want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
 		s->want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
 	}
-	struct scr_sort_ctx ctx = { s, s->f };
-	qsort_r(s->order, s->norder, sizeof *s->order, scr_sort_cmp, &ctx);
 	scr_keep_selection(s);
 }
 
-const struct dev_counters *scr_selected(const struct screen *s, size_t *index)
+size_t scr_order_at(struct screen *s, size_t k)
+{
+	scr_order_upto(s, k + 1);
+	return s->order[k];
+}
+
+const struct dev_counters *scr_selected(struct screen *s, size_t *index)
 {
 	if (!s->f)
 		return NULL;
@@ -334,9 +390,10 @@ const struct dev_counters *scr_selected(const struct screen *s, size_t *index)
 	if (!s->have_sel) {	/* the top row */
 		if (!s->norder)
 			return NULL;
+		size_t i = scr_order_at(s, 0);
 		if (index)
-			*index = s->order[0];
-		return &cur->dev[s->order[0]];
+			*index = i;
+		return &cur->dev[i];
 	}
 	for (size_t i = 0; i < cur->ndev; i++)
 		if (cur->dev[i].major == s->sel_major && cur->dev[i].minor == s->sel_minor) {
@@ -345,6 +402,16 @@ const struct dev_counters *scr_selected(const struct screen *s, size_t *index)
 			return &cur->dev[i];
 		}
 	return NULL;
+}
+
+void scr_note_selection(struct screen *s)
+{
+	if (!s->norder)
+		return;
+	const struct dev_counters *d = &s->f->cur->dev[scr_order_at(s, s->sel)];
+	s->sel_major = d->major;
+	s->sel_minor = d->minor;
+	s->have_sel = true;
 }
 
 /* ---- drawing ---- */
@@ -366,15 +433,16 @@ static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
 	struct scr_line name = { y, 0, L->name_w + 1 };
 	scr_add(s, &name, SCR_HEADER, buf);	/* (the row is already blank in the header colour) */
 	ln.x = L->name_w + 1;
-	for (size_t c = 0; c < scr_ncols; c++) {
+	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
+		const struct fig_screen *col = &s->cols[c]->screen;
 		const char *arrow = (int)c == s->sort_col ? (s->sort_rev ? (s->utf8 ? "\u25b2" : "^") :
 						(s->utf8 ? "\u25bc" : "v")) : "";
-		int pad = scr_cols[c].width - (int)strlen(scr_cols[c].title) - (*arrow ? 1 : 0);
+		int pad = col->width - (int)strlen(col->title) - (*arrow ? 1 : 0);
 		scr_addf(s, &ln, SCR_HEADER, "%*s", pad, "");
 		scr_add(s, &ln, SCR_HEADER, arrow);
-		scr_add(s, &ln, SCR_HEADER, scr_cols[c].title);
+		scr_add(s, &ln, SCR_HEADER, col->title);
 	}
 	scr_add(s, &ln, SCR_HEADER, " writes");
 }
@@ -382,24 +450,22 @@ static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
 static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_layout *L, bool sel)
 {
 	const struct dev_counters *d = &s->f->cur->dev[i];
-	const struct dev_rates *r = &frame_dev_rates(s->f)[i];
+	const struct dev_rates *r = frame_dev_rate(s->f, i);
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
 	enum scr_role role = dip ? SCR_DIP : (r->status == RATE_OK && r->active) ? SCR_NORMAL : SCR_DIM;
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
 	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label(d, name, sizeof name));
-	for (size_t c = 0; c < scr_ncols; c++) {
+	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
-		const struct scr_col *col = &scr_cols[c];
-		bool have = r->status == RATE_OK && (col->need == SCR_NEED_NONE ||
-			    (col->need == SCR_NEED_FLUSH ? r->has_flush : r->has_discard));
-		screen_fmt_num(have ? col->get(r) : NAN, col->width - 1, col->prec, v, sizeof v);
-		scr_addf(s, &ln, role, "%*s", col->width, v);
+		const struct fig_dev *col = s->cols[c];
+		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
+		scr_addf(s, &ln, role, "%*s", col->screen.width, v);
 	}
 	scr_add(s, &ln, SCR_NORMAL, " ");
-	const struct hist_series *hs = s->h ? history_find(s->h, scr_dev_key(d)) : NULL;
+	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
 		history_series(s->h, hs, HIST_DEV_WKB_S, s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
@@ -441,6 +507,7 @@ void scr_draw_devices(struct screen *s, int y, int rows)
 		scr_draw_empty(s, y + 1);
 		return;
 	}
+	scr_order_upto(s, s->top + (size_t)page);
 	for (int r = 0; r < page && s->top + (size_t)r < s->norder; r++) {
 		size_t k = s->top + (size_t)r;
 		scr_draw_row(s, y + 1 + r, s->order[k], &L, k == s->sel);
@@ -468,11 +535,11 @@ static void scr_step_sort(struct screen *s, int dir)
 	struct scr_layout L;
 	scr_layout(s, COLS, &L);
 	int c = s->sort_col;
-	for (size_t tries = 0; tries <= scr_ncols; tries++) {
+	for (size_t tries = 0; tries <= s->ncols; tries++) {
 		c += dir;
 		if (c < -1)
-			c = (int)scr_ncols - 1;
-		if (c >= (int)scr_ncols)
+			c = (int)s->ncols - 1;
+		if (c >= (int)s->ncols)
 			c = -1;
 		if (c == -1 || L.on[c])
 			break;
@@ -480,12 +547,26 @@ static void scr_step_sort(struct screen *s, int dir)
 	s->sort_col = c;
 }
 
-static int scr_col_by_title(const char *title)
+int scr_col_by_title(const struct screen *s, const char *title)
 {
-	for (size_t c = 0; c < scr_ncols; c++)
-		if (strcmp(scr_cols[c].title, title) == 0)
+	for (size_t c = 0; c < s->ncols; c++)
+		if (strcmp(s->cols[c]->screen.title, title) == 0)
 			return (int)c;
 	return -1;
+}
+
+/* The column a key sorts by (figure.h: screen.key), -1 if none. */
+static int scr_col_by_key(const struct screen *s, int ch)
+{
+	for (size_t c = 0; ch > 0 && c < s->ncols; c++)
+		if (s->cols[c]->screen.key == ch)
+			return (int)c;
+	return -1;
+}
+
+double scr_col_value(const struct fig_dev *col, const struct dev_rates *r)
+{
+	return fig_dev_available(col, r) ? fig_dev_value(col, r) * col->screen.scale : NAN;
 }
 
 bool scr_set_sort(struct screen *s, const char *name)
@@ -494,7 +575,7 @@ bool scr_set_sort(struct screen *s, const char *name)
 		s->sort_col = -1;
 		return true;
 	}
-	int c = scr_col_by_title(name);
+	int c = scr_col_by_title(s, name);
 	if (c < 0)
 		return false;
 	s->sort_col = c;
@@ -503,7 +584,7 @@ bool scr_set_sort(struct screen *s, const char *name)
 
 void screen_get_view(const struct screen *s, struct screen_view *v)
 {
-	v->sort = s->sort_col < 0 ? "name" : scr_cols[s->sort_col].title;
+	v->sort = s->sort_col < 0 ? "name" : s->cols[s->sort_col]->screen.title;
 	v->sort_reverse = s->sort_rev;
 	v->filter = s->filter_text;
 	v->show_idle = s->show_idle;
@@ -523,11 +604,13 @@ bool scr_devs_key(struct screen *s, int ch)
 	case '>': scr_step_sort(s, 1); break;
 	case 'R': s->sort_rev = !s->sort_rev; break;
 	case 'N': s->sort_col = -1; s->sort_rev = false; break;
-	case 'M': s->sort_col = scr_col_by_title("wMB/s"); s->sort_rev = false; break;
-	case 'T': s->sort_col = scr_col_by_title("await"); s->sort_rev = false; break;
-	case 'P': s->sort_col = scr_col_by_title("util"); s->sort_rev = false; break;
 	case 'a': s->show_idle = !s->show_idle; break;
-	default: return false;
+	default:
+		if (scr_col_by_key(s, ch) < 0)
+			return false;
+		s->sort_col = scr_col_by_key(s, ch);
+		s->sort_rev = false;
+		break;
 	}
 	scr_devs_update(s);
 	return true;

@@ -55,12 +55,10 @@ void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *
 	for (int i = 0; i < w && x + i < COLS; i++) {
 		int e = screen_bar_eighths(vals[i], max, h);
 		attr_t a = scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
-		attron(a);
 		for (int r = 0; r < h && e > r * 8; r++) {
 			int cell = e - r * 8;
-			mvaddstr(y + h - 1 - r, x + i, scr_bar_cell(s, cell > 8 ? 8 : cell));
+			scr_put_glyph(s, y + h - 1 - r, x + i, scr_bar_cell(s, cell > 8 ? 8 : cell), a);
 		}
-		attroff(a);
 		/* the mark row: knob changes win over dips, both over the baseline */
 		enum scr_role role = SCR_DIM;
 		const char *mark = s->utf8 ? "\u2500" : "-";
@@ -71,10 +69,7 @@ void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *
 			role = SCR_DIP;
 			mark = "^";
 		}
-		a = scr_attr(s, role);
-		attron(a);
-		mvaddstr(y + h, x + i, mark);
-		attroff(a);
+		scr_put_glyph(s, y + h, x + i, mark, scr_attr(s, role));
 	}
 }
 
@@ -85,10 +80,7 @@ void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, c
 	for (int i = 0; i < n && ln->x < ln->xmax; i++) {
 		int level = screen_spark_level(vals[i], max, 8);
 		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
-		attr_t a = scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
-		attron(a);
-		mvaddstr(ln->y, ln->x, g);
-		attroff(a);
+		scr_put_glyph(s, ln->y, ln->x, g, scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
 		ln->x++;
 	}
 }

@@ -8,6 +8,8 @@
 #include <curses.h>
 #include <regex.h>
 
+#include "figure.h"
+#include "topk.h"
 #include "procs_view.h"
 #include "screen.h"
 #include "snapshot.h"
@@ -44,24 +46,41 @@ enum scr_role {
 	SCR_NROLES
 };
 
-/* One device table column (STYLE.md: columns are a table). */
-enum scr_need { SCR_NEED_NONE, SCR_NEED_FLUSH, SCR_NEED_DISCARD };
-struct scr_col {
-	const char *title;
-	int width;		/* including the space before it */
-	int prec;		/* decimals, when they fit */
-	enum scr_need need;
-	int level;		/* 0: always; higher: added in order when there is room */
-	double (*get)(const struct dev_rates *r);
-};
+/* At most this many device table columns (rows of figure.h with a screen title). */
+#define SCR_MAX_COLS 48
 
 /* A cursor writing along one screen row, clipped at xmax. */
 struct scr_line {
 	int y, x, xmax;
 };
 
+/* A glyph's wide cell in one attribute (scr_glyph). */
+#define SCR_NGLYPH 96
+struct scr_glyph_cell {
+	const char *g;		/* the glyph's UTF-8 text: a constant, compared by address */
+	attr_t a;
+	cchar_t cc;
+};
+
+/* A device the name ranks were made for. */
+struct scr_rank_dev {
+	uint32_t major, minor;
+	char name[32];
+};
+
+/* A device's filter verdict and what it was for. */
+struct scr_filter_memo {
+	unsigned gen;
+	const struct dev_ident *ident;
+	uint32_t major, minor;
+	char name[32];
+	bool ok;
+};
+
 struct screen {
 	SCREEN *term;
+	struct scr_glyph_cell glyph[SCR_NGLYPH];	/* wide cells made so far */
+	size_t nglyph;
 	bool color, utf8;
 	attr_t role_attr[SCR_NROLES];
 	const struct frame *f;
@@ -70,11 +89,23 @@ struct screen {
 	enum scr_view view;
 	size_t help_top;	/* first line of the help page shown */
 
-	/* the device table */
-	size_t *order;		/* indices into f->cur->dev of the rows shown, sorted */
-	size_t norder, cap_order;
+	/* the device table: the candidates (devices shown) and the first nsorted rows in
+	 * order, selected from them as far as a view asked (scr_order_upto) */
+	struct topk_item *cand;	/* norder of them; [0, nsorted) in order */
+	size_t *order;		/* order[k], k < nsorted: the index into f->cur->dev of row k */
+	size_t norder, nsorted, cap_order;
+	bool key_asc;		/* the sort column's keys go up (before R) */
+	const struct fig_dev *write_col;	/* the column whose key the step derived */
+	uint32_t *name_rank;	/* each device's place in name order, for ties */
+	struct scr_rank_dev *rank_dev;	/* the devices the ranks are for (nrank) */
+	size_t nrank;
+	struct scr_filter_memo *fmemo;	/* per device: its filter verdict */
+	unsigned filter_gen;	/* bumped when the filter changes */
 	size_t nselected;	/* devices passing the filter, idle or not */
-	int sort_col;		/* index into scr_cols, or -1 for the name */
+	const struct fig_dev *cols[SCR_MAX_COLS];	/* the columns, in screen order */
+	size_t ncols;
+	int max_level;		/* the highest screen.level of a column */
+	int sort_col;		/* index into cols, or -1 for the name */
 	bool sort_rev;
 	bool show_idle;
 	bool have_filter;
@@ -115,8 +146,6 @@ struct screen {
 	bool have_psum;		/* the frame has process samples */
 };
 
-extern const struct scr_col scr_cols[];
-extern const size_t scr_ncols;
 
 /* screen.c */
 uint64_t scr_now_ns(void);	/* CLOCK_MONOTONIC, for how long messages stay */
@@ -155,11 +184,22 @@ bool scr_devs_key(struct screen *s, int ch);
 /* From now on the selection follows the selected device (not the row). */
 void scr_note_selection(struct screen *s);
 /* The selected device of the current frame, or NULL. */
-const struct dev_counters *scr_selected(const struct screen *s, size_t *index);
+const struct dev_counters *scr_selected(struct screen *s, size_t *index);
+/* Make rows [0, n) of the order known (at most norder); scr_order_at: row k's device index. */
+void scr_order_upto(struct screen *s, size_t n);
+size_t scr_order_at(struct screen *s, size_t k);
+/* One glyph (one column: ASCII or a UTF-8 constant) at y, x in attribute a. */
+void scr_put_glyph(struct screen *s, int y, int x, const char *g, attr_t a);
+/* The wide cell of the UTF-8 glyph constant g in attribute a, made once; NULL if it cannot. */
+const cchar_t *scr_glyph(struct screen *s, const char *g, attr_t a);
 /* "vg-home /home xfs": a device as people know it, sanitized. */
 const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len);
-/* The key the history knows the device by. */
-const char *scr_dev_key(const struct dev_counters *d);
+/* The screen's columns from the figure registry; sorts by its first column. */
+void scr_cols_init(struct screen *s);
+/* The index in s->cols of the column titled title, -1 if none. */
+int scr_col_by_title(const struct screen *s, const char *title);
+/* A column's value as shown (scaled), NAN where the device has none. */
+double scr_col_value(const struct fig_dev *col, const struct dev_rates *r);
 /* Sort by the column titled name ("name": the device name); false if unknown. */
 bool scr_set_sort(struct screen *s, const char *name);
 /* Set the device filter; false (message set) if text is not a regex. */

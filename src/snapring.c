@@ -29,6 +29,15 @@ struct snapring_id {
 	const struct dev_ident *copy;
 };
 
+/* Device i of the last sample pushed: the identity it carried (and that identity's key
+ * serial, unique in the process: a pointer alone may be reused after a free) and the ring's
+ * copy of it.  The same identity at the same place next time needs no lookup. */
+struct snapring_hint {
+	const struct dev_ident *src;
+	uint64_t serial;
+	const struct dev_ident *copy;
+};
+
 struct snapring {
 	size_t max, max_rows;
 	struct snapring_slot *slot;
@@ -39,6 +48,8 @@ struct snapring {
 	struct ident_table *ids;	/* made at the first device with an identity */
 	struct snapring_id *map;	/* sorted by major:minor */
 	size_t nmap, cap_map;
+	struct snapring_hint *hint;	/* per device of the last push: its identity and copy */
+	size_t nhint, cap_hint;
 };
 
 struct snapring *snapring_new(size_t max_samples, size_t max_dev_rows)
@@ -72,6 +83,7 @@ void snapring_clear(struct snapring *r)
 	ident_table_free(r->ids);
 	r->ids = NULL;
 	r->nmap = 0;
+	r->nhint = 0;
 }
 
 void snapring_free(struct snapring *r)
@@ -81,6 +93,7 @@ void snapring_free(struct snapring *r)
 	snapring_clear(r);
 	free(r->slot);
 	free(r->map);
+	free(r->hint);
 	free(r);
 }
 
@@ -217,11 +230,32 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 	sl->snap.nproc = 0;
 	if (s->ndev)
 		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
+	if (s->ndev > r->cap_hint) {
+		struct snapring_hint *h = realloc(r->hint, s->ndev * sizeof *h);
+		if (!h)
+			return -ENOMEM;
+		r->hint = h;
+		r->cap_hint = s->ndev;
+	}
+	size_t nhint = r->nhint;
+	r->nhint = 0;	/* until the loop has made them all again */
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct dev_ident *id = s->dev[i].ident;
-		if (id && !(sl->snap.dev[i].ident = snapring_ident(r, id)))
-			return -ENOMEM;
+		struct snapring_hint *h = &r->hint[i];
+		if (!id) {
+			*h = (struct snapring_hint){ NULL, 0, NULL };
+			continue;
+		}
+		if (i >= nhint || h->src != id || h->serial != id->key_serial ||
+		    snapring_str_cmp(h->copy->kname, id->kname) != 0) {
+			const struct dev_ident *copy = snapring_ident(r, id);
+			if (!copy)
+				return -ENOMEM;
+			*h = (struct snapring_hint){ id, id->key_serial, copy };
+		}
+		sl->snap.dev[i].ident = h->copy;
 	}
+	r->nhint = s->ndev;
 	return 0;
 }
 

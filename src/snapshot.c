@@ -1,10 +1,12 @@
 /*
- * snapshot.c - storage for one sample: allocation, copy, device order.
+ * snapshot.c - storage for one sample: allocation, copy, device order, and
+ * the values beside the fixed blocks with the table of their kinds.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "snapshot.h"
 
 void snapshot_init(struct snapshot *s)
@@ -18,61 +20,136 @@ void snapshot_free(struct snapshot *s)
 {
 	free(s->dev);
 	free(s->proc);
+	free(s->x);
 	s->dev = NULL;
 	s->proc = NULL;
+	s->x = NULL;
 	s->ndev = s->cap_dev = 0;
 	s->nproc = s->cap_proc = 0;
+	s->nx = s->cap_x = 0;
 }
 
 int snapshot_reserve_procs(struct snapshot *s, size_t n)
 {
-	if (n <= s->cap_proc)
-		return 0;
-	size_t cap = s->cap_proc ? s->cap_proc : 64;
-	while (cap < n)
-		cap *= 2;
-	struct proc_counters *p = realloc(s->proc, cap * sizeof *p);
-	if (!p)
-		return -ENOMEM;
-	s->proc = p;
-	s->cap_proc = cap;
-	return 0;
+	return grow_array((void **)&s->proc, &s->cap_proc, n, sizeof *s->proc, 64);
 }
 
 int snapshot_reserve(struct snapshot *s, size_t n)
 {
-	if (n <= s->cap_dev)
-		return 0;
-	/* Grow geometrically so a growing device set costs O(n) overall;
-	 * in steady state the array is never reallocated. */
-	size_t cap = s->cap_dev ? s->cap_dev : 16;
-	while (cap < n)
-		cap *= 2;
-	struct dev_counters *d = realloc(s->dev, cap * sizeof *d);
-	if (!d)
-		return -ENOMEM;
-	s->dev = d;
-	s->cap_dev = cap;
-	return 0;
+	return grow_array((void **)&s->dev, &s->cap_dev, n, sizeof *s->dev, 16);
+}
+
+static int snapshot_reserve_x(struct snapshot *s, size_t n)
+{
+	return grow_array((void **)&s->x, &s->cap_x, n, sizeof *s->x, 16);
 }
 
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 {
-	if (snapshot_reserve(dst, src->ndev) < 0 || snapshot_reserve_procs(dst, src->nproc) < 0)
+	if (snapshot_reserve(dst, src->ndev) < 0 || snapshot_reserve_procs(dst, src->nproc) < 0 ||
+	    snapshot_reserve_x(dst, src->nx) < 0)
 		return -ENOMEM;
 	struct dev_counters *keep = dst->dev;
 	struct proc_counters *keep_proc = dst->proc;
-	size_t keep_cap = dst->cap_dev, keep_cap_proc = dst->cap_proc;
+	struct snap_xval *keep_x = dst->x;
+	size_t keep_cap = dst->cap_dev, keep_cap_proc = dst->cap_proc, keep_cap_x = dst->cap_x;
 	*dst = *src;
 	dst->dev = keep;
 	dst->cap_dev = keep_cap;
 	dst->proc = keep_proc;
 	dst->cap_proc = keep_cap_proc;
+	dst->x = keep_x;
+	dst->cap_x = keep_cap_x;
 	if (src->ndev)
 		memcpy(dst->dev, src->dev, src->ndev * sizeof *src->dev);
 	if (src->nproc)
 		memcpy(dst->proc, src->proc, src->nproc * sizeof *src->proc);
+	if (src->nx)
+		memcpy(dst->x, src->x, src->nx * sizeof *src->x);
 	return 0;
+}
+
+const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)] = {
+	{ SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, "wb_dirty_kb", false, "KiB" },
+	{ SNAP_XDEV, SNAP_XDEV_WB_THRESH_KB, "wb_thresh_kb", false, "KiB" },
+	{ SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, "wb_bw_kbps", false, "KiB/s" },
+	{ SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, "throttled_ms", true, "ms" },
+};
+_Static_assert(SNAP_NXKINDS == 4, "one snap_xkind_table row per kind");
+
+const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind)
+{
+	for (size_t i = 0; i < SNAP_NXKINDS; i++)
+		if (snap_xkind_table[i].scope == scope && snap_xkind_table[i].kind == kind)
+			return &snap_xkind_table[i];
+	return NULL;
+}
+
+const struct snap_xkind *snap_xkind_by_name(const char *name)
+{
+	for (size_t i = 0; i < SNAP_NXKINDS; i++)
+		if (strcmp(snap_xkind_table[i].name, name) == 0)
+			return &snap_xkind_table[i];
+	return NULL;
+}
+
+static const unsigned snapshot_nkinds[SNAP_NXSCOPE] = {
+	[SNAP_XDEV] = SNAP_NXDEV, [SNAP_XTASK] = SNAP_NXTASK, [SNAP_XSYS] = SNAP_NXSYS,
+};
+
+int snapshot_add_x(struct snapshot *s, enum snap_xscope scope, unsigned kind, uint64_t obj,
+		   uint64_t value)
+{
+	if ((unsigned)scope >= SNAP_NXSCOPE || kind >= snapshot_nkinds[scope])
+		return -EINVAL;
+	if (snapshot_reserve_x(s, s->nx + 1) < 0)
+		return -ENOMEM;
+	s->x[s->nx++] = (struct snap_xval){ obj, value, (uint16_t)kind, (uint8_t)scope };
+	return 0;
+}
+
+static int snapshot_x_cmp(const struct snap_xval *x, const struct snap_xval *y)
+{
+	if (x->scope != y->scope)
+		return x->scope < y->scope ? -1 : 1;
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+static int snapshot_x_qcmp(const void *a, const void *b)
+{
+	return snapshot_x_cmp(a, b);
+}
+
+void snapshot_sort_x(struct snapshot *s)
+{
+	for (size_t i = 1; i < s->nx; i++)
+		if (snapshot_x_cmp(&s->x[i - 1], &s->x[i]) >= 0) {
+			qsort(s->x, s->nx, sizeof *s->x, snapshot_x_qcmp);
+			break;
+		}
+	size_t kept = 0;
+	for (size_t i = 0; i < s->nx; i++) {
+		if (kept && snapshot_x_cmp(&s->x[kept - 1], &s->x[i]) == 0)
+			continue;	/* the same value twice: a source's slip, kept once */
+		s->x[kept++] = s->x[i];
+	}
+	s->nx = kept;
+}
+
+const struct snap_xval *snapshot_find_x(const struct snapshot *s, enum snap_xscope scope, uint64_t obj)
+{
+	size_t lo = 0, hi = s->nx;
+	struct snap_xval key = { obj, 0, 0, (uint8_t)scope };
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (snapshot_x_cmp(&s->x[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nx && s->x[lo].scope == scope && s->x[lo].obj == obj ? &s->x[lo] : NULL;
 }
 
 static int snapshot_dev_cmp(const void *a, const void *b)

@@ -7,7 +7,11 @@
 
 int source_next(struct source *src, struct snapshot *out)
 {
-	return src->ops->next(src, out);
+	out->nx = 0;	/* a source adds the values beside the fixed blocks it read */
+	int rc = src->ops->next(src, out);
+	if (rc == 0)
+		snapshot_sort_x(out);
+	return rc;
 }
 
 void source_close(struct source *src)

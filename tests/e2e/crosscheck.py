@@ -152,7 +152,7 @@ def compare(out):
                 print("interval %d: vmstat %s=%s, wbtop %s" % (k + 1, col, v[col], w_sys[k][col]))
                 fails += 1
         for col in ("r/s", "w/s", "rkB/s", "wkB/s", "rrqm/s", "wrqm/s", "r_await", "w_await", "aqu-sz",
-                    "%util", "d/s", "dkB/s", "d_await", "f/s", "f_await"):
+                    "%util", "d/s", "dkB/s", "d_await", "f/s", "f_await", "wareq-sz"):
             a, b = float(w_dev[k][col]), float(i_dev[k][col])
             checked += 1
             if not near(a, b):

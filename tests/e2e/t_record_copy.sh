@@ -2,10 +2,11 @@
 # A recording copied away mid-write, main file only (the -wal file left
 # behind, as a power cut or a careless scp would), replays up to its last
 # completed sample: each copy replays, and what it replays is a prefix of
-# the full recording.
+# the full recording (with --rec-sync sample: the main file is brought up
+# to date after every sample; the default lags by up to 5 s).
 . "$E2E_LIB"
 rec=$TMP/grow.wbrec
-"$WBTOP" -b -q -w "$rec" -d 0.02 &
+"$WBTOP" -b -q -w "$rec" -d 0.02 --rec-sync sample &
 pid=$!
 on_exit "kill -9 $pid 2>/dev/null"
 sleep 0.5

@@ -19,7 +19,9 @@ on_exit "kill $ddpid 2>/dev/null; wait $ddpid 2>/dev/null"
 sleep 0.5
 rec=$TMP/procs.wbrec
 "$WBTOP" -b -P -w "$rec" -d 1 -n 5 > "$TMP/live" 2> "$TMP/live.err" || fail "recording exited $?: $(cat "$TMP/live.err")"
-[ -s "$TMP/live.err" ] && fail "recording wrote to stderr: $(cat "$TMP/live.err")"
+# the one note allowed: the recording lives on a device wbtop watches
+grep -v "^wbtop: note: recording .* is on .*, a device wbtop watches" "$TMP/live.err" >"$TMP/live.err2"
+[ -s "$TMP/live.err2" ] && fail "recording wrote to stderr: $(cat "$TMP/live.err2")"
 kill $ddpid 2>/dev/null
 
 "$WBTOP" -r "$rec" -b -P > "$TMP/replay" 2> "$TMP/replay.err" || fail "replay -P exited $?: $(cat "$TMP/replay.err")"

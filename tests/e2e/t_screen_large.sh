@@ -22,7 +22,7 @@ scr_start 200 60 TERM=xterm LANG=C.UTF-8 -- -d 0.5
 scr_wait "DEVICE 1/135" 10
 scr_wait_re "^ fx148 " 5
 scr_cap >/dev/null
-for col in "r/s" "w/s" "rMB/s" "wMB/s" "rrqm/s" "wrqm/s" "await" "r_await" "w_await" "aqu-sz" "util"; do
+for col in "r/s" "w/s" "rMB/s" "wMB/s" "rrqm/s" "wrqm/s" "await" "r_await" "w_await" "aqu-sz" "util" "wareq-sz"; do
 	grep -qF -- "$col" "$TMP/pane" || { scr_show; fail "200 columns: no $col column"; }
 done
 [ "$(wc -L <"$TMP/pane")" -le 200 ] || { scr_show; fail "a line is wider than 200"; }

@@ -3,10 +3,12 @@
  * counter resets, 32-bit millisecond wraps, devices coming and going, dt = 0.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "derive.h"
+#include "figure.h"
 
 #define S_NS 1000000000ull
 
@@ -323,6 +325,17 @@ START_TEST(test_write_rate_is_derive_devs)
 			enum rate_status st = derive_dev_write(pair[i], &ca[i], dt, &w, NULL);
 			if (st != full[i].status || (st == RATE_OK && memcmp(&w, &full[i].wkb_s, sizeof w)))
 				bad = (int)i;
+			/* the brief: its status, activity and every figure the history keeps */
+			struct dev_rates b;
+			derive_dev_brief(pair[i], &ca[i], dt, &b);
+			if (b.status != full[i].status || b.active != full[i].active)
+				bad = (int)i;
+			for (int k = 0; k < FIG_NHIST && bad < 0; k++) {
+				const struct fig_dev *row = fig_dev_by_hist(k);
+				double vb = fig_dev_value(row, &b), vf = fig_dev_value(row, &full[i]);
+				if (st == RATE_OK && memcmp(&vb, &vf, sizeof vb))
+					bad = (int)i;
+			}
 			nok += st == RATE_OK;
 		}
 		ck_assert_msg(bad < 0, "device %d differs", bad);
@@ -332,6 +345,77 @@ START_TEST(test_write_rate_is_derive_devs)
 	derive_pair_devs(NULL, &cs, pair);
 	for (size_t i = 0; i < nc; i++)
 		ck_assert_ptr_null(pair[i]);
+}
+END_TEST
+
+/* Values beside the diskstats block: gauges as read, counters as rates,
+ * nothing for a device without the value, a reset or a first sample, and the
+ * registry's availability follows. */
+START_TEST(test_dev_extras)
+{
+	struct snapshot a, b;
+	snapshot_init(&a);
+	snapshot_init(&b);
+	ck_assert_int_eq(snapshot_reserve(&a, 3), 0);
+	ck_assert_int_eq(snapshot_reserve(&b, 3), 0);
+	a.mono_ns = 1000000000ull;
+	b.mono_ns = 3000000000ull;	/* 2 s later */
+	a.dev[0] = dev(8, 0, "sda");
+	a.dev[1] = dev(8, 16, "sdb");
+	a.dev[2] = dev(9, 0, "md0");
+	a.ndev = 3;
+	for (size_t i = 0; i < 3; i++)
+		a.dev[i].f[DS_WR_IOS] = 10;
+	ck_assert_int_eq(snapshot_copy(&b, &a), 0);
+	b.mono_ns = 3000000000ull;
+	for (size_t i = 0; i < 3; i++)
+		b.dev[i].f[DS_WR_IOS] = 30;
+	uint64_t sda = snap_xobj_dev(8, 0), md0 = snap_xobj_dev(9, 0);
+	/* added out of order, one twice: sorted and kept once */
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, md0, 5000), 0);
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, sda, 640), 0);
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, sda, 640), 0);
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 77, 900), 0);
+	ck_assert_int_eq(snapshot_add_x(&a, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 77, 100), 0);
+	ck_assert_int_eq(snapshot_add_x(&a, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 78, 100), 0);
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 78, 50), 0);
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 79, 50), 0);
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XSYS, 0, 0, 1), -EINVAL);	/* no system kinds yet */
+	snapshot_sort_x(&a);
+	snapshot_sort_x(&b);
+	ck_assert_uint_eq(b.nx, 5);
+	ck_assert_ptr_eq(snapshot_find_x(&b, SNAP_XDEV, snap_xobj_dev(8, 16)), NULL);
+
+	struct dev_rates r[3];
+	derive_devs(&a, &b, r);
+	ck_assert_uint_eq(r[0].x_have, 1u << SNAP_XDEV_WB_DIRTY_KB);
+	ck_assert_double_eq(r[0].x[SNAP_XDEV_WB_DIRTY_KB], 640);
+	ck_assert_uint_eq(r[1].x_have, 0);
+	ck_assert_uint_eq(r[2].x_have, 1u << SNAP_XDEV_WB_BW_KBPS);
+	ck_assert_double_eq(r[2].x[SNAP_XDEV_WB_BW_KBPS], 5000);
+	/* a counter: a rate from two samples; none after a reset, for a task new in
+	 * cur, without a previous sample or when no time passed */
+	double v;
+	ck_assert(derive_x(&a, &b, SNAP_XTASK, 77, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	ck_assert_double_eq_tol(v, 400.0, 1e-9);	/* ms throttled per second */
+	ck_assert(!derive_x(&a, &b, SNAP_XTASK, 78, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	ck_assert(!derive_x(&a, &b, SNAP_XTASK, 79, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	ck_assert(!derive_x(NULL, &b, SNAP_XTASK, 77, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	ck_assert(!derive_x(&a, &b, SNAP_XTASK, 77, SNAP_XTASK_THROTTLED_MS, 0.0, &v));
+	/* a gauge needs no previous sample */
+	ck_assert(derive_x(NULL, &b, SNAP_XDEV, md0, SNAP_XDEV_WB_BW_KBPS, 0.0, &v));
+	/* a first sample has no rates, so no values either */
+	derive_devs(NULL, &b, r);
+	ck_assert_uint_eq(r[0].x_have | r[2].x_have, 0);
+
+	/* a registry row for such a value (as issue 15's rows are written) */
+	derive_devs(&a, &b, r);
+	struct fig_dev row = { .name = "wb_bw_kbps", .need = FIG_NEED_EXTRA, .xkind = SNAP_XDEV_WB_BW_KBPS };
+	ck_assert(!fig_dev_available(&row, &r[0]));
+	ck_assert(fig_dev_available(&row, &r[2]));
+	ck_assert_double_eq(fig_dev_value(&row, &r[2]), 5000);
+	snapshot_free(&a);
+	snapshot_free(&b);
 }
 END_TEST
 
@@ -353,6 +437,7 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_sys_vmstat_formulas);
 	tcase_add_test(tc, test_sys_first_and_nodata);
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
+	tcase_add_test(tc, test_dev_extras);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "history.h"
 
@@ -19,7 +20,7 @@ static void push_bo(struct history *h, double bo_kbps)
 
 static void add_w(struct history *h, const char *key, double wkb_s, bool dip)
 {
-	struct hist_dev d = { .valid = true, .wkb_s = (float)wkb_s, .dip = dip };
+	struct hist_dev d = { .valid = true, .v[FIG_HIST_WKB_S] = (float)wkb_s, .dip = dip };
 	ck_assert_int_eq(history_add_dev(h, key, &d), 0);
 }
 
@@ -134,7 +135,7 @@ START_TEST(test_many_devices)
 		ck_assert_str_eq(history_series_key(s), key);
 		struct hist_dev d;
 		ck_assert(history_dev(h, s, 0, &d));
-		ck_assert(d.wkb_s == (float)i);
+		ck_assert(d.v[FIG_HIST_WKB_S] == (float)i);
 	}
 	ck_assert_ptr_null(history_find(h, "dev500"));
 	history_free(h);
@@ -149,7 +150,7 @@ START_TEST(test_same_frame_twice)
 	add_w(h, "a", 2, false);
 	struct hist_dev d;
 	ck_assert(history_dev(h, history_find(h, "a"), 0, &d));
-	ck_assert(d.wkb_s == 2.0f);
+	ck_assert(d.v[FIG_HIST_WKB_S] == 2.0f);
 	ck_assert_uint_eq(history_ndevs(h), 1);
 	history_free(h);
 }
@@ -233,14 +234,119 @@ START_TEST(test_from_rates)
 	struct hist_dev d;
 	history_dev_from_rates(&d, &dr, true);
 	ck_assert(d.valid && d.dip);
-	ck_assert_double_eq_tol(d.await_ms, 5.0, 1e-6);
-	ck_assert(d.wkb_s == 1024.0f);
+	ck_assert_double_eq_tol(d.v[FIG_HIST_AWAIT_MS], 5.0, 1e-6);
+	ck_assert(d.v[FIG_HIST_WKB_S] == 1024.0f);
 	dr.r_s = dr.w_s = 0;
 	history_dev_from_rates(&d, &dr, false);
-	ck_assert(d.await_ms == 0.0f);
+	ck_assert(d.v[FIG_HIST_AWAIT_MS] == 0.0f);
 	dr.status = RATE_RESET;
 	history_dev_from_rates(&d, &dr, true);
 	ck_assert(!d.valid && !d.dip);
+}
+END_TEST
+
+/* history_add_devs (with its hints) gives what history_add_dev one at a time gives: devices
+ * that keep their place, swap places, lose their serial, get a serial that another device had
+ * before, vanish long enough to be forgotten (the hints go with them) and come back. */
+START_TEST(test_add_devs_as_one_by_one)
+{
+	struct history *a = history_new(4), *b = history_new(4);
+	static const char *names[] = { "k0", "k1", "k2", "k3", "k4" };
+	for (int frame = 0; frame < 40; frame++) {
+		const char *keys[5];
+		uint64_t ids[5];
+		struct dev_rates r[5];
+		size_t n = frame % 9 == 8 ? 2 : 5;	/* now and then three devices are missing */
+		for (size_t i = 0; i < n; i++) {
+			size_t who = frame % 7 == 3 ? (i + 1) % n : i;	/* a frame with places swapped */
+			keys[i] = names[who];
+			ids[i] = frame % 5 == 1 && who == 2 ? 0 : 100 + who;	/* k2 without a serial */
+			if (frame > 20 && who == 4)
+				ids[i] = 101;	/* the serial k1 had before, now k4's */
+			r[i] = (struct dev_rates){ .status = RATE_OK, .wkb_s = frame * 10 + (double)who,
+						    .util_pct = (double)who, .r_s = 1, .r_await_ms = 2 };
+		}
+		if (frame > 20) {
+			for (size_t i = 0; i < n; i++)
+				if (keys[i] == names[1])
+					ids[i] = 0;	/* k1 lost its serial for good */
+		}
+		bool dips[5] = { frame % 3 == 0, false, true, false, false };
+		struct hist_sys sys = { .valid = true };
+		history_push(a, &sys);
+		history_push(b, &sys);
+		ck_assert_int_eq(history_add_devs(a, n, keys, ids, r, dips), 0);
+		for (size_t i = 0; i < n; i++) {
+			struct hist_dev d;
+			history_dev_from_rates(&d, &r[i], dips[i]);
+			ck_assert_int_eq(history_add_dev(b, keys[i], &d), 0);
+		}
+		if (frame == 30)
+			for (int k = 0; k < 5; k++) {	/* a gap: everything forgotten, hints too */
+				history_push(a, &sys);
+				history_push(b, &sys);
+			}
+		ck_assert_uint_eq(history_ndevs(a), history_ndevs(b));
+		for (size_t k = 0; k < 5; k++) {
+			const struct hist_series *sa = history_find(a, names[k]), *sb = history_find(b, names[k]);
+			ck_assert((sa == NULL) == (sb == NULL));
+			double va[4], vb[4];
+			bool da[4], db[4];
+			for (int f = HIST_DEV_BASE; sa && f < HIST_DEV_BASE + FIG_NHIST; f++) {
+				ck_assert_uint_eq(history_series(a, sa, (enum hist_field)f, va, 4),
+						  history_series(b, sb, (enum hist_field)f, vb, 4));
+				for (int j = 0; j < 4; j++)
+					ck_assert(memcmp(&va[j], &vb[j], sizeof va[j]) == 0);
+			}
+			if (sa) {
+				history_marks(a, sa, true, da, NULL, 4);
+				history_marks(b, sb, true, db, NULL, 4);
+				ck_assert(memcmp(da, db, sizeof da) == 0);
+			}
+		}
+	}
+	history_free(a);
+	history_free(b);
+}
+END_TEST
+
+/* Many new devices at once (the first frame of thousands) are merged into the order, and a
+ * key given twice in one frame is one series holding the later figures, as one by one. */
+START_TEST(test_add_devs_many_new)
+{
+	enum { N = 3000 };
+	struct history *h = history_new(4);
+	static char names[N][16];
+	const char *keys[N + 1];
+	uint64_t ids[N + 1];
+	static struct dev_rates r[N + 1];
+	for (int i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "k%05d", (i * 7919) % N);	/* not in order */
+		keys[i] = names[i];
+		ids[i] = 1000 + (uint64_t)i;
+		r[i] = (struct dev_rates){ .status = RATE_OK, .wkb_s = (double)i };
+	}
+	keys[N] = names[5];	/* a second device with the key of the sixth */
+	ids[N] = 0;
+	r[N] = (struct dev_rates){ .status = RATE_OK, .wkb_s = 123456 };
+	struct hist_sys sys = { .valid = true };
+	history_push(h, &sys);
+	ck_assert_int_eq(history_add_devs(h, N + 1, keys, ids, r, NULL), 0);
+	ck_assert_uint_eq(history_ndevs(h), N);
+	double v;
+	for (int i = 0; i < N; i++) {
+		const struct hist_series *hs = history_find(h, names[i]);
+		ck_assert_ptr_nonnull(hs);
+		ck_assert_uint_eq(history_series(h, hs, HIST_DEV_WKB_S, &v, 1), 1);
+		ck_assert(v == (i == 5 ? 123456.0 : (double)i));
+	}
+	/* next frame, the same devices: found at their places */
+	history_push(h, &sys);
+	ck_assert_int_eq(history_add_devs(h, N, keys, ids, r, NULL), 0);
+	ck_assert_uint_eq(history_ndevs(h), N);
+	ck_assert_uint_eq(history_series(h, history_find(h, names[5]), HIST_DEV_WKB_S, &v, 1), 1);
+	ck_assert(v == 5.0);
+	history_free(h);
 }
 END_TEST
 
@@ -256,6 +362,8 @@ Suite *history_suite(void)
 	tcase_add_test(tc, test_marks);
 	tcase_add_test(tc, test_clear);
 	tcase_add_test(tc, test_from_rates);
+	tcase_add_test(tc, test_add_devs_as_one_by_one);
+	tcase_add_test(tc, test_add_devs_many_new);
 	suite_add_tcase(s, tc);
 	return s;
 }

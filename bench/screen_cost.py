@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""What the screen costs: instructions per frame and the time to the first frame.
+
+The screen is wbtop's main job, so it is measured the way a user runs it: in
+a terminal (a pseudo-terminal of 120x40 made here, TERM=xterm-256color), on a
+fixture /proc/diskstats of N busy devices bind-mounted in a private mount
+namespace (the same fixture as sample_cost.py: every device busy in every
+sample), next to the headless sample (`wbtop -b -q`) on the same fixture.
+
+* instructions per frame: callgrind over a short and a long run (-d 0.02,
+  -n 5 and -n 25); the difference divided by the extra frames, so start-up
+  cancels out;
+* the curve: the same at 100, 1000, 2000, 5000 and 10000 devices;
+* the first frame: the wall time of `wbtop -n 1` in the terminal (start,
+  identities of every device, the first sample, the first full screen
+  drawn, the exit), the least of five runs; on this machine's /proc and at
+  2000 devices.
+
+usage: screen_cost.py WBTOP
+"""
+import fcntl, os, pty, struct, subprocess, sys, tempfile, termios, time
+
+import sample_cost
+
+WBTOP = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+COLS, ROWS = 120, 40
+CURVE = (100, 1000, 2000, 5000, 10000)
+
+
+def pty_run(cmd):
+    """Run cmd on a new pseudo-terminal of COLS x ROWS, reading all it
+    prints until it exits; its wall time in seconds."""
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+    env.pop("NO_COLOR", None)
+    t0 = time.monotonic()
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        os.execvpe(cmd[0], cmd, env)
+    while True:
+        try:
+            if not os.read(fd, 1 << 16):
+                break
+        except OSError:
+            break
+    _, status = os.waitpid(pid, 0)
+    t1 = time.monotonic()
+    os.close(fd)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError("%s exited with %d" % (cmd, os.waitstatus_to_exitcode(status)))
+    return t1 - t0
+
+
+def screen_ir(n):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "cg.out")
+        pty_run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+                 WBTOP, "-d", "0.02", "-n", str(n)])
+        with open(out) as f:
+            for line in f:
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1])
+    raise RuntimeError("no callgrind summary")
+
+
+def per_frame(ir_of):
+    return (ir_of(25) - ir_of(5)) / 20
+
+
+def batch_ir(n):
+    return sample_cost.callgrind_ir([WBTOP, "-b", "-q", "-d", "0.02", "-n", str(n)])
+
+
+def first_frame_ms():
+    return min(pty_run([WBTOP, "-d", "1", "-n", "1"]) for _ in range(5)) * 1000
+
+
+def with_fixture(ndev, work):
+    """work() with /proc/diskstats replaced by ndev busy devices (call only
+    inside a private mount namespace)."""
+    sample_cost.NDEV = ndev
+    d = tempfile.mkdtemp(prefix="wbtop-screenbench.")
+    path = os.path.join(d, "diskstats")
+    with open(path, "w") as f:
+        f.write(sample_cost.fixture_text(1))
+    subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
+    writer_bin = os.path.join(d, "fixture_writer")
+    subprocess.check_call(["cc", "-O2", "-o", writer_bin, os.path.join(HERE, "fixture_writer.c")])
+    writer = subprocess.Popen([writer_bin, path, str(ndev), "2000"])
+    try:
+        return work()
+    finally:
+        writer.kill()
+        writer.wait()
+        subprocess.call(["umount", "/proc/diskstats"])
+
+
+def inner(ndev):
+    def work():
+        scr = per_frame(screen_ir)
+        bq = per_frame(batch_ir)
+        ff = first_frame_ms() if ndev == 2000 else None
+        return scr, bq, ff
+    scr, bq, ff = with_fixture(ndev, work)
+    line = "  %6d %18.0f %18.0f %12.0f" % (ndev, scr, bq, scr / ndev)
+    if ff is not None:
+        line += "   first frame %.0f ms" % ff
+    print(line)
+    sys.stdout.flush()
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[2] == "--inner":
+        if os.environ.get("WBTOP_BENCH_PRIVATE_NS") != "1":
+            sys.exit("screen_cost.py: --inner is internal; run without it")
+        inner(int(sys.argv[3]))
+        return
+    ndev = sum(1 for _ in open("/proc/diskstats"))
+    print("screen %dx%d on this machine's /proc (%d devices): %.0f instructions/frame,"
+          " first frame %.0f ms" % (COLS, ROWS, ndev, per_frame(screen_ir), first_frame_ms()))
+    if os.geteuid() != 0:
+        print("SKIP fixture runs: need root for a private mount namespace")
+        return
+    print("fixture /proc/diskstats, every device busy (instructions per sample):")
+    print("  %6s %18s %18s %12s" % ("devices", "screen 120x40", "wbtop -b -q", "screen/dev"))
+    sys.stdout.flush()
+    for n in CURVE:
+        subprocess.check_call(["unshare", "-m", "--propagation", "private", sys.executable,
+                               os.path.abspath(__file__), WBTOP, "--inner", str(n)],
+                              env=dict(os.environ, WBTOP_BENCH_PRIVATE_NS="1"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+/*
+ * figure.h - the registry of figures: one const row per figure that wbtop
+ * shows or exports, for the devices, the system and the processes.
+ *
+ * A row holds everything a sink needs to show the figure: its machine name
+ * (CSV, JSON), its title and format in batch text, its column on the
+ * screen, its OpenMetrics family, what must be sampled for it to exist,
+ * its default sort direction, and how to get its value from the derived
+ * rates.  The screen's device table, batch text, CSV and JSON export,
+ * OpenMetrics and the screen's history all walk these tables; none of them
+ * lists figures of its own.  Adding a figure is adding a row (and, when it
+ * is not a field of struct dev_rates, its formula in figure.c).
+ *
+ * The order of a table is the order of batch text and of the exports; the
+ * screen has its own order (screen.pos), since it adds columns by width.
+ *
+ * Pure data and small pure accessors: no files, no output, no state.
+ */
+#ifndef WBTOP_FIGURE_H
+#define WBTOP_FIGURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "derive.h"
+#include "snapshot.h"
+
+/* What must be sampled for a figure to exist (bits; 0 = always there). */
+enum fig_need {
+	FIG_NEED_DISCARD = 1u << 0,	/* diskstats discard fields (kernel 4.18+) */
+	FIG_NEED_FLUSH = 1u << 1,	/* diskstats flush fields (kernel 5.5+) */
+	FIG_NEED_ROOT = 1u << 2,	/* files only root reads (tracefs, debugfs, /proc/PID/io) */
+	FIG_NEED_EXTRA = 1u << 3,	/* a value beside the diskstats block (snapshot.h, extras) */
+};
+
+/* Which sinks show a figure (bits). */
+enum fig_sink {
+	FIG_IN_BATCH = 1u << 0,		/* a column of batch text */
+	FIG_IN_EXPORT = 1u << 1,	/* a CSV column and a JSON key, under name */
+	FIG_IN_HISTORY = 1u << 2,	/* kept in the screen's history rings (hist slot) */
+	FIG_SORT_FIRST = 1u << 3,	/* the screen sorts by it until told otherwise */
+};
+
+/* Default sort direction of a column. */
+enum fig_sort { FIG_SORT_DESC, FIG_SORT_ASC };
+
+/* How a figure shows as a column of the screen's device table. */
+struct fig_screen {
+	const char *title;	/* NULL: not on the screen */
+	uint8_t width;		/* including the space before it */
+	uint8_t prec;		/* decimals, when they fit */
+	uint8_t level;		/* 0: always; higher: added in order when there is room */
+	uint8_t pos;		/* place among the screen's columns, from 1 */
+	char key;		/* the key that sorts by it, 0 if none */
+	double scale;		/* shown value = value * scale (KiB/s as MB/s: 1/1024) */
+};
+
+/* OpenMetrics families. */
+enum fig_om_type { FIG_OM_GAUGE, FIG_OM_COUNTER };
+
+struct fig_om {
+	const char *name;	/* NULL: not exported; counters without _total */
+	enum fig_om_type type;
+	const char *unit;	/* NULL, or the name's last component */
+	const char *help;	/* no double quotes: 0.0.4 HELP has no \" */
+	double scale;		/* exported value = value * scale (KiB as bytes: 1024) */
+};
+
+/* A figure of one device, derived from two samples (struct dev_rates). */
+struct fig_dev {
+	const char *name;	/* CSV column and JSON key: "w_await_ms" */
+	const char *title;	/* batch title, as iostat -x: "w_await" */
+	const char *desc;	/* one line, for the man page and the help */
+	const char *unit;	/* "1/s", "KiB/s", "ms", "KiB", "%", "" */
+	uint8_t width, prec;	/* batch: "%*.*f" */
+	unsigned need;		/* enum fig_need bits */
+	unsigned sinks;		/* enum fig_sink bits */
+	enum fig_sort sort;
+	int8_t hist;		/* slot in struct hist_dev, -1 when not kept */
+	/* the value: the double at offset in struct dev_rates, or formula(r),
+	 * or with FIG_NEED_EXTRA the value xkind beside the diskstats block */
+	size_t offset;
+	double (*formula)(const struct dev_rates *r);
+	unsigned xkind;		/* with FIG_NEED_EXTRA: the value's enum snap_xdev, in r->x */
+	struct fig_screen screen;
+	struct fig_om om;	/* a gauge of the last interval's value */
+};
+
+/* A raw cumulative counter (or gauge) of one device, as the kernel keeps
+ * it: what OpenMetrics exports, rates being left to the engine. */
+struct fig_dev_counter {
+	enum disk_field field;
+	uint64_t mul, div;	/* sectors * 512 = bytes, ms / 1000 = seconds */
+	uint8_t min_fields;	/* the device's line must have this many fields */
+	struct fig_om om;	/* scale unused: mul and div keep it exact */
+};
+
+/* A figure of the whole system (struct sys_rates). */
+enum fig_sys_type { FIG_U64, FIG_DBL };
+
+struct fig_sys {
+	const char *name;	/* CSV/JSON key */
+	const char *title;	/* batch title ("bo"), NULL: not in batch text */
+	const char *desc;
+	const char *unit;
+	uint8_t width;		/* batch, no decimals (as vmstat) */
+	uint8_t batch_pos;	/* place in batch's system line, from 1; 0: not there */
+	enum fig_sys_type type;
+	bool rate;		/* valid only when the rates' status is RATE_OK (else a gauge) */
+	size_t offset;		/* in struct sys_rates */
+};
+
+/* The slots of struct hist_dev: the device figures the history keeps. */
+enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_RKB_S, FIG_HIST_UTIL_PCT, FIG_HIST_AWAIT_MS, FIG_NHIST };
+
+extern const struct fig_dev fig_dev_table[];
+extern const size_t fig_ndev;
+extern const struct fig_dev_counter fig_dev_counter_table[];
+extern const size_t fig_ndev_counter;
+extern const struct fig_sys fig_sys_table[];
+extern const size_t fig_nsys;
+
+/* The value of figure f in r (meaningful when fig_dev_available). */
+static inline double fig_dev_value(const struct fig_dev *f, const struct dev_rates *r)
+{
+	double v;
+	if (f->formula)
+		return f->formula(r);
+	if (f->need & FIG_NEED_EXTRA)
+		return f->xkind < SNAP_NXDEV ? r->x[f->xkind] : 0.0;
+	memcpy(&v, (const char *)r + f->offset, sizeof v);
+	return v;
+}
+
+/* Whether r has figure f: rates exist (RATE_OK) and the kernel gave what
+ * the figure needs (for a value beside the diskstats block: that the source
+ * read it for this device). */
+bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r);
+
+/* Whether any device could need f's columns at all (a table prints the
+ * discard columns only when some device has discard counters). */
+bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush);
+
+/* The screen's columns: the rows with a screen title, in screen order, into
+ * out (cap entries).  Returns how many. */
+size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap);
+
+/* The row of the write rate in KiB/s: the figure the dip detector judges, which every step
+ * derives of every device (derive_dev_write, frame_dev_write_kbps). */
+const struct fig_dev *fig_dev_write_rate(void);
+/* The row kept in history slot k (enum fig_hist), NULL if none. */
+const struct fig_dev *fig_dev_by_hist(int k);
+
+/* The row whose screen title is title, NULL if none. */
+const struct fig_dev *fig_dev_by_screen_title(const char *title);
+
+/* The row the screen sorts by at start (FIG_SORT_FIRST). */
+const struct fig_dev *fig_dev_sort_first(void);
+
+/* The value of a system figure (gauges as double). */
+double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r);
+uint64_t fig_sys_u64(const struct fig_sys *f, const struct sys_rates *r);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * test_figure.c - the figure registry: its rows are consistent, the
+ * formulas give iostat's numbers, and the lists of figures in the man page
+ * and doc/ name exactly the registry's rows (those lists are written by
+ * hand, so this test is what keeps them true).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figure.h"
+
+/* The repository root, from this file's path as the compiler saw it. */
+static char *fig_read_doc(const char *rel)
+{
+	char path[512];
+	const char *me = __FILE__, *cut = strstr(me, "tests/unit/");
+	snprintf(path, sizeof path, "%.*s%s", cut ? (int)(cut - me) : 0, me, rel);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	static char buf[1 << 18];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The text between the first from and the next to after it (a copy in out). */
+static void fig_section(const char *text, const char *from, const char *to, char *out, size_t len)
+{
+	const char *a = strstr(text, from);
+	ck_assert_msg(a != NULL, "no '%s'", from);
+	a += strlen(from);
+	const char *b = strstr(a, to);
+	ck_assert_msg(b != NULL, "no '%s' after '%s'", to, from);
+	snprintf(out, len, "%.*s", (int)(b - a), a);
+}
+
+static bool fig_has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = list; (p = strstr(p, w)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* The words of s that are one of the titles, in order, each once, joined by
+ * spaces. */
+static void fig_words(const char *s, const char *const *titles, size_t n, char *out, size_t len)
+{
+	char copy[4096];
+	snprintf(copy, sizeof copy, "%s", s);
+	out[0] = '\0';
+	for (char *save, *w = strtok_r(copy, " \t\n,\"()`", &save); w; w = strtok_r(NULL, " \t\n,\"()`", &save)) {
+		size_t wl = strlen(w);
+		while (wl && (w[wl - 1] == '.' || w[wl - 1] == ';'))
+			w[--wl] = '\0';
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(w, titles[k]) == 0 && !fig_has_word(out, w)) {
+				size_t have = strlen(out);
+				snprintf(out + have, len - have, "%s%s", have ? " " : "", w);
+				break;
+			}
+	}
+}
+
+/* Titles of the rows that pass keep, in table order (or screen order). */
+static size_t fig_titles(bool (*keep)(const struct fig_dev *), bool screen, const char **out)
+{
+	const struct fig_dev *cols[64];
+	size_t n = 0;
+	if (screen) {
+		size_t nc = fig_dev_screen_cols(cols, 64);
+		for (size_t c = 0; c < nc; c++)
+			if (!keep || keep(cols[c]))
+				out[n++] = cols[c]->screen.title;
+		return n;
+	}
+	for (size_t k = 0; k < fig_ndev; k++)
+		if (keep(&fig_dev_table[k]))
+			out[n++] = fig_dev_table[k].title;
+	return n;
+}
+
+static void fig_join(const char **t, size_t n, char *out, size_t len)
+{
+	out[0] = '\0';
+	for (size_t k = 0; k < n; k++) {
+		size_t have = strlen(out);
+		snprintf(out + have, len - have, "%s%s", k ? " " : "", t[k]);
+	}
+}
+
+/* The titles named between from and to in text are exactly t[0..n), in order. */
+static void fig_check_list(const char *text, const char *from, const char *to, const char **t, size_t n)
+{
+	char sec[4096], got[1024], want[1024];
+	fig_section(text, from, to, sec, sizeof sec);
+	fig_words(sec, t, n, got, sizeof got);
+	fig_join(t, n, want, sizeof want);
+	ck_assert_str_eq(got, want);
+}
+
+static bool fig_in_batch(const struct fig_dev *f) { return f->sinks & FIG_IN_BATCH; }
+static bool fig_screen_base(const struct fig_dev *f) { return f->screen.level == 0; }
+
+START_TEST(test_figure_rows)
+{
+	int hist_rows[FIG_NHIST] = { 0 };
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		ck_assert_msg(f->name && f->title && f->desc && f->unit, "row %zu incomplete", k);
+		ck_assert_msg(f->width >= strlen(f->title), "%s: batch width", f->name);
+		ck_assert_msg(!f->screen.title || f->screen.width > strlen(f->screen.title),
+			      "%s: screen width", f->name);
+		ck_assert_msg(!f->screen.title || f->screen.scale > 0, "%s: screen scale", f->name);
+		ck_assert_msg(!f->om.name || (f->om.help && f->om.scale > 0 && !strchr(f->om.help, '"')),
+			      "%s: OpenMetrics family", f->name);
+		if (f->sinks & FIG_IN_HISTORY) {
+			ck_assert_msg(f->hist >= 0 && f->hist < FIG_NHIST, "%s: history slot", f->name);
+			hist_rows[f->hist]++;
+		}
+		for (size_t j = 0; j < k; j++) {
+			ck_assert_msg(strcmp(f->name, fig_dev_table[j].name) != 0, "%s twice", f->name);
+			ck_assert_msg(!f->screen.title || !fig_dev_table[j].screen.title ||
+				      (strcmp(f->screen.title, fig_dev_table[j].screen.title) != 0 &&
+				       f->screen.pos != fig_dev_table[j].screen.pos),
+				      "%s: screen title or place taken", f->name);
+			ck_assert_msg(!f->screen.key || f->screen.key != fig_dev_table[j].screen.key,
+				      "%s: sort key taken", f->name);
+		}
+	}
+	for (int k = 0; k < FIG_NHIST; k++) {
+		ck_assert_msg(hist_rows[k] == 1, "history slot %d: %d rows", k, hist_rows[k]);
+		ck_assert_int_eq(fig_dev_by_hist(k)->hist, k);
+	}
+	ck_assert_ptr_nonnull(fig_dev_sort_first());
+	ck_assert_ptr_nonnull(fig_dev_sort_first()->screen.title);
+	/* the system line of batch text: places 1..n, each once */
+	size_t in_line = 0;
+	for (size_t k = 0; k < fig_nsys; k++)
+		if (fig_sys_table[k].batch_pos) {
+			in_line++;
+			ck_assert_ptr_nonnull(fig_sys_table[k].title);
+			for (size_t j = 0; j < k; j++)
+				ck_assert_uint_ne(fig_sys_table[j].batch_pos, fig_sys_table[k].batch_pos);
+		}
+	for (size_t k = 0; k < fig_nsys; k++)
+		ck_assert_uint_le(fig_sys_table[k].batch_pos, in_line);
+}
+END_TEST
+
+START_TEST(test_figure_formulas)
+{
+	/* wareq-sz as iostat -x: KiB written / writes; 0 without writes */
+	struct dev_rates r = { .status = RATE_OK, .w_s = 50, .wkb_s = 6400, .r_s = 150,
+			       .r_await_ms = 2, .w_await_ms = 10 };
+	const struct fig_dev *wareq = NULL, *await = NULL;
+	for (size_t k = 0; k < fig_ndev; k++) {
+		if (!strcmp(fig_dev_table[k].name, "wareq_kb"))
+			wareq = &fig_dev_table[k];
+		if (!strcmp(fig_dev_table[k].name, "await_ms"))
+			await = &fig_dev_table[k];
+	}
+	ck_assert_ptr_nonnull(wareq);
+	ck_assert_ptr_nonnull(await);
+	ck_assert_double_eq_tol(fig_dev_value(wareq, &r), 128.0, 1e-12);
+	ck_assert_double_eq_tol(fig_dev_value(await, &r), (2.0 * 150 + 10.0 * 50) / 200, 1e-12);
+	r.w_s = 0;
+	r.r_s = 0;
+	ck_assert_double_eq(fig_dev_value(wareq, &r), 0.0);
+	ck_assert_double_eq(fig_dev_value(await, &r), 0.0);
+	/* availability: the status, and the fields a figure needs */
+	ck_assert(fig_dev_available(wareq, &r));
+	r.status = RATE_FIRST;
+	ck_assert(!fig_dev_available(wareq, &r));
+	for (size_t k = 0; k < fig_ndev; k++) {
+		const struct fig_dev *f = &fig_dev_table[k];
+		struct dev_rates d = { .status = RATE_OK };
+		ck_assert(fig_dev_available(f, &d) == !(f->need & (FIG_NEED_DISCARD | FIG_NEED_FLUSH)));
+		d.has_discard = d.has_flush = true;
+		ck_assert(fig_dev_available(f, &d));
+	}
+}
+END_TEST
+
+/* wbtop.1: the batch device table's list and the screen's base columns. */
+START_TEST(test_figure_man_page)
+{
+	const char *man = fig_read_doc("wbtop.1");
+	const char *t[64];
+	size_t n = fig_titles(fig_in_batch, false, t);
+	fig_check_list(man, "The device table has the columns of", "then the device", t, n);
+	n = fig_titles(fig_screen_base, true, t);
+	fig_check_list(man, "the iostat \\-x columns", "more columns on wider terminals", t, n);
+}
+END_TEST
+
+/* doc/screen.md: the base columns, then the optional ones in level order. */
+START_TEST(test_figure_screen_doc)
+{
+	const char *doc = fig_read_doc("doc/screen.md");
+	const char *t[64];
+	size_t n = fig_titles(fig_screen_base, true, t);
+	fig_check_list(doc, "Columns are iostat -x's:", "columns appear only", t, n);
+
+	const struct fig_dev *cols[64];
+	size_t nc = fig_dev_screen_cols(cols, 64);
+	n = 0;
+	for (int level = 1; level < 256; level++)
+		for (size_t c = 0; c < nc; c++)
+			if (cols[c]->screen.level == level)
+				t[n++] = cols[c]->screen.title;
+	fig_check_list(doc, "Wider terminals add, in this order,", "The last column", t, n);
+}
+END_TEST
+
+/* doc/recording.md: a device's block of CSV columns; doc/fleet.md: the
+ * OpenMetrics families. */
+START_TEST(test_figure_export_docs)
+{
+	const char *rec = fig_read_doc("doc/recording.md");
+	char sec[4096], want[1024] = "";
+	fig_section(rec, "block `", "` (iostat", sec, sizeof sec);
+	for (char *p = sec; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	for (size_t k = 0; k < fig_ndev; k++)
+		if (fig_dev_table[k].sinks & FIG_IN_EXPORT) {
+			size_t have = strlen(want);
+			snprintf(want + have, sizeof want - have, "%s@KEY,", fig_dev_table[k].name);
+		}
+	strcat(want, "dip@KEY");
+	char flat[4096] = "";
+	for (const char *p = sec; *p; p++)
+		if (*p != ' ')
+			strncat(flat, p, 1);
+	ck_assert_str_eq(flat, want);
+
+	const char *fleet = fig_read_doc("doc/fleet.md");
+	for (size_t k = 0; k < fig_ndev_counter + fig_ndev; k++) {
+		const struct fig_om *om = k < fig_ndev_counter ? &fig_dev_counter_table[k].om
+							      : &fig_dev_table[k - fig_ndev_counter].om;
+		if (!om->name)
+			continue;
+		char name[128];
+		/* "_discards_merged_total": the table abbreviates a row's later names */
+		snprintf(name, sizeof name, "%s%s`", om->name + strlen("wbtop_device"),
+			 om->type == FIG_OM_COUNTER ? "_total" : "");
+		ck_assert_msg(strstr(fleet, name) != NULL, "doc/fleet.md lacks %s", om->name);
+	}
+}
+END_TEST
+
+Suite *figure_suite(void)
+{
+	Suite *s = suite_create("figure");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_figure_rows);
+	tcase_add_test(tc, test_figure_formulas);
+	tcase_add_test(tc, test_figure_man_page);
+	tcase_add_test(tc, test_figure_screen_doc);
+	tcase_add_test(tc, test_figure_export_docs);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,54 @@
+/*
+ * test_grow.c - growable arrays: doubling from the first size, contents
+ * kept, and sizes that do not fit refused without touching the array.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "grow.h"
+
+START_TEST(test_grow_doubles_and_keeps)
+{
+	int *a = NULL;
+	size_t cap = 0;
+	ck_assert_int_eq(grow_array((void **)&a, &cap, 3, sizeof *a, 16), 0);
+	ck_assert_uint_eq(cap, 16);
+	for (int i = 0; i < 16; i++)
+		a[i] = i;
+	ck_assert_int_eq(grow_array((void **)&a, &cap, 16, sizeof *a, 16), 0);
+	ck_assert_uint_eq(cap, 16);	/* room enough: nothing done */
+	ck_assert_int_eq(grow_array((void **)&a, &cap, 70, sizeof *a, 16), 0);
+	ck_assert_uint_eq(cap, 128);
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(a[i], i);
+	free(a);
+}
+END_TEST
+
+START_TEST(test_grow_refuses_overflow)
+{
+	char *a = NULL;
+	size_t cap = 0;
+	ck_assert_int_eq(grow_array((void **)&a, &cap, 8, 1, 0), 0);
+	ck_assert_uint_eq(cap, 8);
+	char *before = a;
+	/* the element count doubles past SIZE_MAX, or its bytes do */
+	ck_assert_int_eq(grow_array((void **)&a, &cap, SIZE_MAX, 1, 0), -ENOMEM);
+	ck_assert_int_eq(grow_array((void **)&a, &cap, SIZE_MAX / 4 + 1, 8, 0), -ENOMEM);
+	ck_assert_ptr_eq(a, before);
+	ck_assert_uint_eq(cap, 8);
+	free(a);
+}
+END_TEST
+
+Suite *grow_suite(void)
+{
+	Suite *s = suite_create("grow");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_grow_doubles_and_keeps);
+	tcase_add_test(tc, test_grow_refuses_overflow);
+	suite_add_tcase(s, tc);
+	return s;
+}
