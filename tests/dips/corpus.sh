@@ -112,15 +112,20 @@ drop() {
 }
 
 # run_wbtop N: wbtop records N 1-s intervals of the scenario's devices in
-# the background; sets T0 (its start) and WB (its pid).
+# the background, as JSON (the marks, with times) and as batch text (the
+# causes); sets T0 (its start) and WB, WBT (their pids).
 run_wbtop() {
 	T0=$(now)
 	"$WBTOP" -b --format json -d 1 -n "$1" --devices "^($DEV1|$DEV2|$DEV3)\$" \
 		>"$OUT/$SCEN.json" 2>"$OUT/$SCEN.err" &
 	WB=$!
+	"$WBTOP" -b -d 1 -n "$1" --devices "^($DEV1|$DEV2|$DEV3)\$" \
+		>"$OUT/$SCEN.txt" 2>>"$OUT/$SCEN.err" &
+	WBT=$!
 }
 finish() {
 	wait "$WB" || echo "dips-eval: $SCEN: wbtop exited $?: $(head -c 300 "$OUT/$SCEN.err")" >&2
+	wait "$WBT" || echo "dips-eval: $SCEN: wbtop (text) exited $?" >&2
 	stop_writers
 	sleep 1
 }
