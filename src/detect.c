@@ -147,7 +147,8 @@ struct dip_group {
 	size_t first;		/* hint: the device fed first last time */
 	/* scratch for one call, grown with the device set */
 	size_t *slot;		/* slot[i]: index in dev[] of input i, SIZE_MAX = no sample */
-	double *base;		/* base[i]: baseline of input i, NAN if none */
+	double *base;		/* base[i]: level of input i, NAN if none */
+	double *up;		/* up[i]: its recent upper quartile, NAN if none */
 	bool *part;		/* part[i]: input i is judged this interval */
 	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
 	double *pool;		/* |residuals| of all judged devices, or a sample of them */
@@ -212,29 +213,25 @@ static double dip_sorted_median(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-/* Quantile q of ascending s[0..n), n > 0, interpolated between neighbouring ranks. */
-static double dip_sorted_quantile(const double *s, size_t n, double q)
+/* The upper quartile of the recent values (nlevel > 0), interpolated between neighbouring
+ * ranks: where a series sits when it is not dipping. Its rank, 3/4 of (n - 1), in quarters:
+ * integer arithmetic, as it is read for every device in every interval. */
+static inline double dip_stat_upper(const struct dip_stat *st)
 {
-	double at = q * (double)(n - 1);
-	size_t lo = (size_t)at;
-	return lo + 1 < n ? s[lo] + (at - (double)lo) * (s[lo + 1] - s[lo]) : s[lo];
-}
-
-/* The upper quartile of the recent values: where a series sits when it is not dipping. */
-static double dip_stat_upper(const struct dip_stat *st)
-{
-	return dip_sorted_quantile(st->level_sorted, st->nlevel, 0.75);
+	const double *s = st->level_sorted;
+	size_t q = 3 * ((size_t)st->nlevel - 1), lo = q / 4;
+	return q % 4 ? s[lo] + 0.25 * (double)(q % 4) * (s[lo + 1] - s[lo]) : s[lo];
 }
 
 /* The level the series sustains, NAN before the first value: the recent upper quartile, but no
  * higher than the median of the slow window's levels (after a burst the recent values are
  * high for a while; what the series sustained is the level before it). Changes are learnt
  * against it from the second value on; verdicts wait for dip_stat_ready. */
-static double dip_stat_baseline(const struct dip_stat *st)
+static double dip_stat_baseline(const struct dip_stat *st, double *upper)
 {
 	if (!st->nlevel)
-		return NAN;
-	double up = dip_stat_upper(st);
+		return *upper = NAN;
+	double up = *upper = dip_stat_upper(st);
 	if (st->nslow) {
 		double slow = dip_sorted_median(st->slow_sorted, st->nslow);
 		if (slow < up)
@@ -269,11 +266,11 @@ static double dip_stat_sigma(const struct dip_stat *st)
  * that happen to be small must not make a series that is plainly spread look quiet. Drops
  * widen that spread a little, but a drop deep enough to matter stands out of it all the same;
  * on a full estimate it is not used, as eleven values are too few for it to be steady. */
-static double dip_judged_sigma(const struct dip_stat *st, double sigma)
+static double dip_judged_sigma(const struct dip_stat *st, double sigma, double up)
 {
 	if (st->nresid >= DIP_JITTER_LEN / 2 || isnan(sigma))
 		return sigma;
-	double up = dip_stat_upper(st), mid = dip_sorted_median(st->level_sorted, st->nlevel);
+	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
 	double spread = up > 0.0 ? DIP_QUARTILE_TO_SIGMA * (up - mid) / up : 0.0;
 	return spread > sigma ? spread : sigma;
 }
@@ -326,8 +323,9 @@ static bool dip_drop_exceeds(const struct dip_params *p, double base, double val
  * was above the level by between half and twice this one's shortfall, the two together are
  * at the level, and this is not a dip. (A wild sample far above, followed by a drop, is not
  * such a pair.) */
-static bool dip_interval_dips(const struct dip_stat *st, const struct dip_params *p, double base,
-			      double value, double sigma, double rpu, double frac)
+static inline bool dip_interval_dips(const struct dip_stat *st, const struct dip_params *p,
+				     double base, double value, double sigma, double rpu,
+				     double frac)
 {
 	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac))
 		return false;
@@ -351,13 +349,12 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
  * joins the slow window. */
 static inline __attribute__((always_inline)) void
 dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
-	       bool quiet, double rpu)
+	       double up, bool quiet, double rpu)
 {
 	/* relative to the recent upper quartile, not to the level, which lags a series that has
 	 * just risen (after a burst it would teach a minute of huge residuals); a level too low
 	 * for any dip teaches nothing: a disk idling at a constant few hundred KiB/s would make
 	 * its noise look like none once it gets busy */
-	double up = st->nlevel ? dip_stat_upper(st) : NAN;
 	bool teach = !quiet && dip_busy(p, base) && up > DIP_MIN_FALL_FLOORS * p->idle_floor;
 	if (teach)
 		dip_stat_push_resid(st, (value - st->last) / up);
@@ -403,14 +400,15 @@ bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool 
 {
 	if (!s || !valid || !dip_rate_ok(value))
 		return false;
-	double base = dip_stat_baseline(&s->st);
-	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st));
+	double up;
+	double base = dip_stat_baseline(&s->st, &up);
+	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), up);
 	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
 	double frac = s->settle_left ? DIP_AFTER_FRAC : 1.0;
 	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
 		   !dip_stopped(&s->p, base, value) &&
 		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac);
-	dip_stat_learn(&s->st, &s->p, value, base, dip || s->settle_left > 0, rpu);
+	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu);
 	s->settle_left = dip_settle_next(s->settle_left, dip);
 	return dip;
 }
@@ -432,6 +430,7 @@ void dip_group_free(struct dip_group *g)
 	free(g->dev);
 	free(g->slot);
 	free(g->base);
+	free(g->up);
 	free(g->part);
 	free(g->rpu);
 	free(g->pool);
@@ -460,6 +459,7 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 	if (n > g->cap_in) {
 		if (dip_grow(&g->slot, n, sizeof *g->slot) < 0 ||
 		    dip_grow(&g->base, n, sizeof *g->base) < 0 ||
+		    dip_grow(&g->up, n, sizeof *g->up) < 0 ||
 		    dip_grow(&g->part, n, sizeof *g->part) < 0 ||
 		    dip_grow(&g->rpu, n, sizeof *g->rpu) < 0)
 			return -ENOMEM;
@@ -581,7 +581,7 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const uin
 	size_t prev = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		g->slot[i] = SIZE_MAX;
-		g->base[i] = NAN;
+		g->base[i] = g->up[i] = NAN;
 		g->part[i] = false;
 		if (!keys[i] || !dip_rate_ok(values[i]))
 			continue;
@@ -602,7 +602,7 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const uin
 			g->dev[prev].next = j;
 		prev = j;
 		const struct dip_stat *st = &g->dev[j].st;
-		g->base[i] = dip_stat_baseline(st);
+		g->base[i] = dip_stat_baseline(st, &g->up[i]);
 		g->rpu[i] = dip_reqs_per_unit(st, values[i], reqs ? reqs[i] : -1.0);
 		g->part[i] = dip_stat_ready(st) && dip_busy(&g->p, g->base[i]);
 		if (g->part[i]) {
@@ -737,7 +737,7 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 		if (!g->part[i])
 			continue;
 		const struct dip_dev *d = &g->dev[g->slot[i]];
-		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, pooled));
+		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, pooled), g->up[i]);
 		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
 					     1.0);
 		if (marks[i]) {
@@ -768,7 +768,7 @@ static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
-		dip_stat_learn(&d->st, &g->p, values[i], g->base[i],
+		dip_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
 			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i]);
 		d->settle_left = (uint8_t)dip_settle_next(d->settle_left, marks[i]);
 	}
