@@ -6,12 +6,13 @@
  * the series sustains (drops below it do not pull it down), capped by the median of the levels
  * it held over a longer, slower window (so that a burst of a few intervals is not a level to
  * fall from), and a longer window of the changes from one quiet interval to the next, relative
- * to the level (the jitter is their median absolute value scaled to a standard deviation: it
- * measures the series' symmetric jitter, which one-sided drops hardly touch). An interval dips
- * when its value falls below the level by more than max(--dip, 3 * jitter), by more than a few
- * requests' worth (counting noise) and by more than an absolute minimum, unless it fell to
- * (almost) nothing, which is the end of a run; the interval after a dip is judged at half that
- * threshold. A group adds: devices carrying a
+ * to the recent upper quartile (the jitter is their median absolute value scaled to a standard
+ * deviation: the series' symmetric jitter, which one-sided drops touch only at their edges).
+ * An interval dips when its value falls below the level by more than max(--dip, 3 * jitter)
+ * plus the quartile's height above the centre, by more than a few requests' worth (counting
+ * noise) and by more than an absolute minimum, and was not made up for by the interval before,
+ * unless it fell to (almost) nothing, which is the end of a run; in a lone series the interval
+ * after a dip is judged at 0.6 of that threshold. A group adds: devices carrying a
  * negligible part of the traffic are not judged; a device's jitter is at least its peers'
  * pooled jitter (the devices of one run do the same work, and pooling gives a usable estimate
  * after a few intervals); the group total is judged too (under a shared limit devices trade
