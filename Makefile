@@ -5,6 +5,7 @@
 #   make bench      print the cost figures (callgrind instructions, CPU, RSS)
 #   make dips-eval  run the labelled live corpus of the dip detector (root, ~5 min)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   a Debian package: dpkg-buildpackage -us -uc -b (debian/; tests/e2e/t_deb.sh)
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
 
 # Build in parallel by default: three variants (plain, sanitized, fuzz)
@@ -29,7 +30,7 @@ $(error missing build dependencies, see the message above)
 endif
 endif
 
-PKGS       := ncursesw libproc2 blkid sqlite3
+PKGS       := ncursesw libproc2 blkid sqlite3 libtracefs libtraceevent
 PC_CFLAGS  := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PC_LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -39,7 +40,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wpointer-arith -Wcast-align -Wwrite-strings -Wvla -Wundef \
 	-Wold-style-definition -Wno-format-nonliteral
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PC_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 SRC      := $(sort $(wildcard src/*.c))
@@ -62,8 +63,9 @@ all: wbtop
 run: wbtop
 	./wbtop $(ARGS)
 
+# CPPFLAGS and LDFLAGS as the environment gives them (dpkg's hardening flags).
 wbtop: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(PC_LIBS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -98,11 +100,15 @@ $(BUILD)/san/unit/runner.o: tests/unit/runner.c $(BUILD)/san/unit/suites.h
 $(BUILD)/san/unit-tests: $(BUILD)/san/unit/runner.o $(UNIT_OBJ) $(SAN_LIB)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(PC_LIBS)
 
+# Test-only drivers of modules the end-to-end tests look at directly.
+$(BUILD)/san/wbprobe: tests/probe/wbprobe.c $(SAN_LIB)
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -MF $@.d -o $@ $< $(SAN_LIB) $(PC_LIBS)
+
 unit: $(BUILD)/san/unit-tests
 	$(BUILD)/san/unit-tests
 
-e2e: $(BUILD)/san/wbtop wbtop
-	WBTOP=$(CURDIR)/$(BUILD)/san/wbtop WBTOP_PLAIN=$(CURDIR)/wbtop sh tests/e2e/run.sh
+e2e: $(BUILD)/san/wbtop wbtop $(BUILD)/san/wbprobe
+	WBPROBE=$(CURDIR)/$(BUILD)/san/wbprobe WBTOP=$(CURDIR)/$(BUILD)/san/wbtop WBTOP_PLAIN=$(CURDIR)/wbtop sh tests/e2e/run.sh
 
 # libFuzzer targets (clang): the library code built once more with clang,
 # since gcc's and clang's sanitizer runtimes do not mix.
@@ -124,11 +130,16 @@ FUZZ_SECONDS ?= 300
 fuzz: $(FUZZ_BIN)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh "$(BUILD)"
 
-check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(FUZZ_BIN)
+check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(FUZZ_BIN)
 	@sh tests/check.sh "$(BUILD)"
 
-bench: wbtop
-	@sh bench/bench.sh
+# The recording bench links the program's own objects (all but main).
+$(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/main.o,$(OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
+
+bench: wbtop $(BUILD)/bench/rec_bench
+	@BUILD=$(BUILD) sh bench/bench.sh
 
 # Writers at known rates on loop filesystems, drops of known depth injected, wbtop's marks
 # scored against them (tests/dips/corpus.sh).
@@ -148,4 +159,4 @@ clean:
 
 distclean: clean
 
--include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_LIB:.o=.d) $(FUZZ_BIN:=.d)
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/san/wbprobe.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB:.o=.d) $(FUZZ_BIN:=.d)

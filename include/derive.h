@@ -12,7 +12,7 @@
 #include "event.h"
 #include "snapshot.h"
 
-/* The state of a derived rate (htop's DiskIOMeter distinguishes the same). */
+/* The state of a derived rate. */
 enum rate_status {
 	RATE_OK,	/* derived from two good samples */
 	RATE_FIRST,	/* the device is new: no previous sample yet */
@@ -54,6 +54,9 @@ struct dev_rates {
 	double x[SNAP_XSLOTS(SNAP_NXDEV)];
 	uint32_t x_have;
 };
+
+/* "ok", "first", "reset", "nodata": a status as the exports name it. */
+const char *derive_status_name(enum rate_status s);
 
 /* System rates from prev to cur.  Returns out->status. */
 enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,
@@ -104,6 +107,13 @@ bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap
  * of them into out.  Returns how many. */
 size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *cur,
 			   struct wb_event *out, size_t cap);
+
+/* Of n changes seen (derive_knob_changes), keep in place those that none
+ * of wbtop's own writes own[0..nown) explains: the changes someone else
+ * made.  A write explains its knob and its ratio/bytes partner.  Returns
+ * how many are kept. */
+size_t derive_knob_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
+			       size_t nown);
 
 /* Seconds between two snapshots (0 if time did not move forward). */
 double derive_dt_s(const struct snapshot *prev, const struct snapshot *cur);

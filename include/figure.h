@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "derive.h"
+#include "procs_view.h"
 #include "snapshot.h"
 
 /* What must be sampled for a figure to exist (bits; 0 = always there). */
@@ -41,6 +42,7 @@ enum fig_sink {
 	FIG_IN_EXPORT = 1u << 1,	/* a CSV column and a JSON key, under name */
 	FIG_IN_HISTORY = 1u << 2,	/* kept in the screen's history rings (hist slot) */
 	FIG_SORT_FIRST = 1u << 3,	/* the screen sorts by it until told otherwise */
+	FIG_IN_BATCH_LOOP = 1u << 4,	/* a column of batch text's writeback-loop table */
 };
 
 /* Default sort direction of a column. */
@@ -110,7 +112,42 @@ struct fig_sys {
 	enum fig_sys_type type;
 	bool rate;		/* valid only when the rates' status is RATE_OK (else a gauge) */
 	size_t offset;		/* in struct sys_rates */
+	int xkind;		/* >= 0: the value beside the fixed blocks (enum snap_xsys) in r->x */
 };
+
+/* A figure of one process row (procs_view.h): the -P tables (procs_view.c)
+ * and the screen's process pane (screen_procs.c) both walk these rows. */
+enum fig_proc_form {
+	FIG_PROC_KBPS,		/* a rate in KiB/s ("hidden" when /proc/PID/io is unreadable) */
+	FIG_PROC_PCT,		/* a percentage */
+	FIG_PROC_NUM,		/* another number (ms/s, 1/s) */
+	FIG_PROC_TEXT		/* a word */
+};
+enum fig_proc_have { FIG_PROC_NONE, FIG_PROC_HIDDEN, FIG_PROC_OK };
+
+struct fig_proc {
+	const char *name;	/* machine name */
+	const char *desc;
+	enum fig_sort sort;
+	enum fig_proc_form form;
+	const char *title;	/* -P title */
+	int8_t width;		/* -P: right-aligned, negative left-aligned, 0 the rest of the line */
+	struct {
+		const char *title;	/* NULL: not a column of the pane */
+		uint8_t width;		/* including the space before it */
+		bool left;		/* left-aligned */
+		uint8_t level;		/* 0: always; higher: added in order when there is room */
+		uint8_t pos;		/* place among the pane's columns, from 1 */
+	} screen;
+	/* The value of r: a number into *v, or a word into buf (len bytes). */
+	enum fig_proc_have (*get)(const struct proc_row *r, double *v, char *buf, size_t len);
+	bool traced;		/* only when the sample has the writeback trace (doc/kernel-loop.md) */
+};
+
+extern const struct fig_proc fig_proc_table[];
+extern const size_t fig_nproc;
+/* The pane's columns in pane order into out (cap entries); returns how many. */
+size_t fig_proc_screen_cols(const struct fig_proc **out, size_t cap);
 
 /* The slots of struct hist_dev: the device figures the history keeps. */
 enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_RKB_S, FIG_HIST_UTIL_PCT, FIG_HIST_AWAIT_MS, FIG_NHIST };
@@ -136,8 +173,20 @@ static inline double fig_dev_value(const struct fig_dev *f, const struct dev_rat
 
 /* Whether r has figure f: rates exist (RATE_OK) and the kernel gave what
  * the figure needs (for a value beside the diskstats block: that the source
- * read it for this device). */
-bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r);
+ * read it for this device).  Inline: batch text asks it of every column of
+ * every device. */
+static inline bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r)
+{
+	if (r->status != RATE_OK)
+		return false;
+	if (!f->need)
+		return true;
+	if ((f->need & FIG_NEED_DISCARD) && !r->has_discard)
+		return false;
+	if ((f->need & FIG_NEED_EXTRA) && (f->xkind >= SNAP_NXDEV || !(r->x_have & (1u << f->xkind))))
+		return false;
+	return !(f->need & FIG_NEED_FLUSH) || r->has_flush;
+}
 
 /* Whether any device could need f's columns at all (a table prints the
  * discard columns only when some device has discard counters). */
@@ -158,6 +207,9 @@ const struct fig_dev *fig_dev_by_screen_title(const char *title);
 
 /* The row the screen sorts by at start (FIG_SORT_FIRST). */
 const struct fig_dev *fig_dev_sort_first(void);
+
+/* Whether r has system figure f (one beside the fixed blocks may be absent). */
+bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r);
 
 /* The value of a system figure (gauges as double). */
 double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r);

@@ -8,8 +8,9 @@
  * (vanished, new, counters reset) has holes there, never made-up values;
  * a device absent for a whole ring's length is forgotten.
  *
- * Pure: it stores what it is given.  It reads no file, no clock and no
- * curses, and allocates only when the device set grows.  It is not a
+ * Pure: it stores what it is given (the sink takes it from the frames).
+ * It reads no file, no clock and no curses, and allocates only when the
+ * device set grows.  It is not a
  * recording (that is the recorder's job, on disk and with raw counters).
  */
 #ifndef WBTOP_HISTORY_H
@@ -87,6 +88,13 @@ int history_add_devs(struct history *h, size_t n, const char *const *keys, const
 void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip);
 /* Mark the newest frame as one in which a knob changed (no-op if empty). */
 void history_mark_event(struct history *h);
+
+/* The history as a sink (sink.h) of the frames a screen shows: each frame
+ * pushed with its devices, a mark where knobs changed; a BDI knob write
+ * (event) marked at once.  h is not owned: closing the sink leaves it.
+ * NULL when out of memory. */
+struct sink;
+struct sink *history_sink_new(struct history *h);
 
 /* Frames held: min(frames pushed, cap). */
 size_t history_len(const struct history *h);

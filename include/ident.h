@@ -52,7 +52,9 @@ struct ident_table;
  * "name:<kernel name>" (the identity's own last resort) written into buf
  * (IDENT_KEY_MAX bytes).  The history, the dip detector, the recorder and
  * the exports all use it.  Pure: no lookup. */
-const char *ident_dev_key(const struct dev_counters *d, char *buf, size_t len);
+static inline const char *ident_dev_key(const struct dev_counters *d, char *buf, size_t len);
+/* ident_dev_key's fallback, "name:<kernel name>" into buf. */
+const char *ident_dev_key_name(const struct dev_counters *d, char *buf, size_t len);
 
 struct ident_table *ident_table_new(void);
 void ident_table_free(struct ident_table *t);	/* NULL is a no-op */
@@ -76,5 +78,11 @@ void ident_table_sweep(struct ident_table *t);
 /* Build an identity from already-known fields (replay of a recording).
  * Takes copies of the strings; NULL on allocation failure. */
 const struct dev_ident *ident_table_add(struct ident_table *t, const struct dev_ident *proto);
+
+/* Inline: the dip detector asks it of every device every sample. */
+static inline const char *ident_dev_key(const struct dev_counters *d, char *buf, size_t len)
+{
+	return d->ident && d->ident->key ? d->ident->key : ident_dev_key_name(d, buf, len);
+}
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * knob.h - the writeback knobs wbtop shows and edits, as one table.
  *
- * One row per knob (tmux options-table style): its file, kind, range, unit,
+ * One row per knob: its file, kind, range, unit,
  * partner (ratio <-> bytes) and a line of help.  Every piece of code that
  * reads, validates, prints or writes a knob goes through these rows, so a
  * knob is described exactly once.  This module is pure: parsing and

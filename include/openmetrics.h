@@ -72,6 +72,14 @@ int om_write_file_atomic(const char *path, const struct frame *f, char *err, siz
 int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
 		  char *err, size_t errlen);
 
+/* The OpenMetrics sink (sink.h): every frame (the first too: counters need
+ * no baseline) as one exposition, written to out, or with out NULL
+ * replacing the file name at every frame (om_write_file).  name names the
+ * output in messages; o is copied (NULL: OpenMetrics, every device; its
+ * keep_arg must outlive the sink).  NULL when out of memory. */
+struct sink;
+struct sink *om_sink_new(FILE *out, const char *name, const struct om_options *o);
+
 /* Append s to out as a label value: backslash, double quote and newline
  * escaped, invalid UTF-8 bytes replaced by U+FFFD (Prometheus rejects
  * label values that are not UTF-8).  Exposed for the unit tests. */

@@ -30,10 +30,41 @@ struct frame {
 	const bool *dev_dip;		/* cur->ndev entries */
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
+	bool recorded_marks;		/* the marks are the source's (enum pipeline_marks) */
+	/* The knob values that changed since prev (by sysctl, a tuning daemon,
+	 * or a write of wbtop's not in events), as events stamped with cur's
+	 * time, marked observed; none on the first.  A change that a write in
+	 * events explains is left out: that write says it. */
+	const struct wb_event *changes;
+	size_t nchanges;
+	/* The knob writes the source recorded with this sample (a replay of a
+	 * session that wrote knobs: BDI writes show only here); none live. */
+	const struct wb_event *events;
+	size_t nevents;
 };
 
-/* A pipeline reading src (not owned).  NULL on allocation failure. */
-struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip);
+/* Which dip marks a frame carries when its source recorded some (a replay).
+ * This is the one rule every sink follows (text, JSON, OpenMetrics, CSV,
+ * the recorder, the screen): a replay shows the marks of the run that made
+ * it, so that it prints what that run printed, even from the middle of a
+ * recording (--begin) where the detector has no history; an explicit --dip
+ * asks for the detector's judgement at that sensitivity instead, everywhere.
+ * A source without recorded marks (the live one) always gets the detector's. */
+enum pipeline_marks {
+	PIPELINE_MARKS_RECORDED,	/* the recording's marks (no --dip given) */
+	PIPELINE_MARKS_JUDGED		/* the detector's, with this run's --dip */
+};
+
+/* The rule of a run: whether --dip was given. */
+static inline enum pipeline_marks pipeline_marks_rule(bool dip_given)
+{
+	return dip_given ? PIPELINE_MARKS_JUDGED : PIPELINE_MARKS_RECORDED;
+}
+
+/* A pipeline reading src (not owned), marking dips as marks says.  NULL on
+ * allocation failure. */
+struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
+			      enum pipeline_marks marks);
 void pipeline_free(struct pipeline *p);	/* NULL is a no-op */
 
 /* Take the next sample and derive it.  Returns 0 with *out set, 1 at the

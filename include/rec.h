@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "derive.h"
+#include "detect.h"
 #include "event.h"
 #include "snapshot.h"
 #include "source.h"
@@ -94,6 +95,12 @@ const char *rec_writer_errmsg(const struct rec_writer *w);
  * NULL is a no-op.  0 or -errno, with a reason in err (may be NULL). */
 int rec_writer_close(struct rec_writer *w, char *err, size_t errlen);
 
+/* The recorder as a sink (sink.h), owning w: every frame appended (the
+ * baseline too) with its marks, every event kept with the next; closing it
+ * closes w.  NULL when out of memory (w is closed then). */
+struct sink;
+struct sink *rec_writer_sink(struct rec_writer *w);
+
 /* Write a whole list of samples to a new file at path (the screen's "save
  * history" key).  0 or -errno with a reason in err. */
 int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen);
@@ -140,16 +147,10 @@ enum rec_mark_kind {
  * from with a mark of one of kinds; -ENOENT if there is none. */
 int64_t rec_replay_next_mark(struct source *src, int64_t from, int dir, unsigned kinds);
 
-/* Marks of one sample: what was detected or done in its interval. */
-struct rec_marks {
-	bool sys_dip;
-	const bool *dev_dips;			/* per snapshot device, or NULL */
-	const struct wb_event *events;		/* knob-change events before it */
-	size_t nevents;
-};
-/* The marks of the sample next() delivered last; arrays are valid until
+/* The marks of the sample next() delivered last (struct source_marks,
+ * source.h; what source_marks() asks of a replay); arrays are valid until
  * the next call on src.  0, or -ENOENT before the first next(). */
-int rec_replay_marks(struct source *src, struct rec_marks *out);
+int rec_replay_marks(struct source *src, struct source_marks *out);
 
 /* Parse a time for --begin/--end: "HH:MM:SS" (the first such local time at
  * or after start_wall_ns, the start of the recording), "YYYY-MM-DD
@@ -167,16 +168,11 @@ enum rec_format { REC_FMT_CSV, REC_FMT_JSON };
 
 /* Write the recording at path, limited to begin..end (NULL = all), as CSV
  * (one row per interval, a fixed block of columns per stable device key)
- * or JSON Lines (one rec_json_sample object per interval) to out.  0 or
- * -errno with "PATH: reason" in err. */
+ * or JSON Lines (jsonl.h: one object per interval) to out.  The dip
+ * marks are the recorded ones, or with dip (--dip given) the detector's at
+ * that sensitivity (pipeline.h: the rule of every sink).  0 or -errno with
+ * "PATH: reason" in err. */
 int rec_export(const char *path, enum rec_format fmt, const char *begin, const char *end,
-	       FILE *out, char *err, size_t errlen);
-
-/* One interval as one JSON object on one line (the schema of
- * doc/recording.md, shared with live -b --format json): cur with its
- * rates (dev[i] for cur->dev[i]) and marks (may be NULL).  0 or -errno of
- * the failed write. */
-int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
-		    const struct dev_rates *dev, const struct rec_marks *marks);
+	       const struct dip_params *dip, FILE *out, char *err, size_t errlen);
 
 #endif

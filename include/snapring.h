@@ -44,6 +44,11 @@ void snapring_clear(struct snapring *r);
  * sample with more devices than max_dev_rows is not kept: -E2BIG. */
 int snapring_push(struct snapring *r, const struct snapshot *s, bool sys_dip, const bool *dev_dips);
 
+/* The ring as a sink (sink.h): every frame pushed with its marks.  r is not
+ * owned.  NULL when out of memory. */
+struct sink;
+struct sink *snapring_sink_new(struct snapring *r);
+
 /* Samples held. */
 size_t snapring_len(const struct snapring *r);
 /* Whether samples were dropped for memory (max_dev_rows), not for age,

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "detect.h"
 #include "figure.h"
 #include "ident.h"
+#include "sink.h"
 
 #define DIP_MARK " <<<<<"
 
@@ -32,6 +34,8 @@ struct batch_seen {
 
 struct batch {
 	FILE *out;
+	int time_decimals;	/* of a second in the time column: 0..3 */
+	bool time_iso;		/* date and zone too (-t) */
 	bool all;
 	bool have_regex;
 	regex_t regex;
@@ -45,6 +49,8 @@ struct batch {
 /* A device line: the name and at most every registry column, each at most
  * 41 bytes (batch_put_fixed). */
 #define BATCH_COL_MAX 42
+/* The registry's batch columns at most (a line buffer per column). */
+#define BATCH_MAX_COLS 64
 
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen)
 {
@@ -55,7 +61,7 @@ struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *er
 	}
 	b->out = out;
 	b->all = all;
-	if (!(b->line = malloc(16 + BATCH_COL_MAX * fig_ndev))) {
+	if (!(b->line = malloc(16 + BATCH_COL_MAX * BATCH_MAX_COLS))) {
 		snprintf(err, errlen, "out of memory");
 		free(b);
 		return NULL;
@@ -190,12 +196,37 @@ static bool batch_dev_shown(struct batch *b, const struct dev_counters *d, size_
 	return b->all || recent || dip;
 }
 
-static void batch_time(int64_t wall_ns, char *buf, size_t len)
+int batch_time_decimals(double interval_s, double slack)
+{
+	for (int d = 0; d < 3; d++) {
+		double scaled = interval_s * (d == 0 ? 1 : d == 1 ? 10 : 100);
+		if (round(scaled) >= 1 && fabs(scaled - round(scaled)) <= slack + 1e-9 * scaled)
+			return d;
+	}
+	return 3;
+}
+
+void batch_set_time(struct batch *b, int decimals, bool iso)
+{
+	b->time_decimals = decimals < 0 ? 0 : decimals > 3 ? 3 : decimals;
+	b->time_iso = iso;
+}
+
+/* "08:51:03", "08:51:03.50", or with -t "2026-12-01T08:51:03.50+0000".
+ * Cut, not rounded: a sample at 08:51:03.996 is still in second 03. */
+static void batch_time(const struct batch *b, int64_t wall_ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(wall_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&t, &tm);
-	strftime(buf, len, "%H:%M:%S", &tm);
+	size_t n = strftime(buf, len, b->time_iso ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
+	if (b->time_decimals && n < len) {
+		static const int64_t div[] = { 1000000000, 100000000, 10000000, 1000000 };
+		long frac = (long)((wall_ns % 1000000000) / div[b->time_decimals]);
+		n += (size_t)snprintf(buf + n, len - n, ".%0*ld", b->time_decimals, frac);
+	}
+	if (b->time_iso && n < len)
+		strftime(buf + n, len - n, "%z", &tm);
 }
 
 /* The system figure at place pos of the line (from 1), NULL past the end. */
@@ -207,15 +238,18 @@ static const struct fig_sys *batch_sys_at(unsigned pos)
 	return NULL;
 }
 
-static void batch_sys_line(FILE *out, const struct snapshot *cur, const struct sys_rates *s, bool dip)
+static void batch_sys_line(const struct batch *b, const struct snapshot *cur, const struct sys_rates *s,
+			   bool dip)
 {
-	char when[16];
-	batch_time(cur->wall_ns, when, sizeof when);
-	fprintf(out, "%-8s", "time");
+	FILE *out = b->out;
+	char when[48];
+	batch_time(b, cur->wall_ns, when, sizeof when);
+	int tw = (int)strlen(when) > 8 ? (int)strlen(when) : 8;	/* the time column fits its times */
+	fprintf(out, "%-*s", tw, "time");
 	const struct fig_sys *f;
 	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
 		fprintf(out, " %*s", f->width, f->title);
-	fprintf(out, "\n%-8s", when);
+	fprintf(out, "\n%-*s", tw, when);
 	/* as vmstat: whole numbers, a rate of a first sample as 0 */
 	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
 		if (f->type == FIG_U64)
@@ -275,23 +309,97 @@ static void batch_dev_name(FILE *out, const struct dev_counters *d)
 		fprintf(out, " (%s%s%s)", id->fstype, id->fs_label ? " " : "", id->fs_label ? id->fs_label : "");
 }
 
-/* One device's columns after its name into line; returns the length. */
-static size_t batch_dev_cols(char *line, size_t pos, const struct dev_rates *r, bool discard, bool flush)
+/* The columns this table prints: the registry's batch rows that some
+ * device can have (discard and flush columns only when one has them). */
+static size_t batch_dev_cols(const struct fig_dev **cols, bool discard, bool flush)
 {
-	for (size_t c = 0; c < fig_ndev; c++) {
+	size_t n = 0;
+	for (size_t c = 0; c < fig_ndev && n < BATCH_MAX_COLS; c++) {
 		const struct fig_dev *col = &fig_dev_table[c];
-		if (!(col->sinks & FIG_IN_BATCH) || !fig_dev_wanted(col, discard, flush))
-			continue;
-		if (!fig_dev_available(col, r)) {
-			line[pos++] = ' ';
-			memset(line + pos, ' ', (size_t)col->width - 1);
-			pos += (size_t)col->width - 1;
-			line[pos++] = '-';
-		} else {
+		if ((col->sinks & FIG_IN_BATCH) && fig_dev_wanted(col, discard, flush))
+			cols[n++] = col;
+	}
+	return n;
+}
+
+/* A column of a device without that figure: "-", right-aligned. */
+static size_t batch_put_dash(char *line, size_t pos, int width)
+{
+	line[pos++] = ' ';
+	memset(line + pos, ' ', (size_t)width - 1);
+	pos += (size_t)width - 1;
+	line[pos++] = '-';
+	return pos;
+}
+
+/* One device's columns after its name into line; returns the length. */
+static size_t batch_dev_line(char *line, size_t pos, const struct dev_rates *r,
+			     const struct fig_dev *const *cols, size_t ncols)
+{
+	for (size_t c = 0; c < ncols; c++) {
+		const struct fig_dev *col = cols[c];
+		if (fig_dev_available(col, r))
 			pos = batch_put_fixed(line, pos, col->width, col->prec, fig_dev_value(col, r));
-		}
+		else
+			pos = batch_put_dash(line, pos, col->width);
 	}
 	return pos;
+}
+
+/* The kernel's writeback loop (doc/kernel-loop.md), when the source read
+ * it: a table of the rows with FIG_IN_BATCH_LOOP for each shown device that
+ * has one of them, then the system's limit and flusher work by reason.
+ * Nothing at all otherwise, so text from sources without it stays as it was. */
+static void batch_loop(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
+		       const struct dev_rates *dev, const bool *dev_dip)
+{
+	FILE *out = b->out;
+	bool any = false;
+	for (size_t i = 0; i < cur->ndev && !any; i++)
+		any = dev[i].status == RATE_OK && dev[i].x_have &&
+		      batch_dev_shown(b, &cur->dev[i], i, &dev[i], dev_dip && dev_dip[i]);
+	if (any) {
+		fprintf(out, "%-12s", "writeback");
+		for (size_t c = 0; c < fig_ndev; c++)
+			if (fig_dev_table[c].sinks & FIG_IN_BATCH_LOOP)
+				fprintf(out, " %*s", fig_dev_table[c].width, fig_dev_table[c].title);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; any && i < cur->ndev; i++) {
+		const struct dev_rates *r = &dev[i];
+		if (r->status != RATE_OK || !r->x_have ||
+		    !batch_dev_shown(b, &cur->dev[i], i, r, dev_dip && dev_dip[i]))
+			continue;
+		size_t pos = (size_t)snprintf(b->line, 16, "%-12s", cur->dev[i].name);
+		for (size_t c = 0; c < fig_ndev; c++) {
+			const struct fig_dev *col = &fig_dev_table[c];
+			if (!(col->sinks & FIG_IN_BATCH_LOOP))
+				continue;
+			if (fig_dev_available(col, r)) {
+				pos = batch_put_fixed(b->line, pos, col->width, col->prec, fig_dev_value(col, r));
+			} else {
+				memset(b->line + pos, ' ', col->width);
+				pos += col->width;
+				b->line[pos++] = '-';
+			}
+		}
+		b->line[pos++] = '\n';
+		fwrite(b->line, 1, pos, out);
+	}
+	if (!sys->x_have)
+		return;
+	/* "kernel dirty_limit 4096 KiB, background 2680 KiB/s, ...": the flusher's
+	 * reasons only when they wrote something */
+	fputs("kernel", out);
+	const char *sep = " ";
+	for (size_t k = 0; k < fig_nsys; k++) {
+		const struct fig_sys *f = &fig_sys_table[k];
+		if (f->xkind < 0 || !fig_sys_available(f, sys) || (f->rate && !(fig_sys_value(f, sys) > 0)))
+			continue;
+		fprintf(out, "%s%s %.0f %s", sep, f->title, fig_sys_value(f, sys), f->unit);
+		sep = ", ";
+	}
+	fputc('\n', out);
 }
 
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
@@ -299,18 +407,17 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 {
 	FILE *out = b->out;
 	b->tick++;
-	batch_sys_line(out, cur, sys, sys_dip);
+	batch_sys_line(b, cur, sys, sys_dip);
 	bool discard = false, flush = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		discard |= dev[i].has_discard;
 		flush |= dev[i].has_flush;
 	}
+	const struct fig_dev *cols[BATCH_MAX_COLS];
+	size_t ncols = batch_dev_cols(cols, discard, flush);
 	fprintf(out, "%-12s", "device");
-	for (size_t c = 0; c < fig_ndev; c++) {
-		const struct fig_dev *col = &fig_dev_table[c];
-		if ((col->sinks & FIG_IN_BATCH) && fig_dev_wanted(col, discard, flush))
-			fprintf(out, " %*s", col->width, col->title);
-	}
+	for (size_t c = 0; c < ncols; c++)
+		fprintf(out, " %*s", cols[c]->width, cols[c]->title);
 	fputs("  name\n", out);
 	char *line = b->line;
 	for (size_t i = 0; i < cur->ndev; i++) {
@@ -318,7 +425,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		if (!batch_dev_shown(b, d, i, &dev[i], dev_dip && dev_dip[i]))
 			continue;
 		size_t pos = (size_t)snprintf(line, 16, "%-12s", d->name);
-		pos = batch_dev_cols(line, pos, &dev[i], discard, flush);
+		pos = batch_dev_line(line, pos, &dev[i], cols, ncols);
 		fwrite(line, 1, pos, out);
 		batch_dev_name(out, d);
 		if (dev[i].status == RATE_FIRST)
@@ -336,6 +443,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 	for (size_t i = 0; i < cur->ndev; i++)
 		if (batch_dev_selected(b, &cur->dev[i]))
 			batch_dev_cause(b, &cur->dev[i], i, sys, &dev[i], dev_dip && dev_dip[i]);
+	batch_loop(b, cur, sys, dev, dev_dip);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
@@ -345,12 +453,85 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 int batch_print_event(struct batch *b, const struct wb_event *e)
 {
 	b->knob_tick = b->tick + 1;	/* printed before the interval it happened in */
-	char when[16];
-	batch_time(e->wall_ns, when, sizeof when);
+	char when[48];
+	batch_time(b, e->wall_ns, when, sizeof when);
+	const char *what = e->observed ? "changed outside wbtop" : e->result ? strerror(-e->result) : "ok";
 	fprintf(b->out, "# %s knob %s %" PRId64 " -> %" PRId64 ": %s%s%s\n", when, e->knob,
-		e->old_value, e->new_value, e->result ? strerror(-e->result) : "ok",
-		e->note[0] ? ", " : "", e->note);
+		e->old_value, e->new_value, what, e->note[0] ? ", " : "", e->note);
 	if (fflush(b->out) == EOF)
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+struct batch_sink {
+	struct batch *b;
+	const char *out_name;	/* for messages: "standard output" or -o's path */
+};
+
+/* Per interval: wbtop's own knob writes (with their reasons) and the
+ * changes others made, as comment lines, then the tables. */
+static int batch_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct batch_sink *bs = s->impl;
+	if (!f->prev)
+		return 0;	/* the baseline: no interval yet (iostat -y) */
+	int rc = 0;
+	for (size_t i = 0; i < f->nevents && rc == 0; i++)
+		rc = batch_print_event(bs->b, &f->events[i]);
+	for (size_t i = 0; i < f->nchanges && rc == 0; i++)
+		rc = batch_print_event(bs->b, &f->changes[i]);
+	if (rc == 0)
+		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
+	return rc;
+}
+
+static int batch_sink_close(struct sink *s)
+{
+	struct batch_sink *bs = s->impl;
+	batch_free(bs->b);
+	free(bs);
+	return 0;
+}
+
+/* A write with no interval after it (--restore-on-exit): its line at once. */
+static int batch_sink_event(struct sink *s, const struct wb_event *e)
+{
+	struct batch_sink *bs = s->impl;
+	int rc = batch_print_event(bs->b, e);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
+	return rc;
+}
+
+static const struct sink_ops batch_sink_ops = {
+	.kind = "text", .frame = batch_sink_frame, .event = batch_sink_event, .close = batch_sink_close,
+};
+
+void batch_sink_set_time(struct sink *s, int decimals, bool iso)
+{
+	struct batch_sink *bs = s->impl;
+	batch_set_time(bs->b, decimals, iso);
+}
+
+struct sink *batch_sink_new(FILE *out, const char *out_name, bool all, const char *devices_regex,
+			    char *err, size_t errlen)
+{
+	struct batch_sink *bs = calloc(1, sizeof *bs);
+	if (!bs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!(bs->b = batch_new(out, all, devices_regex, err, errlen))) {
+		free(bs);
+		return NULL;
+	}
+	bs->out_name = out_name;
+	struct sink *s = sink_new(&batch_sink_ops, bs);
+	if (!s)
+		snprintf(err, errlen, "out of memory");
+	return s;
 }

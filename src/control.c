@@ -24,6 +24,8 @@
 
 #include "control.h"
 #include "control_priv.h"
+#include "grow.h"
+#include "sysfs.h"
 
 /* ------------------------------------------------------------------ */
 /* state: scopes of knob files, changes, events                       */
@@ -64,15 +66,7 @@ struct control {
 /* Grow an array to hold n+1 items of size sz; 0 or -ENOMEM. */
 static int control_grow(void **arr, size_t *cap, size_t n, size_t sz)
 {
-	if (n < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 8;
-	void *p = realloc(*arr, ncap * sz);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
+	return grow_array(arr, cap, n + 1, sz, 8);
 }
 
 static uint64_t control_clock_ns(clockid_t id)
@@ -85,23 +79,7 @@ static uint64_t control_clock_ns(clockid_t id)
 /* Read a knob file: one integer.  0 or -errno (-EINVAL for garbage). */
 static int control_file_read(const char *path, int64_t *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	char buf[64];
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	int err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	buf[n] = '\0';
-	char *end;
-	errno = 0;
-	long long v = strtoll(buf, &end, 10);
-	if (end == buf || errno || (*end && !isspace((unsigned char)*end)))
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return sysfs_read_int(path, out);
 }
 
 /* Write one integer to a knob file; the kernel reports refusal from write(). */
@@ -486,6 +464,12 @@ static int control_write(struct control *c, const struct control_ref *ref, int64
 int control_apply(struct control *c, const struct control_ref *ref, int64_t value,
 		  const struct snapshot *s)
 {
+	return control_apply_why(c, ref, value, s, "");
+}
+
+int control_apply_why(struct control *c, const struct control_ref *ref, int64_t value,
+		      const struct snapshot *s, const char *why)
+{
 	if (!c->can_write)
 		return -c->ro_errno;
 	struct control_ctx ctx;
@@ -501,7 +485,7 @@ int control_apply(struct control *c, const struct control_ref *ref, int64_t valu
 	struct control_change ch = { .ref = *ref };
 	memcpy(ch.before, ref->bdi ? ctx.bdi : ctx.vm,
 	       (ref->bdi ? KNOB_BDI_COUNT : KNOB_VM_COUNT) * sizeof ch.before[0]);
-	rc = control_write(c, ref, value, "");
+	rc = control_write(c, ref, value, why);
 	if (rc == 0 || rc == -EIO) {	/* something was written: it can be undone */
 		c->changes[c->nchanges++] = ch;
 		if (c->revert_after_s > 0)
@@ -588,11 +572,16 @@ static int control_revert_scope(struct control *c, struct control_scope *sc, con
 
 int control_revert_all(struct control *c)
 {
+	return control_revert_all_why(c, "revert");
+}
+
+int control_revert_all_why(struct control *c, const char *why)
+{
 	if (!c->can_write)
 		return c->nchanges ? -c->ro_errno : 0;
-	int first = control_revert_scope(c, &c->vm, "revert");
+	int first = control_revert_scope(c, &c->vm, why);
 	for (size_t i = 0; i < c->nbdi; i++) {
-		int rc = control_revert_scope(c, &c->bdis[i], "revert");
+		int rc = control_revert_scope(c, &c->bdis[i], why);
 		if (rc < 0 && !first)
 			first = rc;
 	}

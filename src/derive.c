@@ -81,6 +81,14 @@ static void derive_cpu(const uint64_t *p, const uint64_t *c, struct sys_rates *o
 	out->st = 100.0 * stl / total;
 }
 
+const char *derive_status_name(enum rate_status s)
+{
+	static const char *const names[] = {
+		[RATE_OK] = "ok", [RATE_FIRST] = "first", [RATE_RESET] = "reset", [RATE_NODATA] = "nodata",
+	};
+	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *cur,
 			    struct sys_rates *out)
 {
@@ -346,6 +354,10 @@ bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap
 		return true;
 	}
 	const struct snap_xval *p = prev ? derive_x_kind(prev, snapshot_find_x(prev, scope, obj), kind) : NULL;
+	const struct snap_xval zero = { obj, 0, (uint16_t)kind, (uint8_t)scope };
+	if (!p && prev && k->from_zero &&
+	    derive_x_kind(prev, snapshot_find_x(prev, SNAP_XSYS, 0), k->from_zero - 1))
+		p = &zero;	/* its source ran then, and had not seen it: new since, from 0 */
 	if (!p || c->value < p->value || dt_s <= 0)
 		return false;	/* no earlier value, a reset, or no time passed */
 	*out = derive_num(c->value - p->value) / dt_s;
@@ -389,7 +401,33 @@ size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *c
 		snprintf(e->knob, sizeof e->knob, "%s", knob_vm_table[k].name);
 		e->old_value = prev->knob[k];
 		e->new_value = e->read_back = cur->knob[k];
-		snprintf(e->note, sizeof e->note, "seen changed");
+		e->observed = true;
 	}
 	return n;
+}
+
+/* Whether own, a write of wbtop's, explains a change of knob seen: the
+ * same knob, or its ratio/bytes partner (writing one zeroes the other). */
+static bool derive_explains(const struct wb_event *own, const char *knob)
+{
+	if (own->observed)
+		return false;
+	if (strcmp(own->knob, knob) == 0)
+		return true;
+	int a = knob_vm_find(own->knob), b = knob_vm_find(knob);
+	return a >= 0 && b >= 0 && knob_vm_table[a].partner == b;
+}
+
+size_t derive_knob_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
+			       size_t nown)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool explained = false;
+		for (size_t j = 0; j < nown && !explained; j++)
+			explained = derive_explains(&own[j], seen[i].knob);
+		if (!explained)
+			seen[kept++] = seen[i];
+	}
+	return kept;
 }

@@ -17,7 +17,7 @@
  * pooled jitter (the devices of one run do the same work, and pooling gives a usable estimate
  * after a few intervals); the group total is judged too (under a shared limit devices trade
  * bandwidth and the total holds); and only the whole group stopping is the end of the run.
- * Each ring keeps a sorted copy of its values, so a median is a lookup, not a selection.
+ * Each window keeps its values sorted (sortwin.h), so a median is a lookup, not a selection.
  * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
  * device set grows.
  */
@@ -94,9 +94,8 @@ static const double DIP_MIN_FALL_FLOORS = 4.0;
 static const double DIP_SHARE_FRAC = 0.25;	/* under 1/4 of an even share: background I/O */
 static const double DIP_PEER_FACTOR = 2.0;	/* a young device twice as noisy is not a peer */
 
-/* Each ring says which value leaves next; its sorted twin holds the same values in ascending
- * order. Only magnitudes of residuals are ever used, so that ring keeps |residual|. */
-/* A window keeps its values sorted, each with the (mod 256) number of its
+/* Only magnitudes of residuals are ever used, so that window keeps |residual|.
+ * A window keeps its values sorted, each with the (mod 256) number of its
  * arrival, instead of a second copy in arrival order: the oldest is found
  * by its tag.  Half the memory of a ring plus a sorted copy (a device
  * costs about 650 bytes here; thousands of devices are real), for a scan of

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "history.h"
 #include "ident.h"
+#include "sink.h"
 
 struct hist_series {
 	char *key;
@@ -198,15 +200,7 @@ static size_t history_search(const struct history *h, const char *key, bool *fou
 /* Room for one more series pointer. */
 static bool history_room(struct history *h)
 {
-	if (h->ndev < h->cap_dev)
-		return true;
-	size_t cap = h->cap_dev ? h->cap_dev * 2 : 32;
-	struct hist_series **d = realloc(h->dev, cap * sizeof *d);
-	if (!d)
-		return false;
-	h->dev = d;
-	h->cap_dev = cap;
-	return true;
+	return grow_array((void **)&h->dev, &h->cap_dev, h->ndev + 1, sizeof *h->dev, 32) == 0;
 }
 
 static struct hist_series *history_series_new(const struct history *h, const char *key)
@@ -319,13 +313,8 @@ int history_add_devs(struct history *h, size_t n, const char *const *keys, const
 {
 	if (!h->frames)
 		return -EINVAL;
-	if (n > h->cap_hint) {
-		struct hist_hint *q = realloc(h->hint, n * sizeof *q);
-		if (!q)
-			return -ENOMEM;
-		h->hint = q;
-		h->cap_hint = n;
-	}
+	if (grow_array((void **)&h->hint, &h->cap_hint, n, sizeof *h->hint, 64) < 0)
+		return -ENOMEM;
 	size_t nnew = 0;	/* series made here, after the sorted ones until the merge */
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -478,4 +467,46 @@ void history_marks(const struct history *h, const struct hist_series *s, bool de
 		if (event)
 			event[i] = x && x->event;
 	}
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* A frame: the system figures, each device's under its key, and a mark
+ * where knob values changed or the source recorded knob writes. */
+static int history_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct history *h = s->impl;
+	struct hist_sys hs;
+	history_sys_from_rates(&hs, f->cur->wall_ns, &f->sys, f->sys_dip, f->interval_dip);
+	history_push(h, &hs);
+	/* every device's few figures (its brief: not all of them, most are never shown),
+	 * found at its place of the last frame; out of memory only leaves this frame's
+	 * history short */
+	const char *const *keys = frame_dev_keys(f);
+	const uint64_t *ids = frame_dev_ids(f);
+	const struct dev_rates *briefs = frame_dev_briefs(f);
+	if (keys && ids && briefs)
+		history_add_devs(h, f->cur->ndev, keys, ids, briefs, f->dev_dip);
+	if (f->nchanges || f->nevents)
+		history_mark_event(h);
+	return 0;
+}
+
+/* A knob wbtop wrote: a BDI limit is in no sample, so it is marked now; a
+ * vm knob's new value is seen, and marked, by the next frame. */
+static int history_sink_event(struct sink *s, const struct wb_event *e)
+{
+	if (strncmp(e->knob, "bdi:", 4) == 0)
+		history_mark_event(s->impl);
+	return 0;
+}
+
+static const struct sink_ops history_sink_ops = {
+	.kind = "history", .frame = history_sink_frame, .event = history_sink_event,
+	.close = sink_keep_close,
+};
+
+struct sink *history_sink_new(struct history *h)
+{
+	return sink_new(&history_sink_ops, h);
 }

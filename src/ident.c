@@ -20,7 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "ident.h"
+#include "sysfs.h"
 
 #define SYS_BLOCK "/sys/class/block"
 #define SYS_BDI "/sys/class/bdi"
@@ -75,15 +77,8 @@ static char *ident_read_str(const char *path)
 
 static int64_t ident_read_int(const char *path)
 {
-	char *s = ident_read_str(path);
-	if (!s)
-		return -1;
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	bool ok = errno == 0 && end != s;
-	free(s);
-	return ok ? v : -1;
+	int64_t v;
+	return sysfs_read_int(path, &v) == 0 ? v : -1;
 }
 
 static char *ident_read_attr(const char *kname, const char *attr)
@@ -247,14 +242,8 @@ static void ident_mounts_load(struct ident_table *t)
 	char *line = NULL;
 	size_t cap = 0, mcap = 0;
 	while (getline(&line, &cap, f) > 0) {
-		if (t->nmnt == mcap) {
-			size_t ncap = mcap ? mcap * 2 : 64;
-			struct ident_mount *m = realloc(t->mnt, ncap * sizeof *m);
-			if (!m)
-				break;
-			t->mnt = m;
-			mcap = ncap;
-		}
+		if (grow_array((void **)&t->mnt, &mcap, t->nmnt + 1, sizeof *t->mnt, 64) < 0)
+			break;
 		if (ident_parse_mount(line, &t->mnt[t->nmnt]))
 			t->nmnt++;
 	}
@@ -497,14 +486,8 @@ static void ident_remove(struct ident_table *t, size_t i)
 
 static struct ident_slot *ident_append(struct ident_table *t)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct ident_slot **s = realloc(t->slot, cap * sizeof *s);
-		if (!s)
-			return NULL;
-		t->slot = s;
-		t->cap = cap;
-	}
+	if (grow_array((void **)&t->slot, &t->cap, t->n + 1, sizeof *t->slot, 64) < 0)
+		return NULL;
 	struct ident_slot *slot = calloc(1, sizeof *slot);
 	if (!slot)
 		return NULL;
@@ -641,10 +624,8 @@ void ident_table_sweep(struct ident_table *t)
 		ident_hash_rebuild(t);	/* slots moved */
 }
 
-const char *ident_dev_key(const struct dev_counters *d, char *buf, size_t len)
+const char *ident_dev_key_name(const struct dev_counters *d, char *buf, size_t len)
 {
-	if (d->ident && d->ident->key)
-		return d->ident->key;
 	snprintf(buf, len, "name:%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
 	return buf;
 }

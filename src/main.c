@@ -27,7 +27,8 @@ static int main_export(const struct opts *o)
 		return 1;
 	}
 	enum rec_format fmt = o->format == FMT_JSON ? REC_FMT_JSON : REC_FMT_CSV;
-	int rc = rec_export(o->replay_path, fmt, o->begin, o->end, out, err, sizeof err);
+	int rc = rec_export(o->replay_path, fmt, o->begin, o->end, o->dip_given ? &o->dip : NULL, out,
+			    err, sizeof err);
 	if (out != stdout && fclose(out) == EOF && rc == 0) {
 		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
 		return 1;
@@ -87,6 +88,9 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return status;
 	}
+	/* A reader that goes away (| head) ends every mode quietly with
+	 * status 0: writes then fail with EPIPE instead of killing wbtop. */
+	signal(SIGPIPE, SIG_IGN);
 	switch (o.mode) {
 	case MODE_HELP:
 		opts_usage(stdout);

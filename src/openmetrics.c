@@ -3,7 +3,7 @@
  * exposition, to a stream or to a file replaced atomically (atomic_file.h
  * does the replacing the textfile collector needs).
  *
- * Every metric is a row of a table (STYLE.md: tables of data): system
+ * Every metric is a row of a table: system
  * figures by their offset in struct snapshot, knobs by their index in
  * knob.h's table (whose help text they reuse), device counters and the
  * device figures of the last interval from the figure registry (figure.h).  Values are written as exact decimals from the integer
@@ -11,6 +11,7 @@
  * counter never loses precision or drifts by rounding.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "ident.h"
 #include "knob.h"
 #include "openmetrics.h"
+#include "sink.h"
 
 enum om_type { OM_GAUGE, OM_COUNTER };
 
@@ -408,4 +410,46 @@ int om_write_file(const char *path, const struct frame *f, const struct om_optio
 int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen)
 {
 	return om_write_file(path, f, NULL, err, errlen);
+}
+
+/* ---- the sink -------------------------------------------------------------- */
+
+struct om_sink {
+	FILE *out;		/* NULL: replace path at every frame */
+	const char *out_name;
+	struct om_options o;
+};
+
+/* Every frame, the first too: counters need no baseline. */
+static int om_sink_frame(struct sink *s, const struct frame *f)
+{
+	struct om_sink *os = s->impl;
+	if (!os->out) {
+		int rc = om_write_file(os->out_name, f, &os->o, s->errmsg, sizeof s->errmsg);
+		return rc == -EPIPE ? -EIO : rc;	/* a file, not a reader that left */
+	}
+	int rc = om_write(os->out, f, &os->o);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", os->out_name, strerror(-rc));
+	return rc;
+}
+
+static int om_sink_close(struct sink *s)
+{
+	free(s->impl);
+	return 0;
+}
+
+static const struct sink_ops om_sink_ops = {
+	.kind = "openmetrics", .frame = om_sink_frame, .close = om_sink_close,
+};
+
+struct sink *om_sink_new(FILE *out, const char *name, const struct om_options *o)
+{
+	static const struct om_options defaults = { OM_DIALECT_OPENMETRICS, NULL, NULL };
+	struct om_sink *os = calloc(1, sizeof *os);
+	if (!os)
+		return NULL;
+	*os = (struct om_sink){ out, name, o ? *o : defaults };
+	return sink_new(&om_sink_ops, os);
 }

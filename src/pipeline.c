@@ -11,6 +11,7 @@
 struct pipeline {
 	struct source *src;
 	struct dip_params dip;
+	enum pipeline_marks marks;
 	struct snapshot snap[2];
 	int cur;		/* index of the current snapshot in snap[] */
 	bool have_prev;
@@ -31,16 +32,19 @@ struct pipeline {
 	uint64_t *ids;
 	double *values;
 	double *reqs;		/* writes each device completed in the interval, -1 unknown */
+	struct wb_event changes[SNAP_NKNOBS];
 	struct frame frame;
 };
 
-struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip)
+struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
+			      enum pipeline_marks marks)
 {
 	struct pipeline *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
 	p->src = src;
 	p->dip = *dip;
+	p->marks = marks;
 	snapshot_init(&p->snap[0]);
 	snapshot_init(&p->snap[1]);
 	p->sys_det = dip_series_new(dip);
@@ -140,6 +144,29 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 					      cur->ndev, p->dips);
 }
 
+/* The source's recorded marks in place of the detector's, when the rule
+ * says so and the source has them (enum pipeline_marks). */
+static void pipeline_recorded_marks(struct pipeline *p, struct frame *f)
+{
+	struct source_marks m;
+	f->recorded_marks = false;
+	f->events = NULL;
+	f->nevents = 0;
+	if (source_marks(p->src, &m) < 0)
+		return;
+	f->events = m.events;
+	f->nevents = m.nevents;
+	if (p->marks != PIPELINE_MARKS_RECORDED)
+		return;
+	f->recorded_marks = true;
+	f->sys_dip = m.sys_dip;
+	f->interval_dip = false;
+	for (size_t i = 0; i < f->cur->ndev; i++) {
+		p->dips[i] = m.dev_dips && m.dev_dips[i];
+		f->interval_dip |= p->dips[i];
+	}
+}
+
 int pipeline_step(struct pipeline *p, const struct frame **out)
 {
 	int next = p->have_prev ? 1 - p->cur : p->cur;
@@ -165,6 +192,11 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	derive_pair_devs(prev, cur, p->prev_of);
 	f->dev_dip = p->dips;
 	pipeline_detect(p, cur, prev != NULL);
+	pipeline_recorded_marks(p, f);
+	f->nchanges = derive_knob_changes(prev, cur, p->changes, SNAP_NKNOBS);
+	/* what a recorded write explains is that write (with its reason), not a change by someone else */
+	f->nchanges = derive_knob_unexplained(p->changes, f->nchanges, f->events, f->nevents);
+	f->changes = p->changes;
 	p->cur = next;
 	p->have_prev = true;
 	*out = f;
@@ -194,8 +226,15 @@ const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
 	if (!p || i >= f->cur->ndev)
 		return NULL;
 	if (p->rates_step != p->step && p->rate_step[i] != p->step) {
-		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i],
-			   derive_dt_s(f->prev, f->cur), &p->rates[i]);
+		double dt = derive_dt_s(f->prev, f->cur);
+		const struct dev_counters *d = &f->cur->dev[i];
+		struct dev_rates *r = &p->rates[i];
+		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], d, dt, r);
+		/* its values beside the diskstats block too, as derive_dev_x gives them */
+		for (unsigned k = 0; f->cur->nx && r->status == RATE_OK && k < SNAP_NXDEV; k++)
+			if (derive_x(p->prev_spoilt ? NULL : f->prev, f->cur, SNAP_XDEV,
+				     snap_xobj_dev(d->major, d->minor), k, dt, &r->x[k]))
+				r->x_have |= 1u << k;
 		p->rate_step[i] = p->step;
 	}
 	return &p->rates[i];

@@ -21,26 +21,16 @@
 #include <time.h>
 
 #include "figure.h"
+#include "grow.h"
 #include "ident.h"
+#include "jsonl.h"
 #include "knob.h"
+#include "pipeline.h"
 #include "rec.h"
 #include "rec_schema.h"
+#include "sink.h"
 
 /* ---- Columns: the figure registry's (figure.h) -------------------------- */
-
-static const char *const rec_status_names[] = {
-	[RATE_OK] = "ok", [RATE_FIRST] = "first", [RATE_RESET] = "reset", [RATE_NODATA] = "nodata",
-};
-
-static const char *rec_status_name(enum rate_status s)
-{
-	return (unsigned)s < sizeof rec_status_names / sizeof rec_status_names[0] ? rec_status_names[s] : "?";
-}
-
-static void rec_dev_name(const struct dev_counters *d, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
-}
 
 /* Whether figure f is a column of the exports. */
 static bool rec_dev_exported(const struct fig_dev *f)
@@ -49,48 +39,6 @@ static bool rec_dev_exported(const struct fig_dev *f)
 }
 
 /* ---- Small writers ---------------------------------------------------- */
-
-/* Local time with milliseconds and UTC offset, ISO 8601. */
-static void rec_fmt_time(int64_t wall_ns, char *buf, size_t len)
-{
-	time_t t = (time_t)(wall_ns / 1000000000);
-	long ms = (long)((wall_ns % 1000000000) / 1000000);
-	if (ms < 0) {
-		t--;
-		ms += 1000;
-	}
-	struct tm tm;
-	char date[32], zone[8];
-	if (!localtime_r(&t, &tm)) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-	strftime(zone, sizeof zone, "%z", &tm);	/* +hhmm -> +hh:mm */
-	snprintf(buf, len, "%s.%03ld%.3s:%.2s", date, ms, zone, zone[0] ? zone + 3 : "00");
-}
-
-static void rec_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-static void rec_json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.3f", v);
-	else
-		fputs("null", out);
-}
 
 /* A CSV cell, quoted when it holds a separator, quote or line break. */
 static void rec_csv_str(FILE *out, const char *s)
@@ -121,95 +69,22 @@ static int rec_out_status(FILE *out)
 	return 0;
 }
 
-/* ---- JSON ------------------------------------------------------------- */
-
-static void rec_json_sys(FILE *out, const struct sys_rates *sys)
-{
-	fputs("\"sys\":{", out);
-	for (size_t k = 0; k < fig_nsys; k++) {
-		const struct fig_sys *f = &fig_sys_table[k];
-		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
-		if (f->type == FIG_U64)
-			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (f->rate && sys->status != RATE_OK)
-			fputs("null", out);
-		else
-			rec_json_num(out, fig_sys_value(f, sys));
-	}
-	fputc('}', out);
-}
-
-static void rec_json_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
-{
-	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
-	rec_dev_name(d, name, sizeof name);
-	fputs("{\"key\":", out);
-	rec_json_str(out, ident_dev_key(d, kbuf, sizeof kbuf));
-	fputs(",\"name\":", out);
-	rec_json_str(out, name);
-	fputs(",\"label\":", out);
-	rec_json_str(out, d->ident && d->ident->label_short ? d->ident->label_short : name);
-	fprintf(out, ",\"status\":\"%s\"", rec_status_name(r->status));
-	for (size_t k = 0; k < fig_ndev; k++) {
-		const struct fig_dev *f = &fig_dev_table[k];
-		if (!rec_dev_exported(f))
-			continue;
-		fprintf(out, ",\"%s\":", f->name);
-		if (fig_dev_available(f, r))
-			rec_json_num(out, fig_dev_value(f, r));
-		else
-			fputs("null", out);
-	}
-	fprintf(out, ",\"dip\":%s}", dip ? "true" : "false");
-}
-
-static void rec_json_events(FILE *out, const struct rec_marks *m)
-{
-	fputs(",\"events\":[", out);
-	for (size_t i = 0; m && i < m->nevents; i++) {
-		const struct wb_event *e = &m->events[i];
-		fprintf(out, "%s{\"wall_ns\":%" PRId64 ",\"knob\":", i ? "," : "", e->wall_ns);
-		rec_json_str(out, e->knob);
-		fprintf(out, ",\"old\":%" PRId64 ",\"new\":%" PRId64 ",\"read_back\":%" PRId64
-			",\"result\":%d,\"note\":", e->old_value, e->new_value, e->read_back, e->result);
-		rec_json_str(out, e->note);
-		fputc('}', out);
-	}
-	fputc(']', out);
-}
-
-int rec_json_sample(FILE *out, const struct snapshot *cur, const struct sys_rates *sys,
-		    const struct dev_rates *dev, const struct rec_marks *marks)
-{
-	char t[48];
-	rec_fmt_time(cur->wall_ns, t, sizeof t);
-	fprintf(out, "{\"schema\":%d,\"time\":\"%s\",\"wall_ns\":%" PRId64 ",\"dt_s\":",
-		REC_SCHEMA_VERSION, t, cur->wall_ns);
-	rec_json_num(out, sys->dt_s);
-	fprintf(out, ",\"status\":\"%s\",", rec_status_name(sys->status));
-	rec_json_sys(out, sys);
-	fputs(",\"knobs\":{", out);
-	for (int k = 0; k < SNAP_NKNOBS; k++) {
-		/* an unreadable knob (an older kernel, a file gone) is unknown, not -1 */
-		fprintf(out, "%s\"%s\":", k ? "," : "", knob_vm_table[k].name);
-		if (cur->knob[k] < 0)
-			fputs("null", out);
-		else
-			fprintf(out, "%" PRId64, cur->knob[k]);
-	}
-	fprintf(out, "},\"dip\":%s,\"devices\":[", marks && marks->sys_dip ? "true" : "false");
-	for (size_t i = 0; i < cur->ndev; i++) {
-		if (i)
-			fputc(',', out);
-		rec_json_dev(out, &cur->dev[i], &dev[i], marks && marks->dev_dips && marks->dev_dips[i]);
-	}
-	fputc(']', out);
-	rec_json_events(out, marks);
-	fputs("}\n", out);
-	return ferror(out) ? (errno ? -errno : -EIO) : 0;
-}
-
 /* ---- CSV -------------------------------------------------------------- */
+
+/* "vg-home /home /srv (xfs data)": the name, the mount points, the filesystem. */
+static const char *rec_dev_readable(const struct dev_counters *d, char *buf, size_t len)
+{
+	const struct dev_ident *id = d->ident;
+	char name[sizeof d->name + 1];
+	snprintf(name, sizeof name, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
+	int n = snprintf(buf, len, "%s", id && id->label_short ? id->label_short : name);
+	if (id && id->mounts && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " %s", id->mounts);
+	if (id && id->fstype && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%s%s%s)", id->fstype, id->fs_label ? " " : "",
+			 id->fs_label ? id->fs_label : "");
+	return buf;
+}
 
 /* The CSV's device columns: one block per stable key. */
 struct rec_csv {
@@ -253,14 +128,9 @@ static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
 	size_t n = 0, cap = 0;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct rec_devrow *r = realloc(rows, cap * sizeof *r);
-			if (!r) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			rows = r;
+		if (grow_array((void **)&rows, &cap, n + 1, sizeof *rows, 64) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		struct rec_devrow *r = &rows[n];
 		r->id = sqlite3_column_int64(st, 0);
@@ -329,6 +199,10 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 	fputs(",dip,events", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
+		/* the readable name beside the key: a UUID says nothing to a reader */
+		snprintf(col, sizeof col, "name@%s", c->keys[b]);
+		fputc(',', out);
+		rec_csv_str(out, col);
 		for (size_t k = 0; k < fig_ndev; k++) {
 			if (!rec_dev_exported(&fig_dev_table[k]))
 				continue;
@@ -350,20 +224,20 @@ static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
 		fputc(',', out);
 		if (f->type == FIG_U64)
 			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (!f->rate || sys->status == RATE_OK)
+		else if (fig_sys_available(f, sys))
 			rec_csv_num(out, fig_sys_value(f, sys));
 	}
 }
 
 static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur,
 			const struct sys_rates *sys, const struct dev_rates *dev,
-			const struct rec_marks *m, const int64_t *ids)
+			const struct source_marks *m, const int64_t *ids)
 {
 	char t[48];
-	rec_fmt_time(cur->wall_ns, t, sizeof t);
+	jsonl_time(cur->wall_ns, t, sizeof t);
 	fprintf(out, "%s,%" PRId64 ",", t, cur->wall_ns);
 	rec_csv_num(out, sys->dt_s);
-	fprintf(out, ",%s", rec_status_name(sys->status));
+	fprintf(out, ",%s", derive_status_name(sys->status));
 	rec_csv_sys(out, sys);
 	for (int k = 0; k < SNAP_NKNOBS; k++) {
 		if (cur->knob[k] < 0)
@@ -381,6 +255,11 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	}
 	for (size_t b = 0; b < c->nkeys; b++) {
 		size_t i = c->dev_of_col[b];
+		fputc(',', out);
+		if (i != SIZE_MAX) {
+			char name[512];
+			rec_csv_str(out, rec_dev_readable(&cur->dev[i], name, sizeof name));
+		}
 		for (size_t k = 0; k < fig_ndev; k++) {
 			const struct fig_dev *f = &fig_dev_table[k];
 			if (!rec_dev_exported(f))
@@ -398,27 +277,30 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 
 /* ---- Walking a recording ---------------------------------------------- */
 
-/* One pass over a replay: each interval with its rates and marks. */
+/* One pass over a replay through the pipeline: each interval with its rates
+ * and marks (the recorded ones, or the detector's when dip is given: the
+ * rule every sink follows, pipeline.h). */
 struct rec_walk {
 	struct source *src;
-	struct snapshot snap[2];
-	int cur;
-	bool have_prev;
-	struct dev_rates *rates;
-	size_t cap;
-	struct sys_rates sys;
-	struct rec_marks marks;
-	struct wb_event events[SNAP_NKNOBS];
+	struct pipeline *pipe;
+	const struct frame *f;		/* the interval; its cur, rates and sys */
+	const struct dev_rates *rates;
+	struct source_marks marks;	/* the frame's dips */
 };
 
 static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin, const char *end,
-			 char *err, size_t errlen)
+			 const struct dip_params *dip, char *err, size_t errlen)
 {
 	memset(w, 0, sizeof *w);
-	snapshot_init(&w->snap[0]);
-	snapshot_init(&w->snap[1]);
 	if (!(w->src = rec_replay_open(path, false, err, errlen)))
 		return -EINVAL;
+	struct dip_params def;
+	dip_params_default(&def);
+	w->pipe = pipeline_new(w->src, dip ? dip : &def, pipeline_marks_rule(dip != NULL));
+	if (!w->pipe) {
+		rec_set_err(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	if (begin || end)
 		return rec_replay_limit(w->src, begin, end, err, errlen);
 	return 0;
@@ -426,89 +308,103 @@ static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin
 
 static void rec_walk_close(struct rec_walk *w)
 {
+	pipeline_free(w->pipe);
 	source_close(w->src);
-	snapshot_free(&w->snap[0]);
-	snapshot_free(&w->snap[1]);
-	free(w->rates);
 }
 
-/* The next interval: 0 (w->snap[w->cur] and the rates set), 1 at the end,
- * or -errno with the reason in err.  The first sample is only a baseline. */
-static int rec_walk_next(struct rec_walk *w, char *err, size_t errlen)
+/* ---- The CSV sink ------------------------------------------------------ */
+
+struct rec_csv_sink {
+	struct rec_csv csv;
+	FILE *out;
+	struct source *src;	/* the replay: its devices rows place the columns */
+};
+
+static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
 {
-	for (;;) {
-		int next = w->have_prev ? 1 - w->cur : w->cur;
-		struct snapshot *s = &w->snap[next];
-		int r = source_next(w->src, s);
-		if (r != 0) {
-			if (r < 0)
-				rec_set_err(err, errlen, "%s", w->src->errmsg);
-			return r;
-		}
-		if (s->ndev > w->cap) {
-			struct dev_rates *d = realloc(w->rates, s->ndev * sizeof *d);
-			if (!d) {
-				rec_set_err(err, errlen, "out of memory");
-				return -ENOMEM;
-			}
-			w->rates = d;
-			w->cap = s->ndev;
-		}
-		bool had_prev = w->have_prev;
-		if (had_prev) {
-			derive_sys(&w->snap[w->cur], s, &w->sys);
-			derive_devs(&w->snap[w->cur], s, w->rates);
-		}
-		w->cur = next;
-		w->have_prev = true;
-		if (!had_prev)
-			continue;
-		r = rec_replay_marks(w->src, &w->marks);
-		/* Knob changes made outside wbtop have no event row: derive them
-		 * from the knob values, as live batch output does. */
-		if (r == 0 && !w->marks.nevents) {
-			w->marks.nevents = derive_knob_changes(&w->snap[1 - w->cur], s, w->events,
-							       SNAP_NKNOBS);
-			w->marks.events = w->marks.nevents ? w->events : NULL;
-		}
-		return r;
+	struct rec_csv_sink *cs = s->impl;
+	if (!f->prev)
+		return 0;	/* the baseline: no interval yet */
+	/* the knob writes recorded with the sample and the changes others made */
+	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges };
+	rec_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m, rec_replay_dev_ids(cs->src));
+	if (!ferror(cs->out))
+		return 0;
+	snprintf(s->errmsg, sizeof s->errmsg, "writing the export: %s", strerror(errno ? errno : EIO));
+	return errno ? -errno : -EIO;
+}
+
+static int rec_csv_sink_close(struct sink *s)
+{
+	struct rec_csv_sink *cs = s->impl;
+	rec_csv_free(&cs->csv);
+	free(cs);
+	return 0;
+}
+
+static const struct sink_ops rec_csv_sink_ops = {
+	.kind = "csv", .frame = rec_csv_sink_frame, .close = rec_csv_sink_close,
+};
+
+/* The CSV sink of the replay src of path: its header is written now (the
+ * columns are every device of the recording). */
+static struct sink *rec_csv_sink_new(const char *path, struct source *src, FILE *out, char *err,
+				     size_t errlen)
+{
+	struct rec_csv_sink *cs = calloc(1, sizeof *cs);
+	if (!cs) {
+		rec_set_err(err, errlen, "out of memory");
+		return NULL;
 	}
+	cs->out = out;
+	cs->src = src;
+	struct sqlite3 *db = NULL;
+	bool unfinished;
+	int r = rec_db_open_read(path, false, &db, &unfinished, err, errlen);
+	if (r == 0 && (r = rec_csv_setup(&cs->csv, db)) < 0)
+		rec_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
+	sqlite3_close(db);
+	if (r < 0) {
+		rec_csv_free(&cs->csv);
+		free(cs);
+		return NULL;
+	}
+	rec_csv_header(out, &cs->csv);
+	struct sink *s = sink_new(&rec_csv_sink_ops, cs);
+	if (!s)
+		rec_set_err(err, errlen, "out of memory");
+	return s;
 }
 
 int rec_export(const char *path, enum rec_format fmt, const char *begin, const char *end,
-	       FILE *out, char *err, size_t errlen)
+	       const struct dip_params *dip, FILE *out, char *err, size_t errlen)
 {
 	struct rec_walk w;
-	struct rec_csv csv;
-	memset(&csv, 0, sizeof csv);
-	int r = rec_walk_open(&w, path, begin, end, err, errlen);
-	if (r == 0 && fmt == REC_FMT_CSV) {
-		struct sqlite3 *db = NULL;
-		bool unfinished;
-		r = rec_db_open_read(path, false, &db, &unfinished, err, errlen);
-		if (r == 0 && (r = rec_csv_setup(&csv, db)) < 0)
-			rec_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
-		sqlite3_close(db);
-		if (r == 0)
-			rec_csv_header(out, &csv);
+	struct sink *sink = NULL;
+	int r = rec_walk_open(&w, path, begin, end, dip, err, errlen);
+	if (r == 0) {
+		sink = fmt == REC_FMT_JSON ? jsonl_sink_new(out, "writing the export")
+					   : rec_csv_sink_new(path, w.src, out, err, errlen);
+		if (!sink) {
+			r = -ENOMEM;
+			if (fmt == REC_FMT_JSON)
+				rec_set_err(err, errlen, "out of memory");
+		}
 	}
-	while (r == 0 && (r = rec_walk_next(&w, err, errlen)) == 0) {
-		const struct snapshot *cur = &w.snap[w.cur];
-		if (fmt == REC_FMT_JSON)
-			r = rec_json_sample(out, cur, &w.sys, w.rates, &w.marks);
-		else
-			rec_csv_row(out, &csv, cur, &w.sys, w.rates, &w.marks, rec_replay_dev_ids(w.src));
-		if (r == 0 && ferror(out))
-			r = -EIO;
-	}
+	const struct frame *f;
+	while (r == 0 && (r = pipeline_step(w.pipe, &f)) == 0)
+		if ((r = sink_frame(sink, f)) < 0)
+			rec_set_err(err, errlen, "%s", sink->errmsg);
 	if (r == 1)
 		r = 0;
+	else if (r < 0 && !(err && err[0]))
+		rec_set_err(err, errlen, "%s", w.src ? w.src->errmsg : strerror(-r));
 	int o = rec_out_status(out);
 	if (r == 0 && o < 0) {
 		r = o;
 		rec_set_err(err, errlen, "writing the export: %s", strerror(-o));
 	}
-	rec_csv_free(&csv);
+	sink_close(sink, NULL, 0);
 	rec_walk_close(&w);
 	return r;
 }

@@ -165,7 +165,7 @@ void rec_rp_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOB
 
 /* ---- The marks of a sample -------------------------------------------- */
 
-int rec_replay_marks(struct source *src, struct rec_marks *out)
+int rec_replay_marks(struct source *src, struct source_marks *out)
 {
 	struct rec_replay *rp = rec_rp(src);
 	if (!rp)

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "ident.h"
 #include "knob.h"
 #include "rec.h"
@@ -150,17 +151,7 @@ int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v)
 
 bool rec_rp_grow(void **p, size_t *cap, size_t n, size_t size)
 {
-	if (n <= *cap)
-		return true;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c < n)
-		c *= 2;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
+	return grow_array(p, cap, n, size, 64) == 0;
 }
 
 void rec_rp_copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
@@ -315,6 +306,7 @@ static const struct source_ops rec_replay_ops = {
 	.kind = "replay",
 	.next = rec_rp_next,
 	.close = rec_rp_close,
+	.marks = rec_replay_marks,
 };
 
 struct source *rec_replay_open(const char *path, bool follow, char *err, size_t errlen)

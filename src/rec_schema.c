@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "rec.h"
 #include "rec_schema.h"
 
@@ -162,18 +163,11 @@ static bool rec_buf_room(struct rec_buf *b, size_t n)
 {
 	if (b->oom)
 		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	uint8_t *p = realloc(b->p, cap);
-	if (!p) {
+	/* b->len + n cannot wrap: len is at most cap, n a frame's bytes */
+	if (grow_array((void **)&b->p, &b->cap, b->len + n, 1, 256) < 0) {
 		b->oom = true;
 		return false;
 	}
-	b->p = p;
-	b->cap = cap;
 	return true;
 }
 

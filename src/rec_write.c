@@ -35,9 +35,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "knob.h"
+#include "procs_view.h"
 #include "rec.h"
 #include "rec_schema.h"
+#include "sink.h"
 
 /* One device of the current sample, as the writer remembers it. */
 struct rec_wdev {
@@ -289,9 +292,15 @@ static int rec_writer_create(const char *path, char *err, size_t errlen)
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST) {
 		struct stat st;
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		bool known = stat(path, &st) == 0;
+		if (known && S_ISREG(st.st_mode) && st.st_size == 0)
 			return 0;
-		rec_set_err(err, errlen, "%s: file exists (wbtop does not overwrite recordings)", path);
+		if (known && S_ISDIR(st.st_mode)) {
+			rec_set_err(err, errlen, "%s: is a directory: give the recording's file name", path);
+			return -EISDIR;
+		}
+		rec_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
+			    !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
 		return -EEXIST;
 	}
 	if (fd < 0) {
@@ -765,18 +774,15 @@ static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_d
 
 /* ---- Processes -------------------------------------------------------- */
 
-/* A writeback thread: a flush worker (by its device, or its name, as
- * "kworker/u8:2+flush-7:0" or "flush-8:0") or kswapd.  Only kernel threads:
- * a user process may call itself anything. */
+/* A writeback thread: a flush worker (by its device, or its name) or
+ * kswapd, as the process view tells them (procs_kind_of: only kernel
+ * threads; a user process may call itself anything). */
 static bool rec_proc_is_kernel_wb(const struct proc_counters *p)
 {
 	if (p->flush_major)
 		return true;
-	if (!p->kthread)
-		return false;
-	const char *c = p->comm;
-	return (strncmp(c, "kworker", 7) == 0 && strstr(c, "flush-")) ||
-	       strncmp(c, "flush-", 6) == 0 || strncmp(c, "kswapd", 6) == 0;
+	enum procs_kind k = procs_kind_of(p->comm, p->kthread, NULL, NULL, NULL, 0, NULL);
+	return k == PROCS_KIND_FLUSHER || k == PROCS_KIND_KSWAPD;
 }
 
 /* Whether a ranks before b: D state first, then more growth, then lower
@@ -887,16 +893,8 @@ static int rec_writer_procs(struct rec_writer *w, const struct snapshot *s)
 		rc = rec_writer_proc_row(w, &s->proc[idx[k]]);
 	if (rc != SQLITE_OK)
 		return rc;
-	if (s->nproc > w->cap_prevp) {
-		size_t cap = w->cap_prevp ? w->cap_prevp : 256;
-		while (cap < s->nproc)
-			cap *= 2;
-		struct rec_wproc *v = realloc(w->prevp, cap * sizeof *v);
-		if (!v)
-			return SQLITE_NOMEM;
-		w->prevp = v;
-		w->cap_prevp = cap;
-	}
+	if (grow_array((void **)&w->prevp, &w->cap_prevp, s->nproc, sizeof *w->prevp, 256) < 0)
+		return SQLITE_NOMEM;
 	for (size_t i = 0; i < s->nproc; i++) {
 		const struct proc_counters *p = &s->proc[i];
 		w->prevp[i] = (struct rec_wproc){ p->pid, p->write_bytes, p->utime_jif + p->stime_jif };
@@ -1066,4 +1064,34 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 		return r;
 	}
 	return rec_writer_close(w, err, errlen);
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* Every sample, the baseline too (a replay needs it), with its marks. */
+static int rec_sink_frame(struct sink *s, const struct frame *f)
+{
+	int rc = rec_writer_append(s->impl, f->cur, f->sys_dip, f->dev_dip);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s", rec_writer_errmsg(s->impl));
+	return rc;
+}
+
+static int rec_sink_event(struct sink *s, const struct wb_event *e)
+{
+	return rec_writer_event(s->impl, e);
+}
+
+static int rec_sink_close(struct sink *s)
+{
+	return rec_writer_close(s->impl, s->errmsg, sizeof s->errmsg);
+}
+
+static const struct sink_ops rec_sink_ops = {
+	.kind = "recorder", .frame = rec_sink_frame, .event = rec_sink_event, .close = rec_sink_close,
+};
+
+struct sink *rec_writer_sink(struct rec_writer *w)
+{
+	return sink_new(&rec_sink_ops, w);
 }

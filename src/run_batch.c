@@ -1,45 +1,66 @@
 /*
- * run_batch.c - batch mode: sample (or replay), derive, detect, print and
- * record, until -n intervals have been printed, the replay ends or a
- * signal arrives.
+ * run_batch.c - batch mode: open the source (live, or a replay) and the
+ * sinks the options ask for (text, JSON Lines or OpenMetrics, the -P
+ * process tables, the -w recorder), then hand every frame of the pipeline
+ * to every sink until -n intervals are out, the replay ends or a signal
+ * arrives.
  *
  * The first sample is only a baseline (iostat -y): every printed line is a
- * real interval, never a since-boot average.  A replay (-r) prints exactly
- * what the live run printed: the same snapshots, the dip marks the live run
- * recorded.  A recording (-w) that fails stops with one message; the
+ * real interval, never a since-boot average (the sinks skip it; the
+ * recorder keeps it, OpenMetrics exports it).  A replay (-r) prints
+ * exactly what the live run printed: the same snapshots, and the dip marks
+ * the live run recorded unless --dip asks to judge again (pipeline.h says
+ * the rule).  A recording (-w) that fails stops with one message; the
  * output goes on.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
+#include "control.h"
+#include "jsonl.h"
+#include "knob_cli.h"
 #include "openmetrics.h"
-#include "rec.h"
 #include "pipeline.h"
 #include "procs_view.h"
+#include "rec.h"
 #include "run.h"
+#include "sink.h"
 #include "source.h"
 #include "ticker.h"
+
+#define BATCH_RUN_MAX_SINKS 4
 
 struct batch_run {
 	const struct opts *o;
 	struct source *src;
 	struct pipeline *pipe;
-	struct batch *text;
-	struct batch *sel;	/* --devices for json and openmetrics */
+	struct batch *sel;	/* --devices for openmetrics */
 	FILE *out;
+	const char *out_name;	/* for messages */
 	bool live;
-	struct rec_writer *rec;	/* -w, NULL when not recording (or stopped) */
+	struct sink *out_sinks[BATCH_RUN_MAX_SINKS];	/* in the order they print */
+	size_t nout;
+	struct sink *rec;	/* -w, NULL when not recording (or stopped) */
+	struct rec_writer *rec_w;	/* its writer (owned by rec): for the note on the first frame */
 	bool rec_failed;	/* the recording stopped on an error: exit status 1 */
+	struct control *ctl;	/* live with --set, --restore-on-exit or --revert-after */
+	size_t ev_done;		/* control's events handed on so far (in a frame) */
+	struct wb_event *evbuf;	/* a frame's changes that no write of wbtop's explains */
+	size_t evcap;
 };
 
 static void batch_run_close(struct batch_run *r)
 {
-	rec_writer_close(r->rec, NULL, 0);
-	batch_free(r->text);
+	for (size_t i = 0; i < r->nout; i++)
+		sink_close(r->out_sinks[i], NULL, 0);
+	sink_close(r->rec, NULL, 0);
 	batch_free(r->sel);
+	control_free(r->ctl);
+	free(r->evbuf);
 	pipeline_free(r->pipe);
 	source_close(r->src);
 	if (r->out && r->out != stdout)
@@ -51,7 +72,7 @@ static void batch_run_close(struct batch_run *r)
 static int batch_run_close_rec(struct batch_run *r)
 {
 	char err[512] = "";
-	int rc = rec_writer_close(r->rec, err, sizeof err);
+	int rc = sink_close(r->rec, err, sizeof err);
 	r->rec = NULL;
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
@@ -75,19 +96,93 @@ static int batch_run_open_source(struct batch_run *r, const struct opts *o, char
 	return 0;
 }
 
+static bool batch_run_keep(const struct dev_counters *d, const void *arg)
+{
+	return batch_dev_selected(arg, d);
+}
+
+static int batch_run_add(struct batch_run *r, struct sink *s)
+{
+	if (!s) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	r->out_sinks[r->nout++] = s;
+	return 0;
+}
+
+/* Fractions of a second in the time column when the interval has them
+ * (two blocks at -d 0.5 must not share a time); a replay's interval is
+ * the recording's mean one, give or take 5% of its last decimal. */
+static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
+{
+	if (r->live)
+		return batch_time_decimals(o->delay_s, 0);
+	int64_t n = rec_replay_count(r->src);
+	if (n < 2)
+		return 0;
+	int64_t w0 = rec_replay_wall_ns(r->src, 0), w1 = rec_replay_wall_ns(r->src, n - 1);
+	if (w0 < 0 || w1 <= w0)
+		return 0;
+	return batch_time_decimals((double)(w1 - w0) / 1e9 / (double)(n - 1), 0.05);
+}
+
+/* Live with --set: the knobs are written before the first sample, so every
+ * interval printed is of the knobs asked for. */
+static int batch_run_open_control(struct batch_run *r, const struct opts *o)
+{
+	if (!r->live || !(o->nsets || o->restore_on_exit || o->revert_after_s > 0))
+		return 0;
+	struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s,
+				     .log_syslog = true };
+	if (!(r->ctl = control_new(&cc))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	return o->nsets ? knob_cli_apply_sets(r->ctl, o->sets, o->nsets, "--set", NULL) : 0;
+}
+
+/* The output sinks of the format: text and -P, JSON Lines, or OpenMetrics
+ * (to the stream, or replacing -o FILE at every frame). */
+static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, char *err, size_t errlen)
+{
+	if (o->quiet)
+		return 0;
+	if (o->format == FMT_TEXT) {
+		struct sink *s = batch_sink_new(r->out, r->out_name, o->all_devices, o->devices_regex, err, errlen);
+		if (!s) {
+			fprintf(stderr, "wbtop: %s\n", err);
+			return 2;
+		}
+		r->out_sinks[r->nout++] = s;
+		batch_sink_set_time(s, batch_run_time_decimals(r, o), o->iso_time);
+		return o->procs ? batch_run_add(r, procs_sink_new(r->out, r->out_name)) : 0;
+	}
+	if (o->format == FMT_JSON)
+		return batch_run_add(r, jsonl_sink_new(r->out, r->out_name));
+	if (o->devices_regex && !(r->sel = batch_new(r->out, true, o->devices_regex, err, errlen))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 2;
+	}
+	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? batch_run_keep : NULL, r->sel };
+	bool file = o->output_path != NULL;
+	return batch_run_add(r, om_sink_new(file ? NULL : r->out, file ? o->output_path : r->out_name, &oo));
+}
+
 static int batch_run_open(struct batch_run *r, const struct opts *o)
 {
 	char err[256] = "";
 	memset(r, 0, sizeof *r);
 	r->o = o;
 	r->out = stdout;
+	r->out_name = o->output_path ? o->output_path : "standard output";
 	/* openmetrics -o FILE: each exposition replaces FILE (om_write_file) */
 	bool om_file = o->format == FMT_OPENMETRICS && o->output_path;
 	if (o->output_path && !om_file && !(r->out = fopen(o->output_path, "we"))) {
 		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
 		return 1;
 	}
-	/* Each interval is flushed whole (batch_print ends with fflush), so a
+	/* Each interval is flushed whole (the sinks end it with fflush), so a
 	 * pipe sees every line as soon as it is complete, as with line
 	 * buffering, without a write() per device line. */
 	setvbuf(r->out, NULL, _IOFBF, 1 << 16);
@@ -96,72 +191,96 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return status;
 	}
-	if (o->record_path && !(r->rec = rec_writer_open(o->record_path, err, sizeof err))) {
+	struct rec_writer *w = NULL;
+	if (o->record_path && !(w = rec_writer_open(o->record_path, err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
-	if (r->rec)
-		rec_writer_set_sync(r->rec, o->rec_sync_ms);
-	if (r->rec && o->case_name && rec_writer_set_meta(r->rec, "case", o->case_name) < 0) {
-		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
+	if (w)
+		rec_writer_set_sync(w, o->rec_sync_ms);
+	if (w && o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) {
+		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));
+		rec_writer_close(w, NULL, 0);
 		return 1;
 	}
-	/* A replay delivers the processes it recorded. */
-	int rc = o->procs && r->live ? source_live_sample_procs(r->src, true) : 0;
-	if (rc < 0) {
-		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
-		return 1;
-	}
-	if (!o->quiet && o->format == FMT_TEXT && !(r->text = batch_new(r->out, o->all_devices, o->devices_regex, err, sizeof err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 2;
-	}
-	if (o->format != FMT_TEXT && o->devices_regex &&
-	    !(r->sel = batch_new(r->out, true, o->devices_regex, err, sizeof err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 2;
-	}
-	if (!(r->pipe = pipeline_new(r->src, &o->dip))) {
+	if (w && !(r->rec = rec_writer_sink(w))) {
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	return 0;
-}
-
-static bool batch_run_keep(const struct dev_counters *d, const void *arg)
-{
-	return batch_dev_selected(arg, d);
-}
-
-/* One OpenMetrics exposition: to the stream, or replacing -o FILE.
- * -EEXIST: failed and already reported. */
-static int batch_run_om(struct batch_run *r, const struct frame *f)
-{
-	char err[512];
-	struct om_options oo = { OM_DIALECT_OPENMETRICS, NULL, NULL };
-	if (r->sel) {
-		oo.keep_dev = batch_run_keep;
-		oo.keep_arg = r->sel;
+	r->rec_w = w;
+	/* A replay delivers the processes it recorded (-ENOTSUP here). */
+	int rc = o->procs ? source_sample_procs(r->src, true) : 0;
+	if (rc < 0 && rc != -ENOTSUP) {
+		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
+		return 1;
 	}
-	if (!r->o->output_path)
-		return om_write(r->out, f, &oo);
-	if (om_write_file(r->o->output_path, f, &oo, err, sizeof err) < 0) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return -EEXIST;
+	/* What is missing of the kernel's writeback loop goes where the
+	 * output's reader sees it: a comment line of the text, else stderr. */
+	if (r->live && !o->no_kernel_trace) {
+		(void)source_kernel_loop(r->src, true, err, sizeof err);
+		if (err[0] && !o->quiet && o->format == FMT_TEXT)
+			fprintf(r->out, "# kernel writeback loop: %s\n", err);
+		else if (err[0] && !o->quiet)
+			fprintf(stderr, "wbtop: kernel writeback loop: %s\n", err);
 	}
-	return 0;
+	if ((status = batch_run_open_outputs(r, o, err, sizeof err)))
+		return status;
+	if (!(r->pipe = pipeline_new(r->src, &o->dip, pipeline_marks_rule(o->dip_given)))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	return batch_run_open_control(r, o);
 }
 
-/* One JSON Lines object, the schema of --export json. */
-static int batch_run_json(struct batch_run *r, const struct frame *f)
+/* Live: the frame as every sink gets it, with wbtop's own knob writes
+ * since the last interval in events (their results and reasons; the
+ * recorder keeps them with this sample) and in changes only what they do
+ * not explain: what someone else changed.  The baseline carries none:
+ * --set's writes go with the first interval, the one that shows them.
+ * The frame itself when there is nothing to add. */
+static const struct frame *batch_run_own(struct batch_run *r, const struct frame *f, struct frame *fr)
 {
-	struct wb_event ev[SNAP_NKNOBS];
-	struct rec_marks m = { f->sys_dip, f->dev_dip, ev,
-			       derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS) };
-	int rc = rec_json_sample(r->out, f->cur, &f->sys, frame_dev_rates(f), &m);
-	if (rc == 0 && fflush(r->out) == EOF)
-		rc = errno ? -errno : -EIO;
-	return rc;
+	size_t all = r->ctl ? control_nevents(r->ctl) : 0;
+	if (!f->prev || all == r->ev_done)
+		return f;
+	*fr = *f;
+	fr->events = control_event(r->ctl, r->ev_done);
+	fr->nevents = all - r->ev_done;
+	for (size_t i = r->ev_done; i < all; i++)
+		sink_event(r->rec, control_event(r->ctl, i));
+	r->ev_done = all;
+	if (f->nchanges > r->evcap) {
+		struct wb_event *b = realloc(r->evbuf, f->nchanges * sizeof *b);
+		if (!b)
+			return fr;	/* out of memory: the changes are shown as they are */
+		r->evbuf = b;
+		r->evcap = f->nchanges;
+	}
+	if (f->nchanges)
+		memcpy(r->evbuf, f->changes, f->nchanges * sizeof *r->evbuf);
+	fr->changes = r->evbuf;
+	fr->nchanges = derive_knob_unexplained(r->evbuf, f->nchanges, fr->events, fr->nevents);
+	return fr;
+}
+
+/* --restore-on-exit: the writes are events like any other (printed, and
+ * recorded with one more sample, so a replay ends as the host was left).
+ * 0, or 1 if a knob could not be put back. */
+static int batch_run_restore(struct batch_run *r)
+{
+	size_t nev = control_nevents(r->ctl);
+	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
+	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
+		sink_event(r->rec, control_event(r->ctl, i));
+		for (size_t k = 0; k < r->nout; k++)
+			sink_event(r->out_sinks[k], control_event(r->ctl, i));
+	}
+	const struct frame *f;
+	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
+		sink_frame(r->rec, f);
+	if (rc < 0)
+		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
+	return rc < 0;
 }
 
 /* Store one sample (the baseline too: a replay needs it).  A failing
@@ -169,10 +288,10 @@ static int batch_run_json(struct batch_run *r, const struct frame *f)
  * status says the recording is short. */
 static void batch_run_record(struct batch_run *r, const struct frame *f)
 {
-	if (!r->rec || rec_writer_append(r->rec, f->cur, f->sys_dip, f->dev_dip) == 0)
+	if (!r->rec || sink_frame(r->rec, f) == 0)
 		return;
-	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(r->rec));
-	rec_writer_close(r->rec, NULL, 0);
+	fprintf(stderr, "wbtop: %s\n", r->rec->errmsg);
+	sink_close(r->rec, NULL, 0);
 	r->rec = NULL;
 	r->rec_failed = true;
 }
@@ -183,60 +302,22 @@ static void batch_run_record(struct batch_run *r, const struct frame *f)
 static void batch_run_self_note(struct batch_run *r, const struct frame *f)
 {
 	char note[512];
-	if (r->rec && !r->o->quiet && rec_writer_watched_note(r->rec, f->cur, note, sizeof note))
+	if (r->rec && !r->o->quiet && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
 		fprintf(stderr, "wbtop: note: %s\n", note);
 }
 
-/* A replay shows the marks the live run recorded, so that -r FILE -b
- * prints what the live run printed even from the middle of a recording
- * (--begin), where the detector would have no history. */
-static void batch_run_recorded_marks(struct batch_run *r, struct frame *f)
-{
-	struct rec_marks m;
-	if (r->live || rec_replay_marks(r->src, &m) < 0)
-		return;
-	f->sys_dip = m.sys_dip;
-	if (m.dev_dips)
-		f->dev_dip = m.dev_dips;
-}
-
-/* Print one frame; 0, or the exit status to stop with. */
+/* Hand one frame to the output sinks; 0, or the exit status to stop with
+ * (-1: the reader went away, stop quietly). */
 static int batch_run_emit(struct batch_run *r, const struct frame *f)
 {
-	if (!r->o->quiet && (r->o->format == FMT_OPENMETRICS || r->o->format == FMT_JSON)) {
-		int rc = r->o->format == FMT_JSON ? batch_run_json(r, f) : batch_run_om(r, f);
+	for (size_t i = 0; i < r->nout; i++) {
+		int rc = sink_frame(r->out_sinks[i], f);
 		if (rc == -EPIPE)
-			return -1;	/* the reader went away: stop quietly */
-		if (rc == -EEXIST)
-			return 1;
+			return -1;
 		if (rc < 0) {
-			fprintf(stderr, "wbtop: %s: %s\n",
-				r->o->output_path ? r->o->output_path : "standard output", strerror(-rc));
+			fprintf(stderr, "wbtop: %s\n", r->out_sinks[i]->errmsg);
 			return 1;
 		}
-		return 0;
-	}
-	if (!r->text)
-		return 0;
-	struct wb_event ev[SNAP_NKNOBS];
-	size_t nev = derive_knob_changes(f->prev, f->cur, ev, SNAP_NKNOBS);
-	int rc = 0;
-	for (size_t i = 0; i < nev && rc == 0; i++)
-		rc = batch_print_event(r->text, &ev[i]);
-	if (rc == 0)
-		rc = batch_print(r->text, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
-	if (rc == 0 && r->o->procs) {
-		struct proc_row rows[PROCS_BATCH_ROWS];
-		struct procs_summary sum;
-		size_t n = procs_view_build(f->prev, f->cur, f->sys.dt_s, rows, PROCS_BATCH_ROWS, &sum);
-		rc = procs_print_batch(r->out, &sum, rows, n);
-	}
-	if (rc == -EPIPE)
-		return -1;	/* the reader went away: stop quietly */
-	if (rc < 0) {
-		fprintf(stderr, "wbtop: %s: %s\n", r->o->output_path ? r->o->output_path : "standard output",
-			strerror(-rc));
-		return 1;
 	}
 	return 0;
 }
@@ -253,9 +334,9 @@ int run_batch(const struct opts *o)
 	uint64_t step_ns = (uint64_t)(o->delay_s * 1e9);
 	uint64_t start_ns = ticker_now_ns();
 	long printed = 0;
-	bool first = true;
 	while (!ticker_stop_signal() && (o->count == 0 || printed < o->count)) {
-		const struct frame *step;
+		const struct frame *step, *f;
+		struct frame own;
 		int rc = pipeline_step(r.pipe, &step);
 		if (rc == 1)
 			break;
@@ -264,27 +345,28 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
-		struct frame frame = *step, *f = &frame;
-		batch_run_recorded_marks(&r, f);
+		f = batch_run_own(&r, step, &own);
 		batch_run_record(&r, f);
-		if (first)
+		if (!f->prev)
 			batch_run_self_note(&r, f);
 		if (r.rec_failed && o->quiet)
 			break;	/* recording was all there was to do */
-		/* counters need no baseline: openmetrics exports the first sample */
-		if (!first || o->format == FMT_OPENMETRICS) {
-			int e = batch_run_emit(&r, f);
-			if (e) {
-				status = e < 0 ? 0 : e;
-				break;
-			}
-			printed++;
+		int e = batch_run_emit(&r, f);
+		if (e) {
+			status = e < 0 ? 0 : e;
+			break;
 		}
-		first = false;
+		/* -n counts intervals; openmetrics exports the first sample too */
+		if (f->prev || o->format == FMT_OPENMETRICS)
+			printed++;
+		if (r.ctl)	/* --revert-after: nobody confirms in batch mode */
+			control_tick(r.ctl, ticker_now_ns());
 		if (r.live && (o->count == 0 || printed < o->count) &&
 		    !ticker_sleep_until(ticker_next_deadline(start_ns, step_ns, ticker_now_ns())))
 			break;
 	}
+	if (r.ctl && o->restore_on_exit && control_nchanges(r.ctl) && batch_run_restore(&r) && status == 0)
+		status = 1;
 	if (r.rec && batch_run_close_rec(&r) && status == 0)
 		status = 1;
 	if (r.rec_failed && status == 0)

@@ -26,7 +26,9 @@ struct screen_run {
 	struct snapring *ring;		/* raw samples for "save history" */
 	struct screen *scr;
 	struct control *ctl;		/* NULL on a replay: nothing to write */
-	struct rec_writer *rec;		/* -w: the recording, NULL once it failed */
+	struct sink *hist_sink, *ring_sink;	/* the two above, fed every frame */
+	struct sink *rec;		/* -w: the recorder, NULL once it failed */
+	struct rec_writer *rec_w;	/* the recorder's writer (owned by rec): for the note below */
 	bool self_noted;		/* said once whether the recording is on a watched device */
 	const struct frame *f;		/* the frame on screen */
 	struct screen_state st;
@@ -37,13 +39,10 @@ struct screen_run {
 	bool own_change;		/* wbtop wrote a vm knob: the next sample shows it */
 	/* a replay */
 	bool replay;
-	bool recorded_marks;		/* show the dips the recording holds (no --dip given) */
 	uint64_t grew_ns;		/* when the followed recording last gave a new sample */
-	struct frame fr;		/* the frame shown, with the recording's marks */
-	bool *fr_dips;
-	size_t cap_fr_dips;
 	int status;
 	char err[512];
+	char kloop_why[512];		/* what of the kernel's writeback loop is missing, and why */
 };
 
 /* run_screen.c */
@@ -51,18 +50,18 @@ struct screen_run {
  * recording; show says whether messages (knob changes) go to the screen.
  * r->f is then the frame. */
 void run_screen_take(struct screen_run *r, const struct frame *f, bool show);
+/* The knob writes and changes of f on the status line (the last write, or
+ * the first change someone else made). */
+void run_screen_knob_note(struct screen_run *r, const struct frame *f);
 
 /* run_screen_replay.c */
 /* Set the replay up after the first sample: the speed (-d given: about
  * one sample per interval), the position on the top line. */
 void run_replay_start(struct screen_run *r);
-/* The frame with the recording's dip marks, when those are shown. */
-const struct frame *run_replay_marks(struct screen_run *r, const struct frame *f, bool *event);
 /* After a sample was shown or the end was met: the position, and when the
  * next sample is due at the replay's speed. */
 void run_replay_after_step(struct screen_run *r, int rc);
 /* Carry out a navigation request (STEP, SEEK*, DIP, KNOB_CHANGE, SPEED). */
 void run_replay_req(struct screen_run *r, const struct screen_req *q);
-void run_replay_free(struct screen_run *r);
 
 #endif

@@ -10,7 +10,8 @@
  * it, not an empty screen.  The dips shown are the ones the recording
  * holds (what was seen when it was recorded), so a jump lands on the same
  * marks a straight replay shows; with --dip the detector judges again,
- * and then needs a few samples after a jump before it can mark anything.
+ * and then needs a few samples after a jump before it can mark anything
+ * (the rule is the pipeline's, the same for every sink: pipeline.h).
  *
  * It is not the screen (which only asks) nor the recording reader.
  */
@@ -65,42 +66,6 @@ static void run_replay_schedule(struct screen_run *r)
 static double run_replay_clamp_speed(double v)
 {
 	return v < RUN_REPLAY_SPEED_MIN ? RUN_REPLAY_SPEED_MIN : v > RUN_REPLAY_SPEED_MAX ? RUN_REPLAY_SPEED_MAX : v;
-}
-
-void run_replay_free(struct screen_run *r)
-{
-	free(r->fr_dips);
-	r->fr_dips = NULL;
-	r->cap_fr_dips = 0;
-}
-
-const struct frame *run_replay_marks(struct screen_run *r, const struct frame *f, bool *event)
-{
-	struct rec_marks m;
-	*event = false;
-	if (rec_replay_marks(r->src, &m) < 0)
-		return f;
-	*event = m.nevents > 0;	/* BDI knob writes: not in the knob values */
-	if (!r->recorded_marks)
-		return f;
-	size_t n = f->cur->ndev;
-	if (n > r->cap_fr_dips) {
-		bool *d = realloc(r->fr_dips, n * sizeof *d);
-		if (!d)
-			return f;	/* the detector's marks, then */
-		r->fr_dips = d;
-		r->cap_fr_dips = n;
-	}
-	r->fr = *f;
-	bool any = false;
-	for (size_t i = 0; i < n; i++) {
-		r->fr_dips[i] = m.dev_dips && m.dev_dips[i];
-		any = any || r->fr_dips[i];
-	}
-	r->fr.dev_dip = r->fr_dips;
-	r->fr.sys_dip = m.sys_dip;
-	r->fr.interval_dip = any;
-	return &r->fr;
 }
 
 void run_replay_after_step(struct screen_run *r, int rc)
@@ -222,6 +187,9 @@ static int64_t run_replay_index_at(struct screen_run *r, int64_t wall_ns)
 		screen_message(r->scr, "the recording ends at %s: its last sample", when);
 		i = n - 1;
 	}
+	if (i > 0 && screen_seek_take_earlier(wall_ns, rec_replay_wall_ns(r->src, i - 1),
+					      rec_replay_wall_ns(r->src, i)))
+		i--;
 	return i;
 }
 
@@ -248,6 +216,8 @@ static void run_replay_mark(struct screen_run *r, unsigned kind, int dir)
 		screen_message(r->scr, "%s: %s", what, strerror((int)-i));
 	else
 		run_replay_jump(r, i);
+	if (i >= 0 && kind == REC_MARK_KNOB && r->f)
+		run_screen_knob_note(r, r->f);	/* what changed there */
 }
 
 void run_replay_req(struct screen_run *r, const struct screen_req *q)

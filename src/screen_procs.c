@@ -7,8 +7,9 @@
  * snapshots; this file only lays them out.  The loop samples processes
  * while the pane is open (a sample of them costs about 2 ms per 100
  * processes); a replay shows the processes its recording holds, if any.
- * Throttling is read from where a task sleeps (wchan): best effort, and the
- * pane says so.
+ * Throttling comes from the writeback trace when the frame has it (ms
+ * paused per second, the device a task was held on); otherwise it is read
+ * from where a task sleeps (wchan): best effort, and the pane says so.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -18,125 +19,52 @@
 
 #include "screen_priv.h"
 
-/* One column of the table.  Columns with a level above 0 are added, in
- * level order, when the terminal is wide enough; the command takes the
- * rest of the row. */
-struct scr_pcol {
-	const char *title;
-	int width;		/* including the space before it */
-	bool left;		/* left-aligned text */
-	int level;
-	void (*fmt)(const struct proc_row *r, char *buf, size_t len);
-};
-
 #define SCR_PCMD_MIN 24	/* "kworker/u8:2+flush-254:0" */
+#define SCR_PCOLS_MAX 16
 
-static bool scr_p_rates(const struct proc_row *r)
+/* The pane's columns (figure.h: the process rows with a screen title), in
+ * pane order; columns with a level above 0 are added, in level order, when
+ * the terminal is wide enough; the command takes the rest of the row. */
+static size_t scr_pcols(const struct fig_proc **cols)
 {
-	return r->status == RATE_OK && !r->io_hidden;
+	return fig_proc_screen_cols(cols, SCR_PCOLS_MAX);
 }
 
-static void scr_p_pid(const struct proc_row *r, char *b, size_t n)
+/* One cell as the pane shows it: rates with units, "-" for no number,
+ * nothing for no word. */
+static void scr_pcell(const struct fig_proc *f, const struct proc_row *r, char *b, size_t n)
 {
-	snprintf(b, n, "%" PRId32, r->pid);
-}
-
-static void scr_p_state(const struct proc_row *r, char *b, size_t n)
-{
-	snprintf(b, n, "%c", r->state ? r->state : '?');
-}
-
-static void scr_p_kbps(const struct proc_row *r, double kbps, char *b, size_t n)
-{
-	if (r->io_hidden)
+	double v = 0;
+	enum fig_proc_have have = f->get(r, &v, b, n);
+	if (have == FIG_PROC_HIDDEN)
 		snprintf(b, n, "hidden");
-	else if (r->status != RATE_OK)
-		snprintf(b, n, "-");
-	else
-		screen_fmt_kb(kbps, b, n);
+	else if (have == FIG_PROC_NONE)
+		snprintf(b, n, "%s", f->form == FIG_PROC_TEXT ? "" : "-");
+	else if (f->form == FIG_PROC_KBPS)
+		screen_fmt_kb(v, b, n);
+	else if (f->form == FIG_PROC_PCT)
+		screen_fmt_num(v, f->screen.width - 1, 1, b, n);
+	else if (f->form == FIG_PROC_NUM)
+		screen_fmt_num(v, f->screen.width - 1, 0, b, n);
 }
 
-static void scr_p_write(const struct proc_row *r, char *b, size_t n)
+/* The columns that fit width, leaving the command its minimum; the trace's
+ * only when the frame has it. */
+static void scr_pcols_layout(int width, bool traced, const struct fig_proc **cols, size_t n,
+			     bool on[SCR_PCOLS_MAX])
 {
-	scr_p_kbps(r, r->write_kbps, b, n);
-}
-
-static void scr_p_cancel(const struct proc_row *r, char *b, size_t n)
-{
-	scr_p_kbps(r, r->cancelled_kbps, b, n);
-}
-
-static void scr_p_share(const struct proc_row *r, char *b, size_t n)
-{
-	if (!scr_p_rates(r) || r->share_pct < 0)
-		snprintf(b, n, "-");
-	else
-		screen_fmt_num(r->share_pct, 6, 1, b, n);
-}
-
-static void scr_p_cpu(const struct proc_row *r, char *b, size_t n)
-{
-	if (r->status != RATE_OK)
-		snprintf(b, n, "-");
-	else
-		screen_fmt_num(r->cpu_pct, 5, 1, b, n);
-}
-
-/* "yes", or "?" when the task is in D state but will not say where. */
-static void scr_p_thr(const struct proc_row *r, char *b, size_t n)
-{
-	snprintf(b, n, "%s", r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : "");
-}
-
-static void scr_p_wait(const struct proc_row *r, char *b, size_t n)
-{
-	snprintf(b, n, "%s", r->wait == PROCS_WAIT_NONE ? "" : procs_wait_name(r->wait));
-}
-
-static void scr_p_dev(const struct proc_row *r, char *b, size_t n)
-{
-	snprintf(b, n, "%s", r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : "");
-}
-
-static void scr_p_kind(const struct proc_row *r, char *b, size_t n)
-{
-	snprintf(b, n, "%s", procs_kind_name(r->kind));
-}
-
-static void scr_p_wchan(const struct proc_row *r, char *b, size_t n)
-{
-	snprintf(b, n, "%s", r->wchan);
-}
-
-static const struct scr_pcol scr_pcols[] = {
-	{ "PID", 7, false, 0, scr_p_pid },
-	{ "S", 2, false, 0, scr_p_state },
-	{ "write/s", 8, false, 0, scr_p_write },
-	{ "share%", 7, false, 0, scr_p_share },
-	{ "cpu%", 6, false, 0, scr_p_cpu },
-	{ "thr", 4, true, 0, scr_p_thr },
-	{ "wait", 12, true, 0, scr_p_wait },
-	{ "dev", 9, true, 0, scr_p_dev },
-	{ "kind", 8, true, 1, scr_p_kind },
-	{ "wchan", 25, true, 2, scr_p_wchan },
-	{ "cancel/s", 9, false, 3, scr_p_cancel },
-};
-#define SCR_NPCOLS (sizeof scr_pcols / sizeof scr_pcols[0])
-#define SCR_PCOL_MAX_LEVEL 3
-
-/* The columns that fit width, leaving the command its minimum. */
-static void scr_pcols_layout(int width, bool on[SCR_NPCOLS])
-{
-	int used = 0;
-	for (size_t c = 0; c < SCR_NPCOLS; c++) {
-		on[c] = scr_pcols[c].level == 0;
-		used += on[c] ? scr_pcols[c].width : 0;
+	int used = 0, max_level = 0;
+	for (size_t c = 0; c < n; c++) {
+		on[c] = cols[c]->screen.level == 0;
+		used += on[c] ? cols[c]->screen.width : 0;
+		max_level = cols[c]->screen.level > max_level ? cols[c]->screen.level : max_level;
 	}
-	for (int level = 1; level <= SCR_PCOL_MAX_LEVEL; level++)
-		for (size_t c = 0; c < SCR_NPCOLS; c++)
-			if (scr_pcols[c].level == level && used + scr_pcols[c].width + 1 + SCR_PCMD_MIN <= width) {
+	for (int level = 1; level <= max_level; level++)
+		for (size_t c = 0; c < n; c++)
+			if (cols[c]->screen.level == level && (traced || !cols[c]->traced) &&
+			    used + cols[c]->screen.width + 1 + SCR_PCMD_MIN <= width) {
 				on[c] = true;
-				used += scr_pcols[c].width;
+				used += cols[c]->screen.width;
 			}
 }
 
@@ -183,6 +111,11 @@ static void scr_procs_totals(struct screen *s, int y)
 	char a[32], b[32], c[48];
 	snprintf(a, sizeof a, "%zu", p->ntasks);
 	scr_field(s, &ln, "tasks", SCR_NORMAL, a);
+	/* first: it explains the zeros after it, and a narrow line drops the tail */
+	if (p->nhidden) {
+		snprintf(a, sizeof a, "%zu (not root)", p->nhidden);
+		scr_field(s, &ln, " hidden", SCR_WARN, a);
+	}
 	if (p->status == RATE_OK) {
 		snprintf(c, sizeof c, "%zu at %s/s", p->nwriting, screen_fmt_kb(p->write_kbps, a, sizeof a));
 		scr_field(s, &ln, " writing", SCR_NORMAL, c);
@@ -191,7 +124,7 @@ static void scr_procs_totals(struct screen *s, int y)
 	} else {
 		scr_add(s, &ln, SCR_DIM, "  first process sample: rates from the next interval");
 	}
-	snprintf(c, sizeof c, "%zu (wchan, best effort)", p->nthrottled);
+	snprintf(c, sizeof c, p->traced ? "%zu (trace)" : "%zu (wchan, best effort)", p->nthrottled);
 	scr_field(s, &ln, " throttled", p->nthrottled ? SCR_WARN : SCR_NORMAL, c);
 	snprintf(a, sizeof a, "%zu", p->ndstate);
 	scr_field(s, &ln, " D", SCR_NORMAL, a);
@@ -205,28 +138,25 @@ static void scr_procs_totals(struct screen *s, int y)
 		snprintf(a, sizeof a, "%zu", p->nwait_unknown);
 		scr_field(s, &ln, " wait unknown", SCR_WARN, a);
 	}
-	if (p->nhidden) {
-		snprintf(a, sizeof a, "%zu (not root)", p->nhidden);
-		scr_field(s, &ln, " hidden", SCR_WARN, a);
-	}
 	if (p->nomitted) {
 		snprintf(a, sizeof a, "%zu", p->nomitted);
 		scr_field(s, &ln, " not shown", SCR_DIM, a);
 	}
 }
 
-static void scr_procs_header(struct screen *s, int y, const bool on[SCR_NPCOLS])
+static void scr_procs_header(struct screen *s, int y, const struct fig_proc **cols, size_t n,
+			     const bool on[SCR_PCOLS_MAX])
 {
 	struct scr_line ln = { y, 0, COLS };
 	attr_t a = scr_attr(s, SCR_HEADER);
 	attron(a);
 	mvhline(y, 0, ' ', COLS);
 	attroff(a);
-	for (size_t c = 0; c < SCR_NPCOLS; c++)
+	for (size_t c = 0; c < n; c++)
 		if (on[c])
-			scr_addf(s, &ln, SCR_HEADER, scr_pcols[c].left ? " %-*s" : "%*s",
-				 scr_pcols[c].left ? scr_pcols[c].width - 1 : scr_pcols[c].width,
-				 scr_pcols[c].title);
+			scr_addf(s, &ln, SCR_HEADER, cols[c]->screen.left ? " %-*s" : "%*s",
+				 cols[c]->screen.left ? cols[c]->screen.width - 1 : cols[c]->screen.width,
+				 cols[c]->screen.title);
 	scr_add(s, &ln, SCR_HEADER, " command");
 }
 
@@ -239,24 +169,25 @@ static enum scr_role scr_procs_role(const struct proc_row *r)
 	return r->kind == PROCS_KIND_FLUSHER || r->kind == PROCS_KIND_KSWAPD ? SCR_LABEL : SCR_NORMAL;
 }
 
-static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, const bool on[SCR_NPCOLS])
+static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, const struct fig_proc **cols,
+			  size_t n, const bool on[SCR_PCOLS_MAX])
 {
 	struct scr_line ln = { y, 0, COLS };
 	enum scr_role role = scr_procs_role(r);
 	char v[64];
-	for (size_t c = 0; c < SCR_NPCOLS; c++) {
+	for (size_t c = 0; c < n; c++) {
 		if (!on[c])
 			continue;
-		const struct scr_pcol *col = &scr_pcols[c];
-		col->fmt(r, v, sizeof v);
-		if (col->left)
-			scr_addf(s, &ln, role, " %-*.*s", col->width - 1, col->width - 1, v);
+		int w = cols[c]->screen.width;
+		scr_pcell(cols[c], r, v, sizeof v);
+		if (cols[c]->screen.left)
+			scr_addf(s, &ln, role, " %-*.*s", w - 1, w - 1, v);
 		else
-			scr_addf(s, &ln, role, "%*s", col->width, v);
+			scr_addf(s, &ln, role, "%*s", w, v);
 	}
 	/* Names come from the processes: anything unprintable would break the row. */
-	char cmd[sizeof r->comm];
-	snprintf(cmd, sizeof cmd, "%s", r->comm);
+	char cmd[sizeof r->cmdline];
+	snprintf(cmd, sizeof cmd, "%s", r->cmdline[0] ? r->cmdline : r->comm);
 	for (char *p = cmd; *p; p++)
 		if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
 			*p = '?';
@@ -275,7 +206,9 @@ static void scr_procs_none(struct screen *s, int y)
 
 void scr_draw_procs(struct screen *s, int y, int rows)
 {
-	scr_draw_rule(s, y, "processes (p: close)   thr: held by the dirty limits or the block layer");
+	scr_draw_rule(s, y, s->have_psum && s->psum.traced
+		      ? "processes (p: close)   thr: paused in balance_dirty_pages   ms/s, held: how long, on which device"
+		      : "processes (p: close)   thr: held by the dirty limits or the block layer");
 	if (rows < 2)
 		return;
 	if (!s->have_psum) {
@@ -285,11 +218,13 @@ void scr_draw_procs(struct screen *s, int y, int rows)
 	scr_procs_totals(s, y + 1);
 	if (rows < 3)
 		return;
-	bool on[SCR_NPCOLS];
-	scr_pcols_layout(COLS, on);
-	scr_procs_header(s, y + 2, on);
+	const struct fig_proc *cols[SCR_PCOLS_MAX];
+	size_t n = scr_pcols(cols);
+	bool on[SCR_PCOLS_MAX];
+	scr_pcols_layout(COLS, s->psum.traced, cols, n, on);
+	scr_procs_header(s, y + 2, cols, n, on);
 	for (size_t i = 0; i < s->nprows && (int)i < rows - 3; i++)
-		scr_procs_row(s, y + 3 + (int)i, &s->prows[i], on);
+		scr_procs_row(s, y + 3 + (int)i, &s->prows[i], cols, n, on);
 	if (!s->nprows) {
 		struct scr_line ln = { y + 3, 0, COLS };
 		scr_add(s, &ln, SCR_DIM, "  no process wrote or waited in D state in this interval");

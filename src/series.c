@@ -9,6 +9,7 @@
 #include "derive.h"
 #include "detect.h"
 #include "event.h"
+#include "ident.h"
 #include "pipeline.h"
 #include "rec.h"
 #include "rec_schema.h"
@@ -110,11 +111,10 @@ static char *series_dup(const char *s)
  * back (a second devices row) stays one series, present when it was. */
 static struct series_dev *series_add_dev(struct series *s, const struct dev_counters *d)
 {
-	char name[sizeof d->name + 1], key[sizeof d->name + 8];
+	char name[sizeof d->name + 1], key[IDENT_KEY_MAX];
 	snprintf(name, sizeof name, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
-	snprintf(key, sizeof key, "name:%s", name);
 	const struct dev_ident *id = d->ident;
-	const char *k = id && id->key ? id->key : key;
+	const char *k = ident_dev_key(d, key, sizeof key);
 	for (size_t i = 0; i < s->ndev; i++)
 		if (!strcmp(s->dev[i].key, k))
 			return &s->dev[i];
@@ -170,9 +170,8 @@ static int series_add_changes(struct series *s, const struct snapshot *prev,
 static int series_interval(struct series *s, struct source *src, struct rec_idmap *of_id,
 			   const struct frame *f)
 {
-	struct rec_marks m;
-	if (rec_replay_marks(src, &m) < 0)
-		memset(&m, 0, sizeof m);
+	/* the marks the recording holds: the pipeline puts them in the frame */
+	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, 0 };
 	const struct snapshot *cur = f->cur;
 	/* wall time for the axis (what people read off a picture); the rates
 	 * themselves come from the monotonic clock, in derive.c */
@@ -235,7 +234,7 @@ static int series_walk(struct series *s, struct source *src, char *err, size_t e
 {
 	struct dip_params dip;
 	dip_params_default(&dip);
-	struct pipeline *p = pipeline_new(src, &dip);
+	struct pipeline *p = pipeline_new(src, &dip, pipeline_marks_rule(false));
 	struct rec_idmap of_id = { 0 };
 	int r = p ? 0 : -ENOMEM;
 	bool first = true;

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "ident.h"
+#include "sink.h"
 #include "snapring.h"
 
 struct snapring_slot {
@@ -133,14 +135,8 @@ static const struct dev_ident *snapring_ident(struct snapring *r, const struct d
 		return r->map[i].copy;
 	if (!r->ids && !(r->ids = ident_table_new()))
 		return NULL;
-	if (!have && r->nmap == r->cap_map) {
-		size_t cap = r->cap_map ? r->cap_map * 2 : 64;
-		struct snapring_id *m = realloc(r->map, cap * sizeof *m);
-		if (!m)
-			return NULL;
-		r->map = m;
-		r->cap_map = cap;
-	}
+	if (!have && grow_array((void **)&r->map, &r->cap_map, r->nmap + 1, sizeof *r->map, 64) < 0)
+		return NULL;
 	const struct dev_ident *copy = ident_table_add(r->ids, id);
 	if (!copy)
 		return NULL;
@@ -228,6 +224,20 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 	sl->snap.proc = keep.proc;
 	sl->snap.cap_proc = keep.cap_proc;
 	sl->snap.nproc = 0;
+	/* the values beside the fixed blocks too: a saved history keeps them */
+	sl->snap.x = keep.x;
+	sl->snap.cap_x = keep.cap_x;
+	sl->snap.nx = 0;
+	if (s->nx > sl->snap.cap_x) {
+		struct snap_xval *x = realloc(sl->snap.x, s->nx * sizeof *x);
+		if (!x)
+			return -ENOMEM;
+		sl->snap.x = x;
+		sl->snap.cap_x = s->nx;
+	}
+	if (s->nx)
+		memcpy(sl->snap.x, s->x, s->nx * sizeof *s->x);
+	sl->snap.nx = s->nx;
 	if (s->ndev)
 		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
 	if (s->ndev > r->cap_hint) {
@@ -308,4 +318,22 @@ size_t snapring_samples(const struct snapring *r, struct rec_sample *out)
 		out[i] = (struct rec_sample){ &sl->snap, sl->sys_dip, sl->have_dips ? sl->dips : NULL };
 	}
 	return r->len;
+}
+
+/* ---- the sink ------------------------------------------------------------ */
+
+/* A full ring or a huge sample only means less to save: not an error. */
+static int snapring_sink_frame(struct sink *s, const struct frame *f)
+{
+	snapring_push(s->impl, f->cur, f->sys_dip, f->dev_dip);
+	return 0;
+}
+
+static const struct sink_ops snapring_sink_ops = {
+	.kind = "save-history", .frame = snapring_sink_frame, .close = sink_keep_close,
+};
+
+struct sink *snapring_sink_new(struct snapring *r)
+{
+	return sink_new(&snapring_sink_ops, r);
 }

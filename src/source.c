@@ -1,6 +1,8 @@
 /*
- * source.c - the generic part of a source: dispatch to its operations.
+ * source.c - the generic part of a source: dispatch to its operations and
+ * capabilities.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "source.h"
@@ -19,4 +21,26 @@ void source_close(struct source *src)
 	if (!src)
 		return;
 	src->ops->close(src);
+}
+
+struct ident_table *source_idents(struct source *src)
+{
+	return src && src->ops->idents ? src->ops->idents(src) : NULL;
+}
+
+int source_sample_procs(struct source *src, bool on)
+{
+	return src && src->ops->sample_procs ? src->ops->sample_procs(src, on) : -ENOTSUP;
+}
+
+int source_marks(struct source *src, struct source_marks *out)
+{
+	return src && src->ops->marks ? src->ops->marks(src, out) : -ENOTSUP;
+}
+
+int source_kernel_loop(struct source *src, bool on, char *why, size_t whylen)
+{
+	if (why && whylen)
+		why[0] = '\0';
+	return src && src->ops->kernel_loop ? src->ops->kernel_loop(src, on, why, whylen) : -ENOTSUP;
 }

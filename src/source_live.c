@@ -21,10 +21,13 @@
 #include <libproc2/vmstat.h>
 
 #include "diskstats.h"
+#include "grow.h"
 #include "ident.h"
 #include "knob.h"
 #include "procs.h"
 #include "source.h"
+#include "sysfs.h"
+#include "wbsample.h"
 
 #define PROC_DISKSTATS "/proc/diskstats"
 #define PROC_SYS_VM "/proc/sys/vm"
@@ -47,6 +50,7 @@ struct live {
 	size_t nknown, known_cap;
 	uint64_t page_size;
 	struct procs_reader *procs;	/* non-NULL while processes are sampled */
+	struct wbsample *wb;		/* non-NULL while the kernel's writeback loop is read */
 };
 
 static enum vmstat_item live_vm_items[] = {
@@ -156,19 +160,10 @@ static int live_slurp(struct live *l, const char *path, size_t *len)
 
 static int64_t live_read_knob(const char *file)
 {
-	char path[128], buf[64];
+	char path[128];
 	snprintf(path, sizeof path, PROC_SYS_VM "/%s", file);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	char *end;
-	long long v = strtoll(buf, &end, 10);
-	return end == buf || v < 0 ? -1 : v;
+	int64_t v;
+	return sysfs_read_int(path, &v) == 0 && v >= 0 ? v : -1;	/* -1: unreadable */
 }
 
 /* libproc2 reports a counter missing from /proc/vmstat as 0, which would
@@ -200,17 +195,7 @@ static int live_check_vmstat(struct live *l, char *errbuf, size_t errlen)
 
 static int live_known_reserve(struct live *l, size_t n)
 {
-	if (n <= l->known_cap)
-		return 0;
-	size_t cap = l->known_cap ? l->known_cap : 64;
-	while (cap < n)
-		cap *= 2;
-	struct live_known *k = realloc(l->known, cap * sizeof *k);
-	if (!k)
-		return -ENOMEM;
-	l->known = k;
-	l->known_cap = cap;
-	return 0;
+	return grow_array((void **)&l->known, &l->known_cap, n, sizeof *l->known, 64);
 }
 
 /* Is d the device known[j] names (same numbers, same name)? */
@@ -308,6 +293,11 @@ static int live_next(struct source *src, struct snapshot *out)
 	out->nproc = 0;
 	if (l->procs && procs_sample(l->procs, out) < 0)
 		out->nproc = 0;
+	/* The same for the writeback loop: a failed read leaves its values
+	 * out (none rather than stale ones) and the sample goes on. */
+	size_t nx = out->nx;
+	if (l->wb && wbsample_read(l->wb, out) < 0)
+		out->nx = nx;
 	return 0;
 }
 
@@ -323,6 +313,7 @@ static void live_close(struct source *src)
 			procps_stat_unref(&l->stat);
 		ident_table_free(l->idents);
 		procs_reader_free(l->procs);
+		wbsample_close(l->wb);
 		free(l->text);
 		free(l->known);
 		free(l);
@@ -330,10 +321,47 @@ static void live_close(struct source *src)
 	free(src);
 }
 
+static struct ident_table *live_idents(struct source *src)
+{
+	return ((struct live *)src->impl)->idents;
+}
+
+static int live_kernel_loop(struct source *src, bool on, char *why, size_t whylen)
+{
+	struct live *l = src->impl;
+	if (!on) {
+		wbsample_close(l->wb);
+		l->wb = NULL;
+		return 0;
+	}
+	if (l->wb)
+		return 0;
+	int rc = wbsample_open(&l->wb, why, whylen);
+	if (!rc && why && whylen)
+		snprintf(why, whylen, "%s", wbsample_note(l->wb));
+	return rc;
+}
+
+static int live_sample_procs(struct source *src, bool on)
+{
+	struct live *l = src->impl;
+	if (!on) {
+		procs_reader_free(l->procs);
+		l->procs = NULL;
+		return 0;
+	}
+	if (!l->procs && !(l->procs = procs_reader_new()))
+		return -ENOMEM;
+	return 0;
+}
+
 static const struct source_ops live_ops = {
 	.kind = "live",
 	.next = live_next,
 	.close = live_close,
+	.idents = live_idents,
+	.sample_procs = live_sample_procs,
+	.kernel_loop = live_kernel_loop,
 };
 
 struct source *source_live_open(char *errbuf, size_t errlen)
@@ -373,22 +401,3 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 	return src;
 }
 
-struct ident_table *source_live_idents(struct source *src)
-{
-	return src && src->ops == &live_ops ? ((struct live *)src->impl)->idents : NULL;
-}
-
-int source_live_sample_procs(struct source *src, bool on)
-{
-	if (!src || src->ops != &live_ops)
-		return -ENOTSUP;
-	struct live *l = src->impl;
-	if (!on) {
-		procs_reader_free(l->procs);
-		l->procs = NULL;
-		return 0;
-	}
-	if (!l->procs && !(l->procs = procs_reader_new()))
-		return -ENOMEM;
-	return 0;
-}

@@ -5,11 +5,11 @@
 # build stops.  Tools the tests use (tmux, sysstat, ...) come along with
 # "deps.sh test".
 set -u
-need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite3:libsqlite3-dev"
+need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite3:libsqlite3-dev libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev"
 need_bin="pkg-config:pkg-config cc:gcc make:make"
 if [ "${1:-}" = test ]; then
 	need_pc="$need_pc check:check"
-	need_bin="$need_bin tmux:tmux iostat:sysstat vmstat:procps valgrind:valgrind clang:clang mkfs.ext4:e2fsprogs losetup:mount pv:pv unshare:util-linux python3:python3 groff:groff-base prometheus-node-exporter:prometheus-node-exporter chromium:chromium"
+	need_bin="$need_bin tmux:tmux iostat:sysstat vmstat:procps valgrind:valgrind clang:clang mkfs.ext4:e2fsprogs losetup:mount pv:pv unshare:util-linux python3:python3 groff:groff-base prometheus-node-exporter:prometheus-node-exporter chromium:chromium dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git"
 fi
 missing=""
 for pair in $need_bin; do

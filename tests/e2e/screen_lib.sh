@@ -59,6 +59,19 @@ scr_scenario() {
 	cat >"$FX/scenario"
 }
 
+# Two devices writing steadily; fixa drops to 30% at 5 s for 0.6 s (a dip).
+scr_scenario_dip() {
+	scr_scenario <<'EOF'
+dev fixa 240 0
+dev fixb 240 16
+at 0 fixa w=20480 util=60
+at 0 fixb w=8192 util=30
+at 0 sys dirty=102400 wb=20480 dirtied=28672 written=28672
+at 5 fixa w=6144
+at 5.6 fixa w=20480
+EOF
+}
+
 scr_write_driver() {
 	cat >"$FX/driver.py" <<'PY'
 import os, sys, time

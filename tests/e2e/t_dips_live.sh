@@ -37,7 +37,9 @@ sleep "$STOP_FOR"
 kill -CONT -"$w2"
 wait $wb || fail "wbtop exited $?: $(cat "$TMP/err")"
 # The paused device is listed in every interval, its idle ones included.
-listed=$(awk -v d2="$dev2" '$1 == d2' "$TMP/out" | wc -l)
+# (the device table only: a writeback table may follow it, with the same names)
+listed=$(awk -v d2="$dev2" '$1 == "device" { t = 1; next } $1 == "writeback" || $1 == "#" || NF == 0 { t = 0 }
+	t && $1 == d2' "$TMP/out" | wc -l)
 [ "$listed" -eq $N ] || { grep -E "^(time|$dev2) " "$TMP/out" | awk '{print $1, $6}' | head -80
 	fail "$dev2 listed in $listed of $N intervals"; }
 # Per interval, which devices are marked.

@@ -10,15 +10,7 @@
 . "$(dirname "$0")/screen_lib.sh"
 scr_setup
 
-scr_scenario <<'EOF'
-dev fixa 240 0
-dev fixb 240 16
-at 0 fixa w=20480 util=60
-at 0 fixb w=8192 util=30
-at 0 sys dirty=102400 wb=20480 dirtied=28672 written=28672
-at 5 fixa w=6144
-at 5.6 fixa w=20480
-EOF
+scr_scenario_dip
 scr_start 100 30 LANG=C.UTF-8 -- -d 0.2
 scr_wait "fixb" 10
 # the dip comes at 5 s: a mark before it (a fixture driver starved on a loaded

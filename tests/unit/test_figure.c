@@ -133,10 +133,8 @@ START_TEST(test_figure_rows)
 				      "%s: sort key taken", f->name);
 		}
 	}
-	for (int k = 0; k < FIG_NHIST; k++) {
+	for (int k = 0; k < FIG_NHIST; k++)
 		ck_assert_msg(hist_rows[k] == 1, "history slot %d: %d rows", k, hist_rows[k]);
-		ck_assert_int_eq(fig_dev_by_hist(k)->hist, k);
-	}
 	ck_assert_ptr_nonnull(fig_dev_sort_first());
 	ck_assert_ptr_nonnull(fig_dev_sort_first()->screen.title);
 	/* the system line of batch text: places 1..n, each once */
@@ -180,8 +178,10 @@ START_TEST(test_figure_formulas)
 	for (size_t k = 0; k < fig_ndev; k++) {
 		const struct fig_dev *f = &fig_dev_table[k];
 		struct dev_rates d = { .status = RATE_OK };
-		ck_assert(fig_dev_available(f, &d) == !(f->need & (FIG_NEED_DISCARD | FIG_NEED_FLUSH)));
+		ck_assert(fig_dev_available(f, &d) ==
+			  !(f->need & (FIG_NEED_DISCARD | FIG_NEED_FLUSH | FIG_NEED_EXTRA)));
 		d.has_discard = d.has_flush = true;
+		d.x_have = f->need & FIG_NEED_EXTRA ? 1u << f->xkind : 0;
 		ck_assert(fig_dev_available(f, &d));
 	}
 }
@@ -223,7 +223,8 @@ END_TEST
 START_TEST(test_figure_export_docs)
 {
 	const char *rec = fig_read_doc("doc/recording.md");
-	char sec[4096], want[1024] = "";
+	/* the block starts with the device's readable name (not a figure) */
+	char sec[4096], want[1024] = "name@KEY,";
 	fig_section(rec, "block `", "` (iostat", sec, sizeof sec);
 	for (char *p = sec; *p; p++)
 		if (*p == '\n')
@@ -255,6 +256,55 @@ START_TEST(test_figure_export_docs)
 }
 END_TEST
 
+/* The process figures: one row each, the pane's places taken once, and
+ * every -P column explained in doc/processes.md's table. */
+START_TEST(test_figure_procs)
+{
+	const char *doc = fig_read_doc("doc/processes.md");
+	char sec[4096];
+	fig_section(doc, "| column | meaning |", "Rates need two samples", sec, sizeof sec);
+	for (size_t k = 0; k < fig_nproc; k++) {
+		const struct fig_proc *f = &fig_proc_table[k];
+		ck_assert_msg(f->name && f->title && f->desc && f->get, "row %zu incomplete", k);
+		char want[64];
+		snprintf(want, sizeof want, "`%s`", f->title);
+		ck_assert_msg(strstr(sec, want) != NULL, "doc/processes.md does not explain %s", f->title);
+		ck_assert_msg((f->width == 0) == (k == fig_nproc - 1), "%s: only the last column is unpadded",
+			      f->name);
+		for (size_t j = 0; j < k; j++) {
+			ck_assert_msg(strcmp(f->name, fig_proc_table[j].name) != 0, "%s twice", f->name);
+			ck_assert_msg(!f->screen.title || !fig_proc_table[j].screen.title ||
+				      f->screen.pos != fig_proc_table[j].screen.pos, "%s: pane place taken", f->name);
+		}
+	}
+	/* the pane's columns in their places, the command apart */
+	const struct fig_proc *cols[16];
+	size_t n = fig_proc_screen_cols(cols, 16), want = 0;
+	for (size_t k = 0; k < fig_nproc; k++)
+		want += fig_proc_table[k].screen.title != NULL;
+	ck_assert_uint_eq(n, want);
+	for (size_t c = 1; c < n; c++)
+		ck_assert_uint_lt(cols[c - 1]->screen.pos, cols[c]->screen.pos);
+	/* the values: a rate needs rates and readable counters */
+	struct proc_row r = { .pid = 42, .state = 'D', .status = RATE_OK, .write_kbps = 512, .share_pct = -1,
+			      .wait = PROCS_WAIT_UNKNOWN };
+	char b[32];
+	double v = 0;
+	for (size_t k = 0; k < fig_nproc; k++) {
+		const struct fig_proc *f = &fig_proc_table[k];
+		enum fig_proc_have h = f->get(&r, &v, b, sizeof b);
+		if (!strcmp(f->name, "write_kbps"))
+			ck_assert(h == FIG_PROC_OK && v == 512);
+		if (!strcmp(f->name, "share_pct"))
+			ck_assert(h == FIG_PROC_NONE);	/* bo was 0 */
+		if (!strcmp(f->name, "throttled"))
+			ck_assert(h == FIG_PROC_OK && !strcmp(b, "?"));
+	}
+	r.io_hidden = true;
+	ck_assert(fig_proc_table[2].get(&r, &v, b, sizeof b) == FIG_PROC_HIDDEN);
+}
+END_TEST
+
 Suite *figure_suite(void)
 {
 	Suite *s = suite_create("figure");
@@ -264,6 +314,7 @@ Suite *figure_suite(void)
 	tcase_add_test(tc, test_figure_man_page);
 	tcase_add_test(tc, test_figure_screen_doc);
 	tcase_add_test(tc, test_figure_export_docs);
+	tcase_add_test(tc, test_figure_procs);
 	suite_add_tcase(s, tc);
 	return s;
 }

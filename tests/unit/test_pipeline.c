@@ -57,7 +57,7 @@ static void script_close(struct source *src)
 	(void)src;
 }
 
-static const struct source_ops script_ops = { "script", script_next, script_close };
+static const struct source_ops script_ops = { .kind = "script", .next = script_next, .close = script_close };
 
 START_TEST(test_rates_on_first_use)
 {
@@ -65,7 +65,7 @@ START_TEST(test_rates_on_first_use)
 	struct source src = { &script_ops, &sc, "" };
 	struct dip_params dp;
 	dip_params_default(&dp);
-	struct pipeline *p = pipeline_new(&src, &dp);
+	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
 	static struct dev_rates want[NDEV];
 	const struct frame *f;
@@ -96,7 +96,7 @@ START_TEST(test_failed_step_spoils_no_rates)
 	struct source src = { &script_ops, &sc, "" };
 	struct dip_params dp;
 	dip_params_default(&dp);
-	struct pipeline *p = pipeline_new(&src, &dp);
+	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
 	const struct frame *f, *shown = NULL;
 	static struct dev_rates before[NDEV];
@@ -119,12 +119,64 @@ START_TEST(test_failed_step_spoils_no_rates)
 }
 END_TEST
 
+/* A source with recorded marks: device 3 and the system "dipped" at every
+ * even step. */
+static bool recorded_dev_dips[NDEV];
+
+static int script_marks(struct source *src, struct source_marks *out)
+{
+	struct script *sc = src->impl;
+	memset(out, 0, sizeof *out);
+	memset(recorded_dev_dips, 0, sizeof recorded_dev_dips);
+	recorded_dev_dips[3] = sc->step % 2 == 0;
+	out->sys_dip = sc->step % 2 == 0;
+	out->dev_dips = recorded_dev_dips;
+	return 0;
+}
+
+static const struct source_ops marked_ops = { .kind = "marked", .next = script_next, .close = script_close,
+					      .marks = script_marks };
+
+/* The marks rule: a source's recorded marks replace the detector's unless
+ * the pipeline judges (--dip given); a source without marks gets the
+ * detector's either way. */
+START_TEST(test_marks_rule)
+{
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct script sa = { 0, -1 }, sb = { 0, -1 }, sc = { 0, -1 };
+	struct source a = { &marked_ops, &sa, "" }, b = { &marked_ops, &sb, "" }, c = { &script_ops, &sc, "" };
+	struct pipeline *recorded = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
+	struct pipeline *judged = pipeline_new(&b, &dp, PIPELINE_MARKS_JUDGED);
+	struct pipeline *live = pipeline_new(&c, &dp, PIPELINE_MARKS_RECORDED);
+	const struct frame *fr, *fj, *fl;
+	for (int k = 0; k < NSTEP; k++) {
+		ck_assert_int_eq(pipeline_step(recorded, &fr), 0);
+		ck_assert_int_eq(pipeline_step(judged, &fj), 0);
+		ck_assert_int_eq(pipeline_step(live, &fl), 0);
+		bool even = sa.step % 2 == 0;
+		ck_assert(fr->recorded_marks);
+		ck_assert(!fj->recorded_marks && !fl->recorded_marks);
+		ck_assert(fr->sys_dip == even && fr->interval_dip == even);
+		for (int i = 0; i < NDEV; i++)
+			ck_assert(fr->dev_dip[i] == (i == 3 && even));
+		/* judged: what the detector says of the same data, as without marks */
+		ck_assert(fj->sys_dip == fl->sys_dip && fj->interval_dip == fl->interval_dip);
+		ck_assert_mem_eq(fj->dev_dip, fl->dev_dip, NDEV * sizeof *fj->dev_dip);
+	}
+	pipeline_free(recorded);
+	pipeline_free(judged);
+	pipeline_free(live);
+}
+END_TEST
+
 Suite *pipeline_suite(void)
 {
 	Suite *s = suite_create("pipeline");
 	TCase *tc = tcase_create("frame");
 	tcase_add_test(tc, test_rates_on_first_use);
 	tcase_add_test(tc, test_failed_step_spoils_no_rates);
+	tcase_add_test(tc, test_marks_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }

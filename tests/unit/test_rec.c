@@ -417,7 +417,7 @@ START_TEST(test_roundtrip_bit_exact)
 		int rc = source_next(src, &got);
 		ck_assert_msg(rc == 0, "sample %d: %d %s", n, rc, src->errmsg);
 		check_snap(&want[n], &got, n);
-		struct rec_marks m;
+		struct source_marks m;
 		ck_assert_int_eq(rec_replay_marks(src, &m), 0);
 		ck_assert_int_eq(m.sys_dip, n % 10 == 0);
 		ck_assert(m.dev_dips != NULL);
@@ -594,7 +594,7 @@ START_TEST(test_follow_growing_file)
 	ck_assert_int_eq(rec_writer_append(w, &s, true, NULL), 0);
 	ck_assert_int_eq(source_next(src, &got), 0);
 	check_snap(&s, &got, 3);
-	struct rec_marks m;
+	struct source_marks m;
 	ck_assert_int_eq(rec_replay_marks(src, &m), 0);
 	ck_assert(m.sys_dip);
 	ck_assert_int_eq(source_next(still, &got), 1);	/* not following: ends where it began */
@@ -894,7 +894,7 @@ static char *export_to_string(const char *path, enum rec_format fmt, const char 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = rec_export(path, fmt, b, e, f, err, errlen);
+	*rc = rec_export(path, fmt, b, e, NULL, f, err, errlen);
 	fclose(f);
 	return buf;
 }
@@ -928,13 +928,21 @@ START_TEST(test_export_csv_and_json)
 	/* knobs that could not be read are empty cells, not -1 */
 	ck_assert_ptr_nonnull(strstr(csv, ",20,,0,,,,,"));
 	ck_assert_ptr_null(strstr(csv, ",-1,"));
-	/* the same number of cells on every line */
+	/* each device block starts with its readable name, quoted as CSV
+	 * quotes (the label holds a comma and quotes) */
+	ck_assert_ptr_nonnull(strstr(csv, ",name@fs:1111-2222,r_s@fs:1111-2222,"));
+	ck_assert_ptr_nonnull(strstr(csv, ",\"sda1 / (ext4 root \"\"quoted\"\", with comma)\","));
+	ck_assert_ptr_nonnull(strstr(csv, ",vg-home /home /var/home,"));
+	/* the same number of cells on every line (commas in quotes are no separators) */
 	int cols = -1;
 	for (char *line = csv; *line;) {
 		char *nl = strchr(line, '\n');
 		int c = 1;
-		for (char *p = line; p < nl; p++)
-			c += *p == ',';
+		bool quoted = false;
+		for (char *p = line; p < nl; p++) {
+			quoted ^= *p == '"';
+			c += *p == ',' && !quoted;
+		}
 		if (cols < 0)
 			cols = c;
 		ck_assert_int_eq(c, cols);

@@ -1,0 +1,66 @@
+/*
+ * sink.h - where frames go: one interface for every output.
+ *
+ * A sink takes the frames the pipeline makes (pipeline.h), one per sample,
+ * the baseline sample too (its prev is NULL: a sink that shows intervals
+ * skips it, one that keeps samples keeps it), and the knob changes wbtop
+ * itself makes (event).  Batch text, JSON Lines, OpenMetrics, CSV, the
+ * recorder, the screen's history and its save-history ring are sinks; the
+ * run loops only open a source and the sinks and hand each frame to each
+ * sink, so that whatever must hold for every output (which dip marks a
+ * replay shows: pipeline.h) is decided before a frame reaches any of them.
+ *
+ * A sink does not print errors: an operation returns 0 or -errno with the
+ * reason in errmsg, and the loop decides (stop, or drop that sink and go
+ * on).  -EPIPE means the reader went away.
+ */
+#ifndef WBTOP_SINK_H
+#define WBTOP_SINK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "pipeline.h"
+
+struct sink;
+
+struct sink_ops {
+	const char *kind;	/* "text", "json", "openmetrics", "csv", "recorder", ... */
+	/* One frame; valid only during the call.  0 or -errno. */
+	int (*frame)(struct sink *s, const struct frame *f);
+	/* A knob change wbtop made (kept with the next frame); may be NULL. */
+	int (*event)(struct sink *s, const struct wb_event *e);
+	/* Finish (flush, close files) and free impl; 0 or -errno with errmsg
+	 * set.  The struct sink itself is freed by sink_close. */
+	int (*close)(struct sink *s);
+};
+
+struct sink {
+	const struct sink_ops *ops;
+	void *impl;
+	char errmsg[512];	/* why the last operation failed */
+};
+
+/* A sink of ops with impl (owned from now on: closed by sink_close).  NULL
+ * on allocation failure, after closing impl. */
+struct sink *sink_new(const struct sink_ops *ops, void *impl);
+/* The operations; a NULL sink is skipped (0). */
+int sink_frame(struct sink *s, const struct frame *f);
+int sink_event(struct sink *s, const struct wb_event *e);
+/* Close and free s; 0, or -errno with the reason in err.  NULL is a no-op. */
+int sink_close(struct sink *s, char *err, size_t errlen);
+
+/* For a sink writing to a stream it does not own: impl is a struct
+ * sink_stream (out, and its name for messages), which sink_stream_close,
+ * as the sink's close, frees.  NULL when out of memory. */
+struct sink_stream {
+	FILE *out;
+	const char *name;
+};
+struct sink *sink_stream_new(const struct sink_ops *ops, FILE *out, const char *name);
+int sink_stream_close(struct sink *s);
+/* The close of a sink whose impl stays its caller's (the screen's history). */
+int sink_keep_close(struct sink *s);
+
+#endif

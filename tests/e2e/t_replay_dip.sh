@@ -1,0 +1,78 @@
+#!/bin/sh
+# Recorded versus re-judged dip marks: one rule for every sink.  A session
+# on fixture data with a dip (a device drops to 30% for a moment) is
+# recorded at the default sensitivity.  Replayed without --dip, batch text
+# and the JSON export show the recorded marks; with --dip they are judged
+# again, the same way in batch text, the export and on the screen: at the
+# recording's own sensitivity they are the recorded ones, at --dip 80 (a
+# 70% drop is no longer enough) there are none.
+. "$E2E_LIB"
+. "$(dirname "$0")/screen_lib.sh"
+scr_setup
+
+scr_scenario_dip
+rec=$TMP/dip.db
+scr_fixture_run -b -q -w "$rec" -d 0.2 -n 40 || fail "recording exited $?: $(cat "$TMP/fx.err")"
+
+# The marks of a batch replay as "interval device" lines (interval counted
+# from 1, "sys" for the system line), and of a JSON export the same way.
+batch_marks() {
+	"$WBTOP" -r "$rec" -b -a "$@" >"$TMP/b.out" || fail "-r -b $* exited $?"
+	awk '/^time / { k++ } /<<<<<$/ { print k, ($1 ~ /^[0-9][0-9]:/ ? "sys" : $1) }' "$TMP/b.out"
+}
+json_marks() {
+	"$WBTOP" -r "$rec" --export json "$@" >"$TMP/j.out" || fail "--export json $* exited $?"
+	python3 - "$TMP/j.out" <<'PY'
+import json, sys
+for k, line in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(line)
+    if o["dip"]:
+        print(k, "sys")
+    for d in o["devices"]:
+        if d["dip"]:
+            print(k, d["name"])
+PY
+}
+
+batch_marks >"$TMP/rec.b"
+json_marks >"$TMP/rec.j"
+grep -q " fixa$" "$TMP/rec.b" || { cat "$TMP/b.out"; fail "no dip of fixa recorded"; }
+diff -u "$TMP/rec.b" "$TMP/rec.j" || fail "batch replay and export disagree on the recorded marks"
+
+# Re-judged at the recording's own sensitivity, from its first sample: the
+# same marks.  At --dip 80: none, in batch text and the export alike.
+batch_marks --dip 10 >"$TMP/d10.b"
+json_marks --dip 10 >"$TMP/d10.j"
+diff -u "$TMP/rec.b" "$TMP/d10.b" || fail "--dip 10 re-judged the recording differently"
+diff -u "$TMP/d10.b" "$TMP/d10.j" || fail "--dip 10: batch replay and export disagree"
+batch_marks --dip 80 >"$TMP/d80.b"
+json_marks --dip 80 >"$TMP/d80.j"
+[ -s "$TMP/d80.b" ] && { cat "$TMP/d80.b"; fail "--dip 80: batch replay still shows the recorded marks"; }
+[ -s "$TMP/d80.j" ] && { cat "$TMP/d80.j"; fail "--dip 80: the export still shows the recorded marks"; }
+first=$(head -n 1 "$TMP/rec.b" | cut -d' ' -f1)
+echo "recorded dips: $(tr '\n' ';' <"$TMP/rec.b"); --dip 80: none"
+
+# The screen follows the same rule: at the recorded dip (interval $first,
+# shown as sample $first + 1), marked without --dip, not with --dip 80.
+pos=$((first + 1))
+for dip in "" 80; do
+	scr_start 100 30 LANG=C.UTF-8 -- -r "$rec" ${dip:+--dip $dip}
+	scr_wait "speed 1x" 10
+	scr_keys Space
+	scr_wait "PAUSED" 3
+	scr_keys t C-u start Enter
+	scr_wait_re "sample 1/41( |$)" 5
+	i=1
+	while [ $i -lt $pos ]; do scr_keys .; i=$((i + 1)); done
+	scr_wait_re "sample $pos/41( |$)" 5
+	scr_cap >/dev/null
+	if [ -z "$dip" ]; then
+		grep -q "^!fixa" "$TMP/pane" || { scr_show; fail "the screen does not mark the recorded dip"; }
+	else
+		grep -q "^!fixa" "$TMP/pane" && { scr_show; fail "--dip 80: the screen shows the recorded dip"; }
+		grep -qF "!DIP" "$TMP/pane" && { scr_show; fail "--dip 80: the top line says DIP"; }
+	fi
+	scr_quit
+done
+[ -s "$TMP/stderr" ] && { cat "$TMP/stderr"; fail "wbtop wrote to stderr"; }
+exit 0
