@@ -157,9 +157,15 @@ static void batch_evidence(const struct batch *b, const struct sys_rates *sys,
 	if (sys->status == RATE_OK) {
 		e->dirty_kb = (double)sys->dirty_kb;
 		e->dirty_thresh_kb = (double)sys->dirty_thresh_kb;
+		/* the kernel loop's trace, when it is read: writeback by vmscan */
+		if (sys->x_have & 1u << SNAP_XSYS_WB_VMSCAN_KB)
+			e->reclaim_kbps = sys->x[SNAP_XSYS_WB_VMSCAN_KB];
 	}
 	if (!r || r->status != RATE_OK)
 		return;
+	/* ... and the pauses of the tasks held to this device's dirty limit: exact throttling */
+	if (r->x_have & 1u << SNAP_XDEV_PAUSES)
+		e->throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
 	e->w_s = r->w_s;
 	e->aqu_sz = r->aqu_sz;
 	e->w_await_ms = r->w_await_ms;
