@@ -11,14 +11,12 @@ out=${BUILD:-build}/bench
 mkdir -p "$out"
 tmp=$(mktemp -d /tmp/wbtop-recbench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-# The recording modules and what they use, optimised as in ./wbtop: every
-# module but main (the recorder reaches the pipeline, the sinks and the
-# figure registry through the export, and those reach the rest).
-srcs="bench/rec_bench.c $(ls src/*.c | grep -v '/main\.c$')"
-pkgs="ncursesw libproc2 blkid sqlite3"
+# The recording modules and what they use, optimised as in ./wbtop.
+srcs="bench/rec_bench.c $(ls src/rec_*.c)
+      src/snapshot.c src/ident.c src/knob.c src/derive.c src/source.c"
 # shellcheck disable=SC2086
-cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude $(pkg-config --cflags $pkgs) -o "$out/rec_bench" \
-	$srcs $(pkg-config --libs $pkgs) -lm || { echo "rec_bench: build failed"; exit 1; }
+cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude $(pkg-config --cflags sqlite3 blkid) -o "$out/rec_bench" \
+	$srcs $(pkg-config --libs sqlite3 blkid) -lm || { echo "rec_bench: build failed"; exit 1; }
 b=$out/rec_bench
 
 echo "recording size (closed file; synthetic busy disks: reads, writes, flushes, queue)"
