@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "detect.h"
+#include "hashidx.h"
 #include "median.h"
 #include "sortwin.h"
 
@@ -153,12 +154,11 @@ struct dip_group {
 	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
 	double *pool;		/* |residuals| of all judged devices, or a sample of them */
 	size_t cap_in, cap_pool;
-	/* key -> index in dev[]: open addressing, SIZE_MAX = empty; kept at
-	 * most half full; rebuilt when devices are added past that or pruned.
-	 * Without it a group seeing thousands of new devices at once would
-	 * compare every key with every other (quadratic). */
-	size_t *hash;
-	size_t hash_cap;	/* a power of two, or 0 */
+	/* key -> index in dev[] (hashidx.h), rebuilt when devices are added
+	 * past half its size or pruned.  Without it a group seeing thousands
+	 * of new devices at once would compare every key with every other
+	 * (quadratic). */
+	struct hashidx index;
 };
 
 void dip_params_default(struct dip_params *p)
@@ -434,7 +434,7 @@ void dip_group_free(struct dip_group *g)
 	free(g->part);
 	free(g->rpu);
 	free(g->pool);
-	free(g->hash);
+	hashidx_free(&g->index);
 	free(g);
 }
 
@@ -473,21 +473,9 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 	return 0;
 }
 
-/* FNV-1a: short keys, no adversary; good enough to spread device names. */
-static size_t dip_hash_key(const char *key)
-{
-	uint64_t h = 14695981039346656037ull;
-	for (; *key; key++)
-		h = (h ^ (unsigned char)*key) * 1099511628211ull;
-	return (size_t)h;
-}
-
 static void dip_hash_put(struct dip_group *g, size_t j)
 {
-	size_t mask = g->hash_cap - 1, at = dip_hash_key(g->dev[j].key) & mask;
-	while (g->hash[at] != SIZE_MAX)
-		at = (at + 1) & mask;
-	g->hash[at] = j;
+	hashidx_put(&g->index, hashidx_str(g->dev[j].key), j);
 }
 
 /* Rebuild the index for the current dev[], with room for cap_dev devices
@@ -495,22 +483,8 @@ static void dip_hash_put(struct dip_group *g, size_t j)
  * fall back to a linear search). */
 static int dip_hash_rebuild(struct dip_group *g)
 {
-	size_t cap = 16;
-	while (cap < 2 * g->cap_dev)
-		cap *= 2;
-	if (cap != g->hash_cap) {
-		size_t *h = realloc(g->hash, cap * sizeof *h);
-		if (!h) {
-			free(g->hash);
-			g->hash = NULL;
-			g->hash_cap = 0;
-			return -ENOMEM;
-		}
-		g->hash = h;
-		g->hash_cap = cap;
-	}
-	for (size_t i = 0; i < cap; i++)
-		g->hash[i] = SIZE_MAX;
+	if (hashidx_reset(&g->index, g->cap_dev, 16) < 0)
+		return -ENOMEM;
 	for (size_t j = 0; j < g->ndev; j++)
 		dip_hash_put(g, j);
 	return 0;
@@ -523,16 +497,16 @@ static size_t dip_group_find(const struct dip_group *g, const char *key, uint64_
 {
 	if (hint < g->ndev && ((id && g->dev[hint].id == id) || strcmp(g->dev[hint].key, key) == 0))
 		return hint;
-	if (!g->hash) {
+	if (!g->index.cap) {
 		for (size_t j = 0; j < g->ndev; j++)
 			if (strcmp(g->dev[j].key, key) == 0)
 				return j;
 		return SIZE_MAX;
 	}
-	size_t mask = g->hash_cap - 1;
-	for (size_t at = dip_hash_key(key) & mask; g->hash[at] != SIZE_MAX; at = (at + 1) & mask)
-		if (strcmp(g->dev[g->hash[at]].key, key) == 0)
-			return g->hash[at];
+	size_t at = hashidx_start(&g->index, hashidx_str(key)), j;
+	while ((j = hashidx_next(&g->index, &at)) != SIZE_MAX)
+		if (strcmp(g->dev[j].key, key) == 0)
+			return j;
 	return SIZE_MAX;
 }
 
@@ -552,9 +526,9 @@ static size_t dip_group_add(struct dip_group *g, const char *key)
 	if (!d->key)
 		return SIZE_MAX;
 	size_t j = g->ndev++;
-	if (g->hash_cap < 2 * g->cap_dev)
+	if (g->index.cap < 2 * g->cap_dev)
 		dip_hash_rebuild(g);	/* grown: rebuild (it includes j) */
-	else if (g->hash)
+	else
 		dip_hash_put(g, j);
 	return j;
 }
@@ -793,7 +767,7 @@ static void dip_group_prune(struct dip_group *g, size_t present)
 			j++;
 		}
 	}
-	if (pruned && g->hash)
+	if (pruned && g->index.cap)
 		dip_hash_rebuild(g);	/* indices moved */
 }
 

@@ -37,7 +37,7 @@
 
 #include "grow.h"
 #include "knob.h"
-#include "procs_view.h"
+#include "procs.h"
 #include "rec.h"
 #include "rec_schema.h"
 #include "sink.h"
@@ -777,7 +777,7 @@ static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_d
 /* ---- Processes -------------------------------------------------------- */
 
 /* A writeback thread: a flush worker (by its device, or its name) or
- * kswapd, as the process view tells them (procs_kind_of: only kernel
+ * kswapd, told as the process view tells them (procs_kind_of: only kernel
  * threads; a user process may call itself anything). */
 static bool rec_proc_is_kernel_wb(const struct proc_counters *p)
 {
