@@ -56,4 +56,9 @@ const char *dip_cause_name(enum dip_cause c);
 /* An evidence with every figure unknown. */
 void dip_evidence_init(struct dip_evidence *e);
 
+struct dev_rates;
+/* The device's own figures of an interval into e (r: derived, RATE_OK; flush figures only
+ * where the kernel counts them): which figures are evidence is this module's to say. */
+void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r);
+
 #endif

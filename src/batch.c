@@ -166,13 +166,7 @@ static void batch_evidence(const struct batch *b, const struct sys_rates *sys,
 	/* ... and the pauses of the tasks held to this device's dirty limit: exact throttling */
 	if (r->x_have & 1u << SNAP_XDEV_PAUSES)
 		e->throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
-	e->w_s = r->w_s;
-	e->aqu_sz = r->aqu_sz;
-	e->w_await_ms = r->w_await_ms;
-	if (r->has_flush) {
-		e->f_s = r->f_s;
-		e->f_await_ms = r->f_await_ms;
-	}
+	dip_evidence_dev(e, r);
 }
 
 /* The cause line of a dipping device, or a device's figures learnt as its usual ones. */

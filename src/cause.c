@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cause.h"
+#include "derive.h"
 
 /* The baseline follows the last 8 or so undipped intervals. */
 static const double CAUSE_BASE_WEIGHT = 0.125;
@@ -132,4 +133,15 @@ const char *dip_cause_name(enum dip_cause c)
 	};
 	size_t i = (size_t)c;
 	return i < sizeof names / sizeof names[0] && names[i] ? names[i] : "unknown";
+}
+
+void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)
+{
+	e->w_s = r->w_s;
+	e->aqu_sz = r->aqu_sz;
+	e->w_await_ms = r->w_await_ms;
+	if (r->has_flush) {
+		e->f_s = r->f_s;
+		e->f_await_ms = r->f_await_ms;
+	}
 }
