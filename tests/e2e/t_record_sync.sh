@@ -28,20 +28,35 @@ echo "fsyncs: --rec-sync sample 10 samples $s10, 40 samples $s40; default (5 s) 
 [ "$d40" -lt "$s10" ] || fail "default policy ($d40) flushes no less than --rec-sync sample ($s10)"
 
 # The main file alone, copied mid-run, holds what the last checkpoint
-# copied: with --rec-sync 1 at 0.1 s samples, a copy at about 3.5 s holds
-# at least two seconds of samples, and the whole recording holds more.
+# copied: with --rec-sync 1 at 0.1 s samples, copies from about 3.5 s on
+# hold at least two seconds of samples, and the whole recording holds more.
+# A copy that caught a checkpoint half way may be refused as damaged (one
+# line, exit 1: take another); never a crash, never a wrong figure.
 "$WBTOP" -b -q -w "$TMP/grow.wbrec" -d 0.1 --rec-sync 1 &
 pid=$!
 on_exit "kill -9 $pid 2>/dev/null"
 sleep 3.5
-cp "$TMP/grow.wbrec" "$TMP/copy.wbrec"
+for i in 1 2 3 4 5; do
+	cp "$TMP/grow.wbrec" "$TMP/copy$i.wbrec"
+	sleep 0.23
+done
 kill -TERM $pid
 wait $pid
-c=$("$WBTOP" -r "$TMP/copy.wbrec" --export csv | wc -l)
 f=$("$WBTOP" -r "$TMP/grow.wbrec" --export csv | wc -l)
-echo "copy at 3.5 s: $c lines, whole recording $f"
-[ "$c" -ge 15 ] || fail "a copy at 3.5 s with --rec-sync 1 holds $c lines"
-[ "$f" -gt "$c" ] || fail "the whole recording ($f lines) holds no more than the copy ($c)"
+best=0
+for i in 1 2 3 4 5; do
+	"$WBTOP" -r "$TMP/copy$i.wbrec" --export csv >"$TMP/c.csv" 2>"$TMP/c.err"
+	rc=$?
+	case $rc in
+	0) c=$(wc -l <"$TMP/c.csv"); [ "$c" -gt "$best" ] && best=$c ;;
+	1) [ "$(wc -l <"$TMP/c.err")" -eq 1 ] && grep -q "copy$i.wbrec: " "$TMP/c.err" ||
+		fail "copy $i refused without one line naming it: $(cat "$TMP/c.err")" ;;
+	*) fail "copy $i: exit $rc" ;;
+	esac
+done
+echo "copies from 3.5 s: at most $best lines, whole recording $f"
+[ "$best" -ge 15 ] || fail "copies from 3.5 s with --rec-sync 1 hold at most $best lines"
+[ "$f" -gt "$best" ] || fail "the whole recording ($f lines) holds no more than a copy ($best)"
 
 "$WBTOP" -b -n 1 -d 0.1 -w "$TMP/q.wbrec" --rec-sync 0.5 >/dev/null 2>"$TMP/err" || fail "--rec-sync 0.5 refused"
 "$WBTOP" -b -n 1 --rec-sync 5 >/dev/null 2>"$TMP/err" && fail "--rec-sync without -w accepted"
