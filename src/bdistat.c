@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "bdistat.h"
+#include "grow.h"
+#include "wbloop.h"	/* wbloop_bdi_devt: a BDI's name as a device number */
 
 /* One "key<sep> value" line; *end_of_line past its newline. */
 struct bdistat_line {
@@ -126,15 +128,8 @@ int bdistat_parse_wb(const char *text, size_t len, uint32_t major, uint32_t mino
 		if (!l.has_val)
 			continue;
 		if (bdistat_is(&l, "WbCgIno")) {
-			if (*n == *cap) {
-				size_t ncap = *cap ? *cap * 2 : 16;
-				struct bdistat_wb *na = ncap < SIZE_MAX / sizeof *na ?
-					realloc(*arr, ncap * sizeof *na) : NULL;
-				if (!na)
-					return -ENOMEM;
-				*arr = na;
-				*cap = ncap;
-			}
+			if (grow_array((void **)arr, cap, *n + 1, sizeof **arr, 16))
+				return -ENOMEM;
 			cur = &(*arr)[(*n)++];
 			memset(cur, 0, sizeof *cur);
 			cur->major = major;
@@ -262,15 +257,9 @@ static long bdistat_slurp(struct bdistat_reader *r, int dirfd, const char *name)
 		return -errno;
 	size_t len = 0;
 	for (;;) {
-		if (len + 1024 > r->cap_buf) {
-			size_t ncap = r->cap_buf ? r->cap_buf * 2 : 8192;
-			char *nb = realloc(r->buf, ncap);
-			if (!nb) {
-				close(fd);
-				return -ENOMEM;
-			}
-			r->buf = nb;
-			r->cap_buf = ncap;
+		if (grow_array((void **)&r->buf, &r->cap_buf, len + 1024, 1, 8192)) {
+			close(fd);
+			return -ENOMEM;
 		}
 		ssize_t n = read(fd, r->buf + len, r->cap_buf - len - 1);
 		if (n < 0 && errno == EINTR)
@@ -308,15 +297,9 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	int rc = 0;
 	struct bdistat_dev *dev = NULL;
 	if (len >= 0) {
-		if (s->ndev == s->cap_dev) {
-			size_t ncap = s->cap_dev ? s->cap_dev * 2 : 32;
-			struct bdistat_dev *nd = realloc(s->dev, ncap * sizeof *nd);
-			if (!nd) {
-				close(dfd);
-				return -ENOMEM;
-			}
-			s->dev = nd;
-			s->cap_dev = ncap;
+		if (grow_array((void **)&s->dev, &s->cap_dev, s->ndev + 1, sizeof *s->dev, 32)) {
+			close(dfd);
+			return -ENOMEM;
 		}
 		struct bdistat_dev *d = &s->dev[s->ndev];
 		d->major = major;
@@ -348,25 +331,6 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	return rc;
 }
 
-/* "MAJ:MIN" (a block device's BDI) into its numbers; false for other names. */
-static bool bdistat_devt(const char *name, uint32_t *major, uint32_t *minor)
-{
-	uint64_t v[2] = { 0, 0 };
-	const char *p = name;
-	for (int k = 0; k < 2; k++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		for (; *p >= '0' && *p <= '9'; p++)
-			if ((v[k] = v[k] * 10 + (uint64_t)(*p - '0')) > UINT32_MAX)
-				return false;
-		if (*p++ != (k == 0 ? ':' : '\0'))
-			return false;
-	}
-	*major = (uint32_t)v[0];
-	*minor = (uint32_t)v[1];
-	return true;
-}
-
 static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s,
 			     bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx)
 {
@@ -384,7 +348,7 @@ static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s,
 	struct dirent *e;
 	while (!rc && (e = readdir(d))) {
 		uint32_t ma, mi;
-		if (bdistat_devt(e->d_name, &ma, &mi) && (!want || want(ctx, ma, mi)))
+		if (wbloop_bdi_devt(e->d_name, &ma, &mi) && (!want || want(ctx, ma, mi)))
 			rc = bdistat_read_dev(r, s, e->d_name, ma, mi);
 	}
 	closedir(d);
@@ -405,14 +369,8 @@ static int bdistat_walk_cg(struct bdistat_reader *r, struct bdistat_sample *s, i
 	if (len == -ENOMEM)
 		return -ENOMEM;
 	if (len >= 0 && fstat(dfd, &st) == 0) {
-		if (s->ncg == s->cap_cg) {
-			size_t ncap = s->cap_cg ? s->cap_cg * 2 : 32;
-			struct bdistat_cg *nc = realloc(s->cg, ncap * sizeof *nc);
-			if (!nc)
-				return -ENOMEM;
-			s->cg = nc;
-			s->cap_cg = ncap;
-		}
+		if (grow_array((void **)&s->cg, &s->cap_cg, s->ncg + 1, sizeof *s->cg, 32))
+			return -ENOMEM;
 		struct bdistat_cg *c = &s->cg[s->ncg];
 		c->ino = (uint64_t)st.st_ino;
 		snprintf(c->path, sizeof c->path, "%s", plen ? path : "/");

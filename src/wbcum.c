@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "wbcum.h"
 
 void wbcum_init(struct wbcum *c)
@@ -112,13 +113,8 @@ static void wbcum_bdis(struct wbcum *c, const struct wbloop *w)
 int wbcum_add(struct wbcum *c, const struct wbloop *w, uint64_t now_ms, uint64_t keep_ms)
 {
 	/* BDIs first: a failure there leaves the tasks as they were too */
-	if (w->nbdi > c->cap_bdi - c->nbdi) {
-		struct wbcum_bdi *nb = realloc(c->bdi, (c->nbdi + w->nbdi) * sizeof *nb);
-		if (!nb)
-			return -ENOMEM;
-		c->bdi = nb;
-		c->cap_bdi = c->nbdi + w->nbdi;
-	}
+	if (grow_array((void **)&c->bdi, &c->cap_bdi, c->nbdi + w->nbdi, sizeof *c->bdi, 16))
+		return -ENOMEM;
 	int rc = wbcum_merge_tasks(c, w, now_ms, keep_ms);
 	if (rc)
 		return rc;

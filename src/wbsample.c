@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bdistat.h"
+#include "grow.h"
 #include "wbcum.h"
 #include "wbsample.h"
 #include "wbtrace.h"
@@ -178,13 +179,8 @@ static struct wbsample_dev *wbsample_dev_find(struct wbsample *ws, uint32_t majo
  * over: a device whose write counters moved is marked by io. */
 static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 {
-	if (s->ndev > ws->cap_spare) {
-		struct wbsample_dev *g = realloc(ws->spare, s->ndev * sizeof *g);
-		if (!g)
-			return -ENOMEM;
-		ws->spare = g;
-		ws->cap_spare = s->ndev;
-	}
+	if (grow_array((void **)&ws->spare, &ws->cap_spare, s->ndev, sizeof *ws->spare, 32))
+		return -ENOMEM;
 	struct wbsample_dev *n = ws->spare;
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct dev_counters *d = &s->dev[i];

@@ -27,6 +27,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "grow.h"
 #include "wbtrace.h"
 
 #define WBTRACE_SYSTEM "writeback"
@@ -126,7 +127,7 @@ struct wbtrace {
 	struct wbtrace_cpu *cpu;
 	int page_size;
 	int max_pages;			/* per CPU per read: what the ring holds */
-	size_t npass;
+	size_t npass, cap_pass;
 	struct wbtrace_pass *pass;
 	char reason_name[WBLOOP_NREASON][16];
 	char note[256];
@@ -205,15 +206,9 @@ static int wbtrace_stale_one(const char *name, void *ctx)
 	long pid = strtol(name + plen, NULL, 10);
 	if (pid == (long)getpid() || wbtrace_owner_alive(pid))
 		return 0;
-	if (st->n == st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 8;
-		char (*nn)[32] = realloc(st->name, ncap * sizeof *nn);
-		if (!nn) {
-			st->rc = -ENOMEM;
-			return 1;	/* stop the walk */
-		}
-		st->name = nn;
-		st->cap = ncap;
+	if (grow_array((void **)&st->name, &st->cap, st->n + 1, sizeof *st->name, 8)) {
+		st->rc = -ENOMEM;
+		return 1;	/* stop the walk */
 	}
 	snprintf(st->name[st->n++], 32, "%s", name);
 	return 0;
@@ -607,13 +602,9 @@ static int wbtrace_pass_start(struct wbtrace *wt, int32_t pid, int64_t nr_pages)
 	if (!p)
 		p = wbtrace_pass_find(wt, 0);
 	if (!p) {
-		struct wbtrace_pass *np = realloc(wt->pass, (wt->npass + 8) * sizeof *np);
-		if (!np)
+		if (grow_array((void **)&wt->pass, &wt->cap_pass, wt->npass + 1, sizeof *wt->pass, 8))
 			return -ENOMEM;
-		memset(np + wt->npass, 0, 8 * sizeof *np);
-		wt->pass = np;
-		p = &wt->pass[wt->npass];
-		wt->npass += 8;
+		p = &wt->pass[wt->npass++];
 	}
 	p->pid = pid;
 	p->nr_pages = nr_pages;
