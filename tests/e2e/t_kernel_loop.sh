@@ -5,8 +5,9 @@
 # own loop device's BDI, with the pause time a tracefs instance of the
 # test's own saw (within 10% over the run, from the recording's JSON); the
 # writeback table has the three devices with their thresholds; the replay
-# prints what the live run printed (and -P the same pauses).  A wbtop
-# killed with SIGKILL leaves its instance, and the next start removes it;
+# prints what the live run printed (and -P the same pauses).  SIGINT,
+# SIGTERM and SIGHUP remove the instance in batch mode and on the screen; a
+# wbtop killed with SIGKILL leaves its instance, and the next start removes it;
 # without root, the output's first line says what is missing and why.
 . "$E2E_LIB"
 need_root "makes loop filesystems, sets vm.dirty_bytes and reads tracefs"
@@ -106,6 +107,28 @@ next=$!
 wait $next || fail "the next wbtop failed"
 [ -d "$inst_dir/wbtop-$wb" ] && fail "the next start left the stale wbtop-$wb"
 [ -d "$inst_dir/wbtop-$next" ] && fail "the next wbtop left its own instance"
+
+# SIGINT, SIGTERM and SIGHUP end batch mode and the screen with the
+# instance removed.
+for sig in INT TERM HUP; do
+	"$WBTOP" -b -d 1 > /dev/null 2>&1 &
+	wb=$!
+	for i in $(seq 100); do [ -d "$inst_dir/wbtop-$wb" ] && break; sleep 0.1; done
+	kill -$sig $wb
+	wait $wb || fail "batch wbtop exited $? on SIG$sig"
+	[ -d "$inst_dir/wbtop-$wb" ] && fail "batch SIG$sig left wbtop-$wb"
+	tmux new-session -d -s "i15-kloop-$$" -x 100 -y 30 "echo \$\$ > $TMP/scr.pid; exec $WBTOP -d 1"
+	on_exit "tmux kill-session -t i15-kloop-$$ 2>/dev/null"
+	for i in $(seq 100); do [ -s "$TMP/scr.pid" ] && [ -d "$inst_dir/wbtop-$(cat "$TMP/scr.pid")" ] && break; sleep 0.1; done
+	wb=$(cat "$TMP/scr.pid")
+	rm -f "$TMP/scr.pid"
+	[ -d "$inst_dir/wbtop-$wb" ] || fail "no instance for the screen's wbtop"
+	kill -$sig $wb
+	for i in $(seq 100); do kill -0 $wb 2>/dev/null || break; sleep 0.1; done
+	[ -d "$inst_dir/wbtop-$wb" ] && fail "screen SIG$sig left wbtop-$wb"
+	tmux kill-session -t "i15-kloop-$$" 2>/dev/null
+done
+echo "instance removed on SIGINT, SIGTERM, SIGHUP in batch mode and on the screen"
 
 # Not root: one line, first, saying what and why; the run goes on.
 chmod 755 "$TMP"
