@@ -96,7 +96,8 @@ static const struct bdistat_key bdistat_wb_keys[BDS_NFIELDS] = {
 static int bdistat_field_of(const struct bdistat_line *l, const struct bdistat_key *keys)
 {
 	for (int f = 0; f < BDS_NFIELDS; f++)
-		if (keys[f].len == l->keylen && keys[f].name && memcmp(l->key, keys[f].name, l->keylen) == 0)
+		if (keys[f].len == l->keylen && keys[f].name &&
+		    memcmp(l->key, keys[f].name, l->keylen) == 0)
 			return f;
 	return -1;
 }
@@ -160,7 +161,8 @@ int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
 		if (!dirty && (bdistat_is(&l, "file_dirty") || bdistat_is(&l, "dirty"))) {
 			dirty_bytes = l.val;
 			dirty = true;
-		} else if (!wb && (bdistat_is(&l, "file_writeback") || bdistat_is(&l, "writeback"))) {
+		} else if (!wb && (bdistat_is(&l, "file_writeback") ||
+				   bdistat_is(&l, "writeback"))) {
 			writeback_bytes = l.val;
 			wb = true;
 		}
@@ -221,7 +223,8 @@ int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const cha
 		if (err == EACCES || err == EPERM)
 			snprintf(why, whylen, "not root: %s is for root only", debugfs_dir);
 		else if (err == ENOENT)
-			snprintf(why, whylen, "debugfs is not mounted at %s (mount -t debugfs none %s)",
+			snprintf(why, whylen,
+				 "debugfs is not mounted at %s (mount -t debugfs none %s)",
 				 debugfs_dir, debugfs_dir);
 		else
 			snprintf(why, whylen, "cannot open %s: %s", path, strerror(err));
@@ -317,7 +320,8 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	len = rc ? rc : bdistat_slurp(r, dfd, "wb_stats");	/* kernels before 6.11 lack it */
 	if (len >= 0) {
 		size_t first = s->nwb;
-		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb, &s->cap_wb);
+		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb,
+					 &s->cap_wb);
 		rc = n < 0 ? n : 0;
 		for (size_t i = first; dev && i < s->nwb; i++)
 			if (s->wb[i].cg_ino == 1 && (s->wb[i].have & 1u << BDS_WRITE_BW)) {
