@@ -4,6 +4,7 @@
 #   make check      build with ASan+UBSan, run unit, end-to-end and fuzz tests
 #   make bench      print the cost figures (callgrind instructions, CPU, RSS)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   a Debian package: dpkg-buildpackage -us -uc -b (debian/; tests/e2e/t_deb.sh)
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
 
 # Build in parallel by default: three variants (plain, sanitized, fuzz)
@@ -38,7 +39,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wpointer-arith -Wcast-align -Wwrite-strings -Wvla -Wundef \
 	-Wold-style-definition -Wno-format-nonliteral
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PC_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 SRC      := $(sort $(wildcard src/*.c))
@@ -61,8 +62,9 @@ all: wbtop
 run: wbtop
 	./wbtop $(ARGS)
 
+# CPPFLAGS and LDFLAGS as the environment gives them (dpkg's hardening flags).
 wbtop: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PC_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(PC_LIBS)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -131,8 +133,13 @@ fuzz: $(FUZZ_BIN)
 check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(FUZZ_BIN)
 	@sh tests/check.sh "$(BUILD)"
 
-bench: wbtop
-	@sh bench/bench.sh
+# The recording bench links the program's own objects (all but main).
+$(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/main.o,$(OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
+
+bench: wbtop $(BUILD)/bench/rec_bench
+	@BUILD=$(BUILD) sh bench/bench.sh
 
 install: wbtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -21,6 +21,16 @@ struct batch;
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen);
 void batch_free(struct batch *b);	/* NULL is a no-op */
 
+/* The decimals of a second that tell samples interval_s apart: 0 for
+ * whole seconds, 1 for 0.5, 2 for 0.25 or 0.01, at most 3.  slack: how far
+ * from a whole number of the last decimal's units still counts as one
+ * (0 for -d as given; 0.05 for a recording's mean interval, which a busy
+ * machine stretches by some milliseconds). */
+int batch_time_decimals(double interval_s, double slack);
+/* The time column: decimals of a second (0..3; 0 by default) and, when
+ * iso, the date and the zone as well ("2026-12-01T08:51:03.50+0000"). */
+void batch_set_time(struct batch *b, int decimals, bool iso);
+
 /* Whether device d passes the --devices filter. */
 bool batch_dev_selected(const struct batch *b, const struct dev_counters *d);
 
@@ -40,5 +50,7 @@ int batch_print_event(struct batch *b, const struct wb_event *e);
 struct sink;
 struct sink *batch_sink_new(FILE *out, const char *out_name, bool all, const char *devices_regex,
 			    char *err, size_t errlen);
+/* The time column of a text sink (batch_set_time). */
+void batch_sink_set_time(struct sink *s, int decimals, bool iso);
 
 #endif

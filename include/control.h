@@ -161,12 +161,17 @@ int control_preview(struct control *c, const struct control_ref *ref, const char
  * or restarts the dead-man timer. */
 int control_apply(struct control *c, const struct control_ref *ref, int64_t value,
 		  const struct snapshot *s);
+/* control_apply with the reason the event's note starts with ("--set"). */
+int control_apply_why(struct control *c, const struct control_ref *ref, int64_t value,
+		      const struct snapshot *s, const char *why);
 /* Put back the setting the last change altered.  0, -ENOENT if there is
  * nothing to undo, or a write error (the change stays on the stack). */
 int control_undo(struct control *c);
 /* Put every knob changed since start back to its start value (the member
  * of each pair that was in force then).  0 or the first error; tries all. */
 int control_revert_all(struct control *c);
+/* control_revert_all with the reason for the events' notes ("--restore-on-exit"). */
+int control_revert_all_why(struct control *c, const char *why);
 /* Changes applied and not undone. */
 size_t control_nchanges(const struct control *c);
 

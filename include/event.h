@@ -5,6 +5,7 @@
 #ifndef WBTOP_EVENT_H
 #define WBTOP_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct wb_event {
@@ -15,6 +16,7 @@ struct wb_event {
 	int64_t read_back;	/* what the kernel held afterwards */
 	int result;		/* 0, or a negative errno from the write */
 	char note[128];		/* "", "undo", "revert", "read back 0: dirty_bytes now in force", ... */
+	bool observed;		/* not a write of wbtop's: a change seen between two samples */
 };
 
 #endif

@@ -31,6 +31,11 @@
 int knob_cli_set(const char **assignments, size_t n, FILE *out);
 
 struct control;
+/* The same, through c, for a session that then monitors (-b or the screen
+ * with --set): every write is one of c's events, its note why ("--set").
+ * Results go to out unless it is NULL (the caller shows c's events). */
+int knob_cli_apply_sets(struct control *c, const char **assignments, size_t n, const char *why,
+			FILE *out);
 struct control_ref;
 
 /* Parse and validate n "KNOB=VALUE" assignments exactly as --set does,

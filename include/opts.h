@@ -42,6 +42,7 @@ struct opts {
 	bool procs;			/* -P */
 	bool no_kernel_trace;		/* --no-kernel-trace: no tracefs or debugfs (doc/kernel-loop.md) */
 	enum out_format format;		/* --format */
+	bool iso_time;			/* -t: batch times with date and zone */
 	const char *output_path;	/* -o */
 	const char *record_path;	/* -w */
 	int64_t rec_sync_ms;		/* --rec-sync: 0 every sample, -1 at close */

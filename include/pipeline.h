@@ -31,8 +31,10 @@ struct frame {
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
 	bool recorded_marks;		/* the marks are the source's (enum pipeline_marks) */
-	/* The knob values that changed since prev (by anyone: wbtop, sysctl, a
-	 * tuning daemon), as events stamped with cur's time; none on the first. */
+	/* The knob values that changed since prev (by sysctl, a tuning daemon,
+	 * or a write of wbtop's not in events), as events stamped with cur's
+	 * time, marked observed; none on the first.  A change that a write in
+	 * events explains is left out: that write says it. */
 	const struct wb_event *changes;
 	size_t nchanges;
 	/* The knob writes the source recorded with this sample (a replay of a

@@ -43,6 +43,7 @@ struct screen_view {
 	bool sort_reverse;
 	const char *filter;		/* "" when none */
 	bool show_idle;
+	bool procs_open;		/* the process pane in place of the graph */
 };
 
 /* What the screen asks the loop to do. */
@@ -156,6 +157,24 @@ const char *screen_fmt_uptime(double s, char *buf, size_t len);
 /* Seconds until used_kb grows to limit_kb at growth_kbps: 0 when already
  * there, -1 when not growing (or no limit known). */
 double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps);
+/* How the rows below the summary are shared (avail rows: the device table
+ * with its header, a rule, then the graph): the table gets the rows its
+ * devices need (want, header included; at least 3), as long as the graph
+ * keeps a quarter of the room (2 to 12 rows); the graph takes the rest, so
+ * a large terminal shows a tall graph rather than blank rows.  Returns the
+ * table's rows; *bars the graph's. */
+int screen_split_rows(int avail, int want, int *bars);
+/* The trend the gauge's forecasts use: dirtied and written KiB/s averaged
+ * over the last window_s seconds of frames (newest first: dirtied[0] is
+ * now, dt_s[i] how long frame i lasted; frames without rates skipped), so
+ * periodic writeback (every 5 s by default) does not flip them each
+ * interval.  span_s is how many seconds the mean covers (less than
+ * window_s early on); false when no frame has rates. */
+struct screen_trend {
+	double dirtied_kbps, written_kbps, span_s;
+};
+bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const double *dt_s,
+		  size_t n, double window_s, struct screen_trend *out);
 /* Seconds to write pending_kb at written_kbps; -1 if nothing is written. */
 double screen_drain_s(uint64_t pending_kb, double written_kbps);
 /* The level 0..levels of v against max for a sparkline cell: 0 only for
@@ -171,8 +190,22 @@ int screen_mark_pos(uint64_t value, uint64_t scale, int width);
  * an offset from the sample shown ("+30s", "-2m", "+1h", "-1.5d"; plain
  * "+10" is seconds) in *seconds, or else a time for rec_time_parse. */
 enum screen_req_kind screen_parse_seek(const char *text, double *seconds);
+/* A seek to target_ns lands on the first sample at or after it (later_ns),
+ * unless the sample before (earlier_ns) is short of it by less than a
+ * tenth of the interval between them: clocks that sample "every 1 s" run a
+ * few microseconds early, and +5s then means five samples, not six. */
+bool screen_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t later_ns);
 /* A replay speed as the top line shows it: "1x", "16x", "0.25x". */
 const char *screen_fmt_speed(double speed, char *buf, size_t len);
+/* A layout as the settings file gives it: the panes shown, in any order,
+ * of "sys", "devices", "graph" and "procs" (graph and procs share the
+ * bottom of the screen: one of them).  0 with *procs set when the process
+ * pane is to be open; -EINVAL with why saying what is wrong. */
+int screen_layout_parse(const char *text, bool *procs, char *why, size_t len);
+/* The layout W saves: "sys devices graph" or "sys devices procs". */
+const char *screen_layout_name(bool procs);
+/* Whether name is a column of the device table the sort can use ("name" too). */
+bool screen_sort_known(const char *name);
 /* The default file name for saved history, from a local time:
  * "wbtop-20240501-140322.db". */
 const char *screen_save_name(int64_t wall_ns, char *buf, size_t len);

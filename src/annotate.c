@@ -24,9 +24,38 @@
 
 /* vmstat without a header: r b swpd free buff cache si so bi bo ..., 16 to 18 columns. */
 enum { ANNOTATE_VM_BO = 9, ANNOTATE_VM_MIN_COLS = 16, ANNOTATE_VM_MAX_COLS = 18 };
-/* iostat device lines without a header: tps rd/s wr/s rd wr (old, 512-byte blocks) or
- * tps rd/s wr/s dscd/s rd wr dscd (sysstat 12, kB); the write rate is the third value. */
-enum { ANNOTATE_IO_WR = 2, ANNOTATE_IO_OLD_VALS = 5, ANNOTATE_IO_NEW_VALS = 7 };
+/* iostat device lines without a header (iostat | grep), known by their number of values:
+ * which value is the write rate and in what unit.  For -x the unit is checked, since -m
+ * prints MB/s in the same place as kB/s: ios/s times the mean request size (always kB or
+ * sectors) is the rate in kB/s, whichever unit the rate columns use.  -1: no such column. */
+struct annotate_io_layout {
+	size_t nvals;
+	size_t wr;		/* the write rate */
+	double kib;		/* KiB per unit of the rate, unless the check says MB */
+	int rd, ios_a, ios_b;	/* the rate columns the check adds up (wr, rd) and their ios/s */
+	int req;		/* mean request size of those ios */
+	double req_kib;		/* KiB per unit of req: 1, or 0.5 for sectors */
+};
+static const struct annotate_io_layout annotate_io_layouts[] = {
+	/* tps Blk_read/s Blk_wrtn/s Blk_read Blk_wrtn (before sysstat 12, 512-byte blocks) */
+	{5, 2, 0.5, -1, -1, -1, -1, 0},
+	/* tps kB_read/s kB_wrtn/s kB_dscd/s kB_read kB_wrtn kB_dscd (sysstat 12 -d) */
+	{7, 2, 1.0, -1, -1, -1, -1, 0},
+	/* -x before sysstat 12: rrqm/s wrqm/s r/s w/s rkB/s wkB/s avgrq-sz(sectors) avgqu-sz
+	 * await r_await w_await svctm %util */
+	{13, 5, 1.0, 4, 2, 3, 6, 0.5},
+	/* -x of sysstat 12 without discard and flush: r/s rkB/s rrqm/s %rrqm r_await rareq-sz
+	 * w/s wkB/s wrqm/s %wrqm w_await wareq-sz aqu-sz %util */
+	{14, 7, 1.0, -1, 6, -1, 11, 1.0},
+	/* -x of sysstat 12.0: r/s w/s rkB/s wkB/s rrqm/s wrqm/s %rrqm %wrqm r_await w_await
+	 * aqu-sz rareq-sz wareq-sz svctm %util */
+	{15, 3, 1.0, -1, 1, -1, 12, 1.0},
+	/* the 14 of sysstat 12 and d/s dkB/s drqm/s %drqm d_await dareq-sz before aqu-sz */
+	{20, 7, 1.0, -1, 6, -1, 11, 1.0},
+	/* ... and f/s f_await (sysstat 12.3 and later, kernels with flush counters) */
+	{22, 7, 1.0, -1, 6, -1, 11, 1.0},
+};
+#define ANNOTATE_NIO_LAYOUTS (sizeof annotate_io_layouts / sizeof annotate_io_layouts[0])
 
 /* The write-rate columns of iostat headers, and KiB per unit. */
 static const struct {
@@ -355,6 +384,27 @@ static int annotate_iostat_add(struct annotate *a, double kbps)
 	return 0;
 }
 
+/* Value i (from 0) of the current device line; 0 for a column the layout lacks. */
+static double annotate_io_val(const struct annotate *a, int i)
+{
+	double v = 0;
+	if (i >= 0)
+		annotate_number(&a->tok[i + 1], &v);
+	return v;
+}
+
+/* KiB per unit of the layout's rates: its own, or 1024 when ios/s times the request
+ * size says the rates are in MB/s (iostat -m); both agree to the rounding of the log. */
+static double annotate_io_unit(const struct annotate *a, const struct annotate_io_layout *lay)
+{
+	if (lay->req < 0)
+		return lay->kib;
+	double ios = annotate_io_val(a, lay->ios_a) + annotate_io_val(a, lay->ios_b);
+	double rate = annotate_io_val(a, (int)lay->wr) + annotate_io_val(a, lay->rd);
+	double kb = ios * annotate_io_val(a, lay->req) * lay->req_kib;
+	return rate > 0 && kb > 32 * rate ? 1024.0 : lay->kib;
+}
+
 /* "dm-0 31150.80 0.00 498411.24 0 2482088": one device's rates, held in its report. */
 static int annotate_iostat_device(struct annotate *a, const char *s, size_t len, size_t eol)
 {
@@ -363,16 +413,21 @@ static int annotate_iostat_device(struct annotate *a, const char *s, size_t len,
 	if (a->io_cols && nvals != a->io_cols)
 		return annotate_fail(a, "device line has %zu values, the header has %zu", nvals,
 				     a->io_cols);
+	const struct annotate_io_layout *lay = NULL;
 	if (!a->io_cols) {
-		if (nvals != ANNOTATE_IO_OLD_VALS && nvals != ANNOTATE_IO_NEW_VALS)
+		for (size_t i = 0; i < ANNOTATE_NIO_LAYOUTS && !lay; i++)
+			if (annotate_io_layouts[i].nvals == nvals)
+				lay = &annotate_io_layouts[i];
+		if (!lay)
 			return annotate_fail(a, "device line without an iostat header has %zu "
-					     "values; only the %d- and %d-value layouts are known",
-					     nvals, ANNOTATE_IO_OLD_VALS, ANNOTATE_IO_NEW_VALS);
-		col = ANNOTATE_IO_WR;
-		kib = nvals == ANNOTATE_IO_OLD_VALS ? 0.5 : 1.0;
+					     "values; the known layouts have 5, 7 (iostat), 13, 14, 15, "
+					     "20 or 22 (iostat -x)", nvals);
+		col = lay->wr;
 	}
 	if (!annotate_numbers(a, 1, a->ntok, &bad))
 		return annotate_fail(a, "device line value %zu is not a number", bad);
+	if (lay)
+		kib = annotate_io_unit(a, lay);
 	annotate_number(&a->tok[col + 1], &value);
 	if (annotate_iostat_boundary(a) < 0 || annotate_iostat_add(a, value * kib) < 0)
 		return -1;
@@ -493,21 +548,27 @@ int annotate_stream(FILE *in, const char *name, FILE *out, FILE *err,
 	a.group = dip_group_new(p);
 	if (!a.series || !a.group)
 		rc = annotate_fail(&a, "out of memory");
-	while (rc == 0 && (n = getline(&line, &cap, in)) >= 0) {
+	int werr = 0;	/* errno of the first failed write: no point reading on */
+	while (rc == 0 && !werr && (n = getline(&line, &cap, in)) >= 0) {
 		size_t len = (size_t)n, eol = 0;
 		a.lineno++;
 		if (len && line[len - 1] == '\n')
 			eol = len > 1 && line[len - 2] == '\r' ? 2 : 1;
 		rc = annotate_line(&a, line, len - eol, eol);
+		if (ferror(out))
+			werr = errno ? errno : EIO;
 	}
-	if (rc == 0 && ferror(in)) {
+	if (rc == 0 && !werr && ferror(in)) {
 		a.lineno++;
 		rc = annotate_fail(&a, "read error: %s", strerror(errno));
 	}
-	if (rc == 0)
+	if (rc == 0 && !werr)
 		annotate_close(&a);
-	if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
-		fprintf(err, "wbtop: %s: cannot write the annotated log: %s\n", name, strerror(errno));
+	if (rc == 0 && !werr && (fflush(out) != 0 || ferror(out)))
+		werr = errno ? errno : EIO;
+	/* the reader went away (| head): quietly, as batch output does */
+	if (rc == 0 && werr && werr != EPIPE) {
+		fprintf(err, "wbtop: %s: cannot write the annotated log: %s\n", name, strerror(werr));
 		rc = -1;
 	}
 	free(line);

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 
 struct batch {
 	FILE *out;
+	int time_decimals;	/* of a second in the time column: 0..3 */
+	bool time_iso;		/* date and zone too (-t) */
 	bool all;
 	bool have_regex;
 	regex_t regex;
@@ -97,12 +100,37 @@ static bool batch_dev_shown(const struct batch *b, const struct dev_counters *d,
 	return b->all || (r->status == RATE_OK && r->active);
 }
 
-static void batch_time(int64_t wall_ns, char *buf, size_t len)
+int batch_time_decimals(double interval_s, double slack)
+{
+	for (int d = 0; d < 3; d++) {
+		double scaled = interval_s * (d == 0 ? 1 : d == 1 ? 10 : 100);
+		if (round(scaled) >= 1 && fabs(scaled - round(scaled)) <= slack + 1e-9 * scaled)
+			return d;
+	}
+	return 3;
+}
+
+void batch_set_time(struct batch *b, int decimals, bool iso)
+{
+	b->time_decimals = decimals < 0 ? 0 : decimals > 3 ? 3 : decimals;
+	b->time_iso = iso;
+}
+
+/* "08:51:03", "08:51:03.50", or with -t "2026-12-01T08:51:03.50+0000".
+ * Cut, not rounded: a sample at 08:51:03.996 is still in second 03. */
+static void batch_time(const struct batch *b, int64_t wall_ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(wall_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&t, &tm);
-	strftime(buf, len, "%H:%M:%S", &tm);
+	size_t n = strftime(buf, len, b->time_iso ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
+	if (b->time_decimals && n < len) {
+		static const int64_t div[] = { 1000000000, 100000000, 10000000, 1000000 };
+		long frac = (long)((wall_ns % 1000000000) / div[b->time_decimals]);
+		n += (size_t)snprintf(buf + n, len - n, ".%0*ld", b->time_decimals, frac);
+	}
+	if (b->time_iso && n < len)
+		strftime(buf + n, len - n, "%z", &tm);
 }
 
 /* The system figure at place pos of the line (from 1), NULL past the end. */
@@ -114,15 +142,18 @@ static const struct fig_sys *batch_sys_at(unsigned pos)
 	return NULL;
 }
 
-static void batch_sys_line(FILE *out, const struct snapshot *cur, const struct sys_rates *s, bool dip)
+static void batch_sys_line(const struct batch *b, const struct snapshot *cur, const struct sys_rates *s,
+			   bool dip)
 {
-	char when[16];
-	batch_time(cur->wall_ns, when, sizeof when);
-	fprintf(out, "%-8s", "time");
+	FILE *out = b->out;
+	char when[48];
+	batch_time(b, cur->wall_ns, when, sizeof when);
+	int tw = (int)strlen(when) > 8 ? (int)strlen(when) : 8;	/* the time column fits its times */
+	fprintf(out, "%-*s", tw, "time");
 	const struct fig_sys *f;
 	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
 		fprintf(out, " %*s", f->width, f->title);
-	fprintf(out, "\n%-8s", when);
+	fprintf(out, "\n%-*s", tw, when);
 	/* as vmstat: whole numbers, a rate of a first sample as 0 */
 	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
 		if (f->type == FIG_U64)
@@ -277,7 +308,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
 {
 	FILE *out = b->out;
-	batch_sys_line(out, cur, sys, sys_dip);
+	batch_sys_line(b, cur, sys, sys_dip);
 	bool discard = false, flush = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		discard |= dev[i].has_discard;
@@ -313,11 +344,11 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 
 int batch_print_event(struct batch *b, const struct wb_event *e)
 {
-	char when[16];
-	batch_time(e->wall_ns, when, sizeof when);
+	char when[48];
+	batch_time(b, e->wall_ns, when, sizeof when);
+	const char *what = e->observed ? "changed outside wbtop" : e->result ? strerror(-e->result) : "ok";
 	fprintf(b->out, "# %s knob %s %" PRId64 " -> %" PRId64 ": %s%s%s\n", when, e->knob,
-		e->old_value, e->new_value, e->result ? strerror(-e->result) : "ok",
-		e->note[0] ? ", " : "", e->note);
+		e->old_value, e->new_value, what, e->note[0] ? ", " : "", e->note);
 	if (fflush(b->out) == EOF)
 		return errno ? -errno : -EIO;
 	return 0;
@@ -330,13 +361,16 @@ struct batch_sink {
 	const char *out_name;	/* for messages: "standard output" or -o's path */
 };
 
-/* Per interval: the knob changes seen, as comment lines, then the tables. */
+/* Per interval: wbtop's own knob writes (with their reasons) and the
+ * changes others made, as comment lines, then the tables. */
 static int batch_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct batch_sink *bs = s->impl;
 	if (!f->prev)
 		return 0;	/* the baseline: no interval yet (iostat -y) */
 	int rc = 0;
+	for (size_t i = 0; i < f->nevents && rc == 0; i++)
+		rc = batch_print_event(bs->b, &f->events[i]);
 	for (size_t i = 0; i < f->nchanges && rc == 0; i++)
 		rc = batch_print_event(bs->b, &f->changes[i]);
 	if (rc == 0)
@@ -354,9 +388,25 @@ static int batch_sink_close(struct sink *s)
 	return 0;
 }
 
+/* A write with no interval after it (--restore-on-exit): its line at once. */
+static int batch_sink_event(struct sink *s, const struct wb_event *e)
+{
+	struct batch_sink *bs = s->impl;
+	int rc = batch_print_event(bs->b, e);
+	if (rc < 0)
+		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
+	return rc;
+}
+
 static const struct sink_ops batch_sink_ops = {
-	.kind = "text", .frame = batch_sink_frame, .close = batch_sink_close,
+	.kind = "text", .frame = batch_sink_frame, .event = batch_sink_event, .close = batch_sink_close,
 };
+
+void batch_sink_set_time(struct sink *s, int decimals, bool iso)
+{
+	struct batch_sink *bs = s->impl;
+	batch_set_time(bs->b, decimals, iso);
+}
 
 struct sink *batch_sink_new(FILE *out, const char *out_name, bool all, const char *devices_regex,
 			    char *err, size_t errlen)

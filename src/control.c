@@ -464,6 +464,12 @@ static int control_write(struct control *c, const struct control_ref *ref, int64
 int control_apply(struct control *c, const struct control_ref *ref, int64_t value,
 		  const struct snapshot *s)
 {
+	return control_apply_why(c, ref, value, s, "");
+}
+
+int control_apply_why(struct control *c, const struct control_ref *ref, int64_t value,
+		      const struct snapshot *s, const char *why)
+{
 	if (!c->can_write)
 		return -c->ro_errno;
 	struct control_ctx ctx;
@@ -479,7 +485,7 @@ int control_apply(struct control *c, const struct control_ref *ref, int64_t valu
 	struct control_change ch = { .ref = *ref };
 	memcpy(ch.before, ref->bdi ? ctx.bdi : ctx.vm,
 	       (ref->bdi ? KNOB_BDI_COUNT : KNOB_VM_COUNT) * sizeof ch.before[0]);
-	rc = control_write(c, ref, value, "");
+	rc = control_write(c, ref, value, why);
 	if (rc == 0 || rc == -EIO) {	/* something was written: it can be undone */
 		c->changes[c->nchanges++] = ch;
 		if (c->revert_after_s > 0)
@@ -566,11 +572,16 @@ static int control_revert_scope(struct control *c, struct control_scope *sc, con
 
 int control_revert_all(struct control *c)
 {
+	return control_revert_all_why(c, "revert");
+}
+
+int control_revert_all_why(struct control *c, const char *why)
+{
 	if (!c->can_write)
 		return c->nchanges ? -c->ro_errno : 0;
-	int first = control_revert_scope(c, &c->vm, "revert");
+	int first = control_revert_scope(c, &c->vm, why);
 	for (size_t i = 0; i < c->nbdi; i++) {
-		int rc = control_revert_scope(c, &c->bdis[i], "revert");
+		int rc = control_revert_scope(c, &c->bdis[i], why);
 		if (rc < 0 && !first)
 			first = rc;
 	}

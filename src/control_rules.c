@@ -471,7 +471,9 @@ const char *control_format_event(const struct wb_event *e, char *buf, size_t len
 	char o[48], n[48], r[48];
 	snprintf(buf, len, "%s %s -> %s: ", e->knob, control_fmt_raw(def, e->old_value, o, sizeof o),
 		 control_fmt_raw(def, e->new_value, n, sizeof n));
-	if (e->result < 0 && e->result != -EIO)
+	if (e->observed)
+		control_cat(buf, len, "changed outside wbtop");
+	else if (e->result < 0 && e->result != -EIO)
 		control_cat(buf, len, "failed: %s", strerror(-e->result));
 	else if (e->result == -EIO)
 		control_cat(buf, len, "MISMATCH, reads %s", control_fmt_raw(def, e->read_back, r, sizeof r));

@@ -399,7 +399,33 @@ size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *c
 		snprintf(e->knob, sizeof e->knob, "%s", knob_vm_table[k].name);
 		e->old_value = prev->knob[k];
 		e->new_value = e->read_back = cur->knob[k];
-		snprintf(e->note, sizeof e->note, "seen changed");
+		e->observed = true;
 	}
 	return n;
+}
+
+/* Whether own, a write of wbtop's, explains a change of knob seen: the
+ * same knob, or its ratio/bytes partner (writing one zeroes the other). */
+static bool derive_explains(const struct wb_event *own, const char *knob)
+{
+	if (own->observed)
+		return false;
+	if (strcmp(own->knob, knob) == 0)
+		return true;
+	int a = knob_vm_find(own->knob), b = knob_vm_find(knob);
+	return a >= 0 && b >= 0 && knob_vm_table[a].partner == b;
+}
+
+size_t derive_knob_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
+			       size_t nown)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool explained = false;
+		for (size_t j = 0; j < nown && !explained; j++)
+			explained = derive_explains(&own[j], seen[i].knob);
+		if (!explained)
+			seen[kept++] = seen[i];
+	}
+	return kept;
 }

@@ -87,6 +87,28 @@ static void jsonl_sys(FILE *out, const struct sys_rates *sys)
 	fputc('}', out);
 }
 
+/* "mounts":["/home","/srv"] ([] when none) and "fstype" (null when unknown). */
+static void jsonl_mounts(FILE *out, const struct dev_ident *id)
+{
+	fputs(",\"mounts\":[", out);
+	const char *p = id && id->mounts ? id->mounts : "";
+	for (bool first = true; *p; first = false) {
+		size_t n = strcspn(p, " ");
+		char one[512];
+		snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+		if (!first)
+			fputc(',', out);
+		jsonl_str(out, one);
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputs("],\"fstype\":", out);
+	if (id && id->fstype)
+		jsonl_str(out, id->fstype);
+	else
+		fputs("null", out);
+}
+
 static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
 {
 	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
@@ -97,6 +119,7 @@ static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_
 	jsonl_str(out, name);
 	fputs(",\"label\":", out);
 	jsonl_str(out, d->ident && d->ident->label_short ? d->ident->label_short : name);
+	jsonl_mounts(out, d->ident);
 	fprintf(out, ",\"status\":\"%s\"", derive_status_name(r->status));
 	for (size_t k = 0; k < fig_ndev; k++) {
 		const struct fig_dev *f = &fig_dev_table[k];
@@ -111,18 +134,25 @@ static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_
 	fprintf(out, ",\"dip\":%s}", dip ? "true" : "false");
 }
 
-static void jsonl_events(FILE *out, const struct source_marks *m)
+static void jsonl_event(FILE *out, const struct wb_event *e, bool first)
+{
+	fprintf(out, "%s{\"wall_ns\":%" PRId64 ",\"knob\":", first ? "" : ",", e->wall_ns);
+	jsonl_str(out, e->knob);
+	fprintf(out, ",\"old\":%" PRId64 ",\"new\":%" PRId64 ",\"read_back\":%" PRId64
+		",\"result\":%d,\"note\":", e->old_value, e->new_value, e->read_back, e->result);
+	jsonl_str(out, e->note);
+	/* true: no write of wbtop's, a change seen between two samples */
+	fprintf(out, ",\"observed\":%s}", e->observed ? "true" : "false");
+}
+
+/* wbtop's knob writes (recorded, or this run's), then the changes others made. */
+static void jsonl_events(FILE *out, const struct frame *f)
 {
 	fputs(",\"events\":[", out);
-	for (size_t i = 0; m && i < m->nevents; i++) {
-		const struct wb_event *e = &m->events[i];
-		fprintf(out, "%s{\"wall_ns\":%" PRId64 ",\"knob\":", i ? "," : "", e->wall_ns);
-		jsonl_str(out, e->knob);
-		fprintf(out, ",\"old\":%" PRId64 ",\"new\":%" PRId64 ",\"read_back\":%" PRId64
-			",\"result\":%d,\"note\":", e->old_value, e->new_value, e->read_back, e->result);
-		jsonl_str(out, e->note);
-		fputc('}', out);
-	}
+	for (size_t i = 0; i < f->nevents; i++)
+		jsonl_event(out, &f->events[i], i == 0);
+	for (size_t i = 0; i < f->nchanges; i++)
+		jsonl_event(out, &f->changes[i], i == 0 && f->nevents == 0);
 	fputc(']', out);
 }
 
@@ -187,9 +217,7 @@ int jsonl_write(FILE *out, const struct frame *f)
 	const struct dev_rates *dev = frame_dev_rates(f);
 	if (!dev)
 		return -EINVAL;	/* not a pipeline's frame */
-	/* the knob writes recorded with the sample, else the changes seen */
-	struct source_marks m = { f->sys_dip, f->dev_dip, f->nevents ? f->events : f->changes,
-				  f->nevents ? f->nevents : f->nchanges };
+	struct source_marks m = { f->sys_dip, f->dev_dip, f->events, f->nevents };
 	const struct source_marks *marks = &m;
 	char t[48];
 	jsonl_time(cur->wall_ns, t, sizeof t);
@@ -215,7 +243,7 @@ int jsonl_write(FILE *out, const struct frame *f)
 	}
 	fputc(']', out);
 	jsonl_tasks(out, f->prev, cur, sys->dt_s);
-	jsonl_events(out, marks);
+	jsonl_events(out, f);
 	fputs("}\n", out);
 	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }

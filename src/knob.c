@@ -98,15 +98,27 @@ int knob_parse_value(enum knob_kind kind, const char *text, int64_t *out)
 	unsigned long long v = strtoull(p, &end, 10);
 	if (errno == ERANGE || v > INT64_MAX)
 		return -ERANGE;
-	if (*end && (kind == KNOB_KIND_BYTES || kind == KNOB_KIND_KB)) {
+	/* "1.5G": a fraction of the unit, which needs a suffix to be one */
+	long double frac = 0;
+	bool sized = kind == KNOB_KIND_BYTES || kind == KNOB_KIND_KB;
+	if (*end == '.' && sized && isdigit((unsigned char)end[1])) {
+		long double scale = 1;
+		for (end++; isdigit((unsigned char)*end); end++)
+			frac += (long double)(*end - '0') * (scale /= 10);
+		if (knob_suffix_shift(*end) < 0)
+			return -EINVAL;
+	}
+	if (*end && sized) {
 		int shift = knob_suffix_shift(*end);
 		if (shift < 0)
 			return -EINVAL;
 		if (kind == KNOB_KIND_KB)
 			shift -= 10;	/* "4M" of a KiB knob is 4096 */
-		if (shift > 0 && v > ((unsigned long long)INT64_MAX >> shift))
+		if (shift > 0 && v + (frac > 0) > ((unsigned long long)INT64_MAX >> shift))
 			return -ERANGE;
-		v <<= shift;
+		v = shift >= 0 ? v << shift : v >> -shift;
+		v += (unsigned long long)(frac * (shift >= 0 ? (long double)(1ull << shift)
+					   : 1.0L / (long double)(1ull << -shift)) + 0.5L);
 		end++;
 		if (toupper((unsigned char)*end) == 'B' || toupper((unsigned char)*end) == 'I')
 			end++;	/* accept 64M, 64MB and 64Mi */

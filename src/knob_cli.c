@@ -254,10 +254,11 @@ static void knob_cli_print_events(const struct control *c, size_t from, FILE *ou
 
 /* Write every set in order; on the first failure put the earlier ones back. */
 static int knob_cli_apply(struct control *c, const struct knob_cli_set *sets, size_t n,
-			  const struct snapshot *snap, FILE *out)
+			  const struct snapshot *snap, const char *why, FILE *out)
 {
+	size_t from = control_nevents(c);
 	for (size_t i = 0; i < n; i++) {
-		int rc = control_apply(c, &sets[i].ref, sets[i].value, snap);
+		int rc = control_apply_why(c, &sets[i].ref, sets[i].value, snap, why);
 		if (rc == 0)
 			continue;
 		char name[96];
@@ -267,32 +268,31 @@ static int knob_cli_apply(struct control *c, const struct knob_cli_set *sets, si
 		else
 			fprintf(stderr, "wbtop: %s: write failed: %s\n", name, strerror(-rc));
 		int rb = control_revert_all(c);
-		knob_cli_print_events(c, 0, out);
+		knob_cli_print_events(c, from, out ? out : stderr);
 		fprintf(stderr, "wbtop: %s\n", rb == 0 ? (i ? "earlier changes rolled back" : "nothing changed")
 			: "ROLL-BACK FAILED: see the lines above for what the kernel holds now");
 		return KNOB_CLI_FAILED;
 	}
-	knob_cli_print_events(c, 0, out);
+	if (out)
+		knob_cli_print_events(c, from, out);
 	return KNOB_CLI_OK;
 }
 
-int knob_cli_set(const char **assignments, size_t n, FILE *out)
+int knob_cli_apply_sets(struct control *c, const char **assignments, size_t n, const char *why,
+			FILE *out)
 {
-	struct control_config cfg = { .log_syslog = true };
-	struct control *c = control_new(&cfg);
 	struct knob_cli_set *sets = calloc(n ? n : 1, sizeof *sets);
 	struct snapshot snap;
 	bool have_snap = false;
 	int status = KNOB_CLI_INVALID;
-	if (!c || !sets) {
+	if (!sets) {
 		fprintf(stderr, "wbtop: --set: out of memory\n");
-		status = KNOB_CLI_FAILED;
-		goto done;
+		return KNOB_CLI_FAILED;
 	}
-	char why[384];
+	char msg[384];
 	for (size_t i = 0; i < n; i++) {
-		if (knob_cli_parse(c, assignments[i], &sets[i], why, sizeof why) < 0) {
-			fprintf(stderr, "wbtop: --set '%s': %s\n", assignments[i], why);
+		if (knob_cli_parse(c, assignments[i], &sets[i], msg, sizeof msg) < 0) {
+			fprintf(stderr, "wbtop: --set '%s': %s\n", assignments[i], msg);
 			goto done;
 		}
 	}
@@ -306,11 +306,23 @@ int knob_cli_set(const char **assignments, size_t n, FILE *out)
 		status = KNOB_CLI_FAILED;
 		goto done;
 	}
-	status = knob_cli_apply(c, sets, n, have_snap ? &snap : NULL, out);
+	status = knob_cli_apply(c, sets, n, have_snap ? &snap : NULL, why, out);
 done:
 	if (have_snap)
 		snapshot_free(&snap);
 	free(sets);
+	return status;
+}
+
+int knob_cli_set(const char **assignments, size_t n, FILE *out)
+{
+	struct control_config cfg = { .log_syslog = true };
+	struct control *c = control_new(&cfg);
+	if (!c) {
+		fprintf(stderr, "wbtop: --set: out of memory\n");
+		return KNOB_CLI_FAILED;
+	}
+	int status = knob_cli_apply_sets(c, assignments, n, "", out);
 	control_free(c);
 	return status;
 }
@@ -375,5 +387,7 @@ int knob_cli_sysctl_conf(FILE *out)
 			fprintf(out, "# %s\n", knob_format_value(KNOB_KIND_BYTES, items[i].value, human, sizeof human));
 		fprintf(out, "%s = %" PRId64 "\n", items[i].def->name, items[i].value);
 	}
-	return ferror(out) ? KNOB_CLI_FAILED : KNOB_CLI_OK;
+	if (fflush(out) == EOF || ferror(out))	/* a reader gone (| head) is no failure */
+		return errno == EPIPE ? KNOB_CLI_OK : KNOB_CLI_FAILED;
+	return KNOB_CLI_OK;
 }

@@ -88,6 +88,9 @@ int main(int argc, char **argv)
 		opts_free(&o);
 		return status;
 	}
+	/* A reader that goes away (| head) ends every mode quietly with
+	 * status 0: writes then fail with EPIPE instead of killing wbtop. */
+	signal(SIGPIPE, SIG_IGN);
 	switch (o.mode) {
 	case MODE_HELP:
 		opts_usage(stdout);

@@ -45,6 +45,7 @@ static const struct option opts_long[] = {
 	{ "restore-on-exit", no_argument, NULL, OPT_RESTORE },
 	{ "revert-after", required_argument, NULL, OPT_REVERT_AFTER },
 	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "iso", no_argument, NULL, 't' },
 	{ "rec-sync", required_argument, NULL, OPT_REC_SYNC },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "width", required_argument, NULL, OPT_WIDTH },
@@ -71,6 +72,7 @@ void opts_usage(FILE *out)
 	      "      --devices REGEX      only devices whose name, dm/md name or mount matches\n"
 	      "      --dip PERCENT        dip sensitivity (see wbtop(1), DIPS)\n"
 	      "      --format FMT         batch output: text (default), json, openmetrics\n"
+	      "  -t, --iso                batch text: date and zone in the time (ISO 8601)\n"
 	      "  -o, --output FILE        write batch output to FILE\n"
 	      "  -q, --quiet              print nothing (with -w: record only)\n"
 	      "  -P, --processes          the processes writing (batch; on the screen: the pane open)\n"
@@ -94,7 +96,8 @@ void opts_usage(FILE *out)
 	      "      --sweep-dir DIR      with --sweep: where the runs are recorded\n"
 	      "      --plot OUT.svg       with -r, --compare or --sweep: throughput over time\n"
 	      "      --annotate FILE      mark dips in a vmstat/iostat text log ('-' = stdin)\n"
-	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing)\n"
+	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing);\n"
+	      "                           with -b, -d, -n or -w: first, then monitor\n"
 	      "      --sysctl-conf        print the writeback knobs as a sysctl.d snippet\n"
 	      "      --read-only          never write a knob\n"
 	      "      --restore-on-exit    put changed knobs back when wbtop exits\n"
@@ -253,17 +256,55 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
 		o->dip_given = true;
 		return 0;
-	case OPT_SET: o->mode = MODE_SET; return opts_add_set(o, optarg);
+	case OPT_SET: return opts_add_set(o, optarg);
 	case OPT_SYSCTL_CONF: o->mode = MODE_SYSCTL_CONF; return 0;
 	case OPT_READ_ONLY: o->read_only = true; return 0;
 	case OPT_RESTORE: o->restore_on_exit = true; return 0;
 	case OPT_REVERT_AFTER: return opts_seconds("--revert-after", optarg, &o->revert_after_s);
 	case OPT_REC_SYNC: o->rec_sync_given = true; return opts_rec_sync(optarg, &o->rec_sync_ms);
 	case OPT_EXPORT: o->mode = MODE_EXPORT; return opts_format("--export", optarg, &o->format);
+	case 't': o->iso_time = true; return 0;
 	case 'h': o->mode = MODE_HELP; return 0;
 	case 'V': o->mode = MODE_VERSION; return 0;
 	default: return 2;	/* getopt printed the message */
 	}
+}
+
+/* --set alone changes knobs and exits, as sysctl -w does; with -b or an
+ * option of a monitoring session the session starts with them written.
+ * What reads the past (a replay, an export, a log) never writes the host. */
+static int opts_check_sets(struct opts *o)
+{
+	static const struct { const char *opt, *why; } past[] = {
+		[MODE_ANNOTATE] = { "--annotate", "annotating a log never writes the host's knobs" },
+		[MODE_EXPORT] = { "--export", "a recording's export never writes the host's knobs" },
+		[MODE_COMPARE] = { "--compare", "comparing recordings never writes the host's knobs" },
+		[MODE_SYSCTL_CONF] = { "--sysctl-conf", "run --set first, then --sysctl-conf" },
+		[MODE_SWEEP] = { "--sweep", "a sweep sets each run's knobs itself (a fixed one: "
+						"--sweep KNOB=VALUE)" },
+		[MODE_PLOT] = { "--plot", "drawing recordings never writes the host's knobs" },
+	};
+	const char *with = NULL, *why = NULL;
+	if ((size_t)o->mode < sizeof past / sizeof past[0] && past[o->mode].opt) {
+		with = past[o->mode].opt;
+		why = past[o->mode].why;
+	} else if (o->replay_path) {
+		with = "-r";
+		why = "a replay never writes the host's knobs";
+	}
+	if (with) {
+		fprintf(stderr, "wbtop: --set and %s contradict each other: %s\n", with, why);
+		return 2;
+	}
+	if (o->read_only) {
+		fprintf(stderr, "wbtop: --set and --read-only contradict each other\n");
+		return 2;
+	}
+	bool session = o->mode == MODE_BATCH || o->delay_given || o->count || o->record_path ||
+		       o->procs || o->restore_on_exit || o->revert_after_s > 0;
+	if (o->mode == MODE_SCREEN && !session)
+		o->mode = MODE_SET;
+	return 0;
 }
 
 /* What follows "--" (n words at w; dashdash: there was one). */
@@ -299,8 +340,8 @@ static int opts_operands(struct opts *o, int n, char **w, bool dashdash)
 		}
 		return 0;
 	}
-	if (n > 0 || dashdash) {
-		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", n ? w[0] : "--");
+	if (n > 0) {	/* a bare "--" ends the options, as getopt has it */
+		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", w[0]);
 		return 2;
 	}
 	return 0;
@@ -394,7 +435,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	while (nopt < argc && strcmp(argv[nopt], "--") != 0)
 		nopt++;
 	int c;
-	while ((c = getopt_long(nopt, argv, "bd:n:aqPo:w:r:hV", opts_long, NULL)) != -1) {
+	while ((c = getopt_long(nopt, argv, "bd:n:aqPo:w:r:thV", opts_long, NULL)) != -1) {
 		int rc = opts_one(o, c, nopt, argv);
 		if (rc)
 			return rc;
@@ -425,6 +466,8 @@ int opts_parse(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "wbtop: --export: only csv and json are supported\n");
 		return 2;
 	}
+	if (o->nsets && opts_check_sets(o))
+		return 2;
 	if (o->rec_sync_given && !o->record_path) {
 		fprintf(stderr, "wbtop: --rec-sync says how a recording is written: use it with -w FILE\n");
 		return 2;

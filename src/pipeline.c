@@ -189,6 +189,8 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	pipeline_detect(p, cur, prev != NULL);
 	pipeline_recorded_marks(p, f);
 	f->nchanges = derive_knob_changes(prev, cur, p->changes, SNAP_NKNOBS);
+	/* what a recorded write explains is that write (with its reason), not a change by someone else */
+	f->nchanges = derive_knob_unexplained(p->changes, f->nchanges, f->events, f->nevents);
 	f->changes = p->changes;
 	p->cur = next;
 	p->have_prev = true;

@@ -71,6 +71,21 @@ static int rec_out_status(FILE *out)
 
 /* ---- CSV -------------------------------------------------------------- */
 
+/* "vg-home /home /srv (xfs data)": the name, the mount points, the filesystem. */
+static const char *rec_dev_readable(const struct dev_counters *d, char *buf, size_t len)
+{
+	const struct dev_ident *id = d->ident;
+	char name[sizeof d->name + 1];
+	snprintf(name, sizeof name, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
+	int n = snprintf(buf, len, "%s", id && id->label_short ? id->label_short : name);
+	if (id && id->mounts && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " %s", id->mounts);
+	if (id && id->fstype && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%s%s%s)", id->fstype, id->fs_label ? " " : "",
+			 id->fs_label ? id->fs_label : "");
+	return buf;
+}
+
 /* The CSV's device columns: one block per stable key. */
 struct rec_csv {
 	char **keys;		/* sorted; one block of columns each */
@@ -184,6 +199,10 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 	fputs(",dip,events", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
+		/* the readable name beside the key: a UUID says nothing to a reader */
+		snprintf(col, sizeof col, "name@%s", c->keys[b]);
+		fputc(',', out);
+		rec_csv_str(out, col);
 		for (size_t k = 0; k < fig_ndev; k++) {
 			if (!rec_dev_exported(&fig_dev_table[k]))
 				continue;
@@ -236,6 +255,11 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	}
 	for (size_t b = 0; b < c->nkeys; b++) {
 		size_t i = c->dev_of_col[b];
+		fputc(',', out);
+		if (i != SIZE_MAX) {
+			char name[512];
+			rec_csv_str(out, rec_dev_readable(&cur->dev[i], name, sizeof name));
+		}
 		for (size_t k = 0; k < fig_ndev; k++) {
 			const struct fig_dev *f = &fig_dev_table[k];
 			if (!rec_dev_exported(f))
@@ -301,8 +325,8 @@ static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
 	struct rec_csv_sink *cs = s->impl;
 	if (!f->prev)
 		return 0;	/* the baseline: no interval yet */
-	/* the knob writes recorded with the sample, else the changes seen */
-	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents ? f->nevents : f->nchanges };
+	/* the knob writes recorded with the sample and the changes others made */
+	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges };
 	rec_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m, rec_replay_dev_ids(cs->src));
 	if (!ferror(cs->out))
 		return 0;

@@ -292,9 +292,15 @@ static int rec_writer_create(const char *path, char *err, size_t errlen)
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST) {
 		struct stat st;
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		bool known = stat(path, &st) == 0;
+		if (known && S_ISREG(st.st_mode) && st.st_size == 0)
 			return 0;
-		rec_set_err(err, errlen, "%s: file exists (wbtop does not overwrite recordings)", path);
+		if (known && S_ISDIR(st.st_mode)) {
+			rec_set_err(err, errlen, "%s: is a directory: give the recording's file name", path);
+			return -EISDIR;
+		}
+		rec_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
+			    !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
 		return -EEXIST;
 	}
 	if (fd < 0) {

@@ -14,12 +14,15 @@
  * output goes on.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
+#include "control.h"
 #include "jsonl.h"
+#include "knob_cli.h"
 #include "openmetrics.h"
 #include "pipeline.h"
 #include "procs_view.h"
@@ -44,6 +47,10 @@ struct batch_run {
 	struct sink *rec;	/* -w, NULL when not recording (or stopped) */
 	struct rec_writer *rec_w;	/* its writer (owned by rec): for the note on the first frame */
 	bool rec_failed;	/* the recording stopped on an error: exit status 1 */
+	struct control *ctl;	/* live with --set, --restore-on-exit or --revert-after */
+	size_t ev_done;		/* control's events handed on so far (in a frame) */
+	struct wb_event *evbuf;	/* a frame's changes that no write of wbtop's explains */
+	size_t evcap;
 };
 
 static void batch_run_close(struct batch_run *r)
@@ -52,6 +59,8 @@ static void batch_run_close(struct batch_run *r)
 		sink_close(r->out_sinks[i], NULL, 0);
 	sink_close(r->rec, NULL, 0);
 	batch_free(r->sel);
+	control_free(r->ctl);
+	free(r->evbuf);
 	pipeline_free(r->pipe);
 	source_close(r->src);
 	if (r->out && r->out != stdout)
@@ -102,6 +111,37 @@ static int batch_run_add(struct batch_run *r, struct sink *s)
 	return 0;
 }
 
+/* Fractions of a second in the time column when the interval has them
+ * (two blocks at -d 0.5 must not share a time); a replay's interval is
+ * the recording's mean one, give or take 5% of its last decimal. */
+static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
+{
+	if (r->live)
+		return batch_time_decimals(o->delay_s, 0);
+	int64_t n = rec_replay_count(r->src);
+	if (n < 2)
+		return 0;
+	int64_t w0 = rec_replay_wall_ns(r->src, 0), w1 = rec_replay_wall_ns(r->src, n - 1);
+	if (w0 < 0 || w1 <= w0)
+		return 0;
+	return batch_time_decimals((double)(w1 - w0) / 1e9 / (double)(n - 1), 0.05);
+}
+
+/* Live with --set: the knobs are written before the first sample, so every
+ * interval printed is of the knobs asked for. */
+static int batch_run_open_control(struct batch_run *r, const struct opts *o)
+{
+	if (!r->live || !(o->nsets || o->restore_on_exit || o->revert_after_s > 0))
+		return 0;
+	struct control_config cc = { .read_only = o->read_only, .revert_after_s = o->revert_after_s,
+				     .log_syslog = true };
+	if (!(r->ctl = control_new(&cc))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	return o->nsets ? knob_cli_apply_sets(r->ctl, o->sets, o->nsets, "--set", NULL) : 0;
+}
+
 /* The output sinks of the format: text and -P, JSON Lines, or OpenMetrics
  * (to the stream, or replacing -o FILE at every frame). */
 static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, char *err, size_t errlen)
@@ -115,6 +155,7 @@ static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, cha
 			return 2;
 		}
 		r->out_sinks[r->nout++] = s;
+		batch_sink_set_time(s, batch_run_time_decimals(r, o), o->iso_time);
 		return o->procs ? batch_run_add(r, procs_sink_new(r->out, r->out_name)) : 0;
 	}
 	if (o->format == FMT_JSON)
@@ -188,7 +229,58 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	return 0;
+	return batch_run_open_control(r, o);
+}
+
+/* Live: the frame as every sink gets it, with wbtop's own knob writes
+ * since the last interval in events (their results and reasons; the
+ * recorder keeps them with this sample) and in changes only what they do
+ * not explain: what someone else changed.  The baseline carries none:
+ * --set's writes go with the first interval, the one that shows them.
+ * The frame itself when there is nothing to add. */
+static const struct frame *batch_run_own(struct batch_run *r, const struct frame *f, struct frame *fr)
+{
+	size_t all = r->ctl ? control_nevents(r->ctl) : 0;
+	if (!f->prev || all == r->ev_done)
+		return f;
+	*fr = *f;
+	fr->events = control_event(r->ctl, r->ev_done);
+	fr->nevents = all - r->ev_done;
+	for (size_t i = r->ev_done; i < all; i++)
+		sink_event(r->rec, control_event(r->ctl, i));
+	r->ev_done = all;
+	if (f->nchanges > r->evcap) {
+		struct wb_event *b = realloc(r->evbuf, f->nchanges * sizeof *b);
+		if (!b)
+			return fr;	/* out of memory: the changes are shown as they are */
+		r->evbuf = b;
+		r->evcap = f->nchanges;
+	}
+	if (f->nchanges)
+		memcpy(r->evbuf, f->changes, f->nchanges * sizeof *r->evbuf);
+	fr->changes = r->evbuf;
+	fr->nchanges = derive_knob_unexplained(r->evbuf, f->nchanges, fr->events, fr->nevents);
+	return fr;
+}
+
+/* --restore-on-exit: the writes are events like any other (printed, and
+ * recorded with one more sample, so a replay ends as the host was left).
+ * 0, or 1 if a knob could not be put back. */
+static int batch_run_restore(struct batch_run *r)
+{
+	size_t nev = control_nevents(r->ctl);
+	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
+	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
+		sink_event(r->rec, control_event(r->ctl, i));
+		for (size_t k = 0; k < r->nout; k++)
+			sink_event(r->out_sinks[k], control_event(r->ctl, i));
+	}
+	const struct frame *f;
+	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
+		sink_frame(r->rec, f);
+	if (rc < 0)
+		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
+	return rc < 0;
 }
 
 /* Store one sample (the baseline too: a replay needs it).  A failing
@@ -243,8 +335,9 @@ int run_batch(const struct opts *o)
 	uint64_t start_ns = ticker_now_ns();
 	long printed = 0;
 	while (!ticker_stop_signal() && (o->count == 0 || printed < o->count)) {
-		const struct frame *f;
-		int rc = pipeline_step(r.pipe, &f);
+		const struct frame *step, *f;
+		struct frame own;
+		int rc = pipeline_step(r.pipe, &step);
 		if (rc == 1)
 			break;
 		if (rc < 0) {
@@ -252,6 +345,7 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
+		f = batch_run_own(&r, step, &own);
 		batch_run_record(&r, f);
 		if (!f->prev)
 			batch_run_self_note(&r, f);
@@ -265,10 +359,14 @@ int run_batch(const struct opts *o)
 		/* -n counts intervals; openmetrics exports the first sample too */
 		if (f->prev || o->format == FMT_OPENMETRICS)
 			printed++;
+		if (r.ctl)	/* --revert-after: nobody confirms in batch mode */
+			control_tick(r.ctl, ticker_now_ns());
 		if (r.live && (o->count == 0 || printed < o->count) &&
 		    !ticker_sleep_until(ticker_next_deadline(start_ns, step_ns, ticker_now_ns())))
 			break;
 	}
+	if (r.ctl && o->restore_on_exit && control_nchanges(r.ctl) && batch_run_restore(&r) && status == 0)
+		status = 1;
 	if (r.rec && batch_run_close_rec(&r) && status == 0)
 		status = 1;
 	if (r.rec_failed && status == 0)

@@ -14,6 +14,7 @@
  * restored by screen_free().
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "ident.h"
+#include "knob_cli.h"
 #include "run.h"
 #include "run_screen_priv.h"
 #include "settings.h"
@@ -113,15 +115,36 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	return 0;
 }
 
+/* Hand control's events from nev on to the history (a mark) and the
+ * recording (kept with the next sample). */
+static void run_screen_events_out(struct screen_run *r, size_t nev)
+{
+	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
+		sink_event(r->hist_sink, control_event(r->ctl, i));
+		sink_event(r->rec, control_event(r->ctl, i));
+	}
+}
+
+/* --restore-on-exit: the writes are events like any other, and one more
+ * sample shows the knobs back, so a replay ends as the host was left. */
+static void run_screen_restore(struct screen_run *r)
+{
+	size_t nev = control_nevents(r->ctl);
+	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
+	if (rc < 0)
+		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
+	run_screen_events_out(r, nev);
+	const struct frame *f;
+	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
+		sink_frame(r->rec, f);
+}
+
 static void run_screen_close(struct screen_run *r)
 {
 	screen_free(r->scr);	/* the terminal first: anything printed after must show */
 	r->scr = NULL;
-	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl)) {
-		int rc = control_revert_all(r->ctl);
-		if (rc < 0)
-			fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
-	}
+	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl))
+		run_screen_restore(r);
 	if (sink_close(r->rec, r->err, sizeof r->err) < 0)
 		fprintf(stderr, "wbtop: %s\n", r->err);
 	sink_close(r->hist_sink, NULL, 0);
@@ -156,18 +179,25 @@ static void run_screen_rec_failed(struct screen_run *r)
 /* Knob changes by anyone (wbtop, sysctl, a tuning daemon) mark the graph. */
 static void run_screen_knob_changes(struct screen_run *r, const struct frame *f, bool show)
 {
-	const struct wb_event *ev = f->changes;
-	size_t n = f->nchanges;
-	if (!n)
+	/* a replay: the live run's own writes, as made, beside what else changed */
+	if (!f->nchanges && !f->nevents)
 		return;
 	if (r->own_change) {	/* already on the status line, as control reported it */
 		r->own_change = false;
 		return;
 	}
-	char line[256];
 	if (show)
-		screen_message(r->scr, "knob changed: %s%s", control_format_event(&ev[0], line, sizeof line),
-			       n > 1 ? " (and more)" : "");
+		run_screen_knob_note(r, f);
+}
+
+void run_screen_knob_note(struct screen_run *r, const struct frame *f)
+{
+	const struct wb_event *e = f->nevents ? &f->events[f->nevents - 1] : f->nchanges ? &f->changes[0] : NULL;
+	char line[256];
+	if (e)
+		screen_message(r->scr, "%s%s%s", f->nevents ? "" : "knob changed: ",
+			       control_format_event(e, line, sizeof line),
+			       f->nevents + f->nchanges > 1 ? " (and more)" : "");
 }
 
 void run_screen_take(struct screen_run *r, const struct frame *f, bool show)
@@ -245,6 +275,31 @@ static void run_screen_list_knobs(struct screen_run *r)
 	screen_set_knobs(r->scr, &k);
 }
 
+/* Several writes at once (U, --revert-after, --set): each knob in a few
+ * words, "revert: vm.dirty_ratio 10 -> 20, vm.dirty_bytes 0 -> 0: all ok",
+ * the full line of any that did not go through. */
+static const char *run_screen_events_line(struct screen_run *r, size_t from, size_t to, char *buf,
+					  size_t len)
+{
+	const struct wb_event *first = control_event(r->ctl, from);
+	bool all_ok = true;
+	size_t used = (size_t)snprintf(buf, len, "%s%s%zu writes: ", first->note, first->note[0] ? ", " : "",
+				       to - from);
+	for (size_t i = from; i < to && used < len; i++) {
+		const struct wb_event *e = control_event(r->ctl, i);
+		char one[256];
+		if (e->result == 0)
+			snprintf(one, sizeof one, "%s %" PRId64 " -> %" PRId64, e->knob, e->old_value, e->read_back);
+		else
+			control_format_event(e, one, sizeof one);
+		all_ok = all_ok && e->result == 0;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > from ? ", " : "", one);
+	}
+	if (used < len && all_ok)
+		snprintf(buf + used, len - used, ": all ok");
+	return buf;
+}
+
 /* After a write (nev: events before it): the event on the status line,
  * a mark on the graph, fresh BDI limits in the device's identity, a fresh
  * list in the panel.  A vm knob change is marked by the next sample, which
@@ -255,13 +310,13 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 {
 	size_t n = control_nevents(r->ctl);
 	char line[256];
-	for (size_t i = nev; i < n; i++) {
-		sink_event(r->hist_sink, control_event(r->ctl, i));
-		sink_event(r->rec, control_event(r->ctl, i));	/* kept with the next sample */
-	}
+	run_screen_events_out(r, nev);	/* the recording keeps them with the next sample */
 	if (n > nev) {
 		const struct wb_event *e = control_event(r->ctl, n - 1);
-		screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
+		if (n - nev == 1)
+			screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
+		else
+			screen_message(r->scr, "%s", run_screen_events_line(r, nev, n, line, sizeof line));
 		if (strncmp(e->knob, "bdi:", 4) != 0 && e->result == 0)
 			r->own_change = true;
 	} else if (rc < 0) {
@@ -347,6 +402,7 @@ static void run_screen_save_settings(struct screen_run *r)
 	const char *kv[][2] = {
 		{ "delay", delay }, { "sort", v.sort }, { "filter", v.filter },
 		{ "show_idle", v.show_idle ? "yes" : "no" }, { "dip", dip },
+		{ "layout", screen_layout_name(v.procs_open) },
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0] && rc == 0; i++)
@@ -537,15 +593,40 @@ static void run_screen_loop(struct screen_run *r)
 	}
 }
 
-static int run_screen_main(const struct opts *o);
+static int run_screen_main(const struct opts *o, const char *sort, const char *warnings);
+
+/* What of the settings file the command line and the screen cannot check
+ * for themselves: a sort column and a layout the screen knows. */
+static void run_screen_check_settings(const struct settings *set, struct opts *eff, const char **sort,
+				      FILE *warn)
+{
+	char *path = settings_default_path();
+	const char *name = path ? path : "the settings file";
+	if ((set->have & SETTINGS_SORT) && screen_sort_known(set->sort))
+		*sort = set->sort;
+	else if (set->have & SETTINGS_SORT)
+		fprintf(warn, "wbtop: %s: sort '%s': not a column of the device table; ignored\n",
+			name, set->sort);
+	bool procs;
+	char why[160];
+	if ((set->have & SETTINGS_LAYOUT) && screen_layout_parse(set->layout, &procs, why, sizeof why) < 0)
+		fprintf(warn, "wbtop: %s: layout '%s': %s; ignored\n", name, set->layout, why);
+	else if ((set->have & SETTINGS_LAYOUT) && procs)
+		eff->procs = true;	/* -P only opens it: the command line cannot close it */
+	free(path);
+}
 
 /* The settings file applies to the screen only (scripts and timers running
  * -b must not change because someone saved a view), and the command line
- * wins over it. */
+ * wins over it.  Its warnings go to stderr, and the first to the status
+ * line: the screen hides what was printed before it. */
 int run_screen(const struct opts *cmdline)
 {
 	struct settings set;
-	settings_load(NULL, &set, stderr);
+	char *warnings = NULL;
+	size_t wlen = 0;
+	FILE *warn = open_memstream(&warnings, &wlen);
+	settings_load(NULL, &set, warn ? warn : stderr);
 	struct opts eff = *cmdline;
 	if ((set.have & SETTINGS_DELAY) && !cmdline->delay_given)
 		eff.delay_s = set.delay_s;
@@ -555,17 +636,43 @@ int run_screen(const struct opts *cmdline)
 		eff.all_devices = set.show_idle;
 	if ((set.have & SETTINGS_DIP) && !cmdline->dip_given)
 		eff.dip.drop_pct = set.dip_pct;
-	int status = run_screen_main(&eff);
+	const char *sort = NULL;
+	run_screen_check_settings(&set, &eff, &sort, warn ? warn : stderr);
+	if (warn && fclose(warn) == 0 && warnings) {
+		fputs(warnings, stderr);
+	} else {
+		free(warnings);	/* no memory stream: the warnings went to stderr at once */
+		warnings = NULL;
+	}
+	int status = run_screen_main(&eff, sort, warnings && *warnings ? warnings : NULL);
+	free(warnings);
 	settings_free(&set);
 	return status;
 }
 
-static int run_screen_main(const struct opts *o)
+/* The first settings warning on the status line, "wbtop: " cut. */
+static void run_screen_warn(struct screen_run *r, const char *warnings)
+{
+	if (!warnings)
+		return;
+	const char *first = strncmp(warnings, "wbtop: ", 7) == 0 ? warnings + 7 : warnings;
+	int n = (int)strcspn(first, "\n");
+	bool more = first[n] && first[n + 1];
+	screen_message(r->scr, "%.*s%s", n, first, more ? " (more after quitting)" : "");
+}
+
+static int run_screen_main(const struct opts *o, const char *sort, const char *warnings)
 {
 	struct screen_run r;
 	int status = run_screen_open(&r, o);
 	if (status) {
 		fprintf(stderr, "wbtop: %s\n", r.err);
+		run_screen_close(&r);
+		return status;
+	}
+	/* --set: written before the first sample, so every figure shown is
+	 * of the knobs asked for; a refusal ends here, as --set alone does. */
+	if (o->nsets && (status = knob_cli_apply_sets(r.ctl, o->sets, o->nsets, "--set", NULL))) {
 		run_screen_close(&r);
 		return status;
 	}
@@ -581,7 +688,7 @@ static int run_screen_main(const struct opts *o)
 		return 1;
 	}
 	struct screen_config sc = { .no_color = o->no_color, .all_devices = o->all_devices,
-				    .devices_regex = o->devices_regex, .procs = o->procs };
+				    .devices_regex = o->devices_regex, .procs = o->procs, .sort = sort };
 	if (!(r.scr = screen_new(&sc, r.err, sizeof r.err))) {
 		fprintf(stderr, "wbtop: %s\n", r.err);
 		run_screen_close(&r);
@@ -590,6 +697,13 @@ static int run_screen_main(const struct opts *o)
 	run_screen_take(&r, f, false);
 	if (r.kloop_why[0])
 		screen_message(r.scr, "kernel writeback loop: %s", r.kloop_why);
+	run_screen_warn(&r, warnings);
+	/* --set's events on the status line, and in the recording with the
+	 * first interval (the baseline before it is never an interval) */
+	if (o->nsets) {
+		run_screen_after_write(&r, NULL, 0, 0);
+		r.own_change = false;	/* written before the first sample: no change to see */
+	}
 	if (r.replay)
 		run_replay_start(&r);
 	if (r.live)

@@ -50,6 +50,9 @@ struct screen_run {
  * recording; show says whether messages (knob changes) go to the screen.
  * r->f is then the frame. */
 void run_screen_take(struct screen_run *r, const struct frame *f, bool show);
+/* The knob writes and changes of f on the status line (the last write, or
+ * the first change someone else made). */
+void run_screen_knob_note(struct screen_run *r, const struct frame *f);
 
 /* run_screen_replay.c */
 /* Set the replay up after the first sample: the speed (-d given: about

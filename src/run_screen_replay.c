@@ -187,6 +187,9 @@ static int64_t run_replay_index_at(struct screen_run *r, int64_t wall_ns)
 		screen_message(r->scr, "the recording ends at %s: its last sample", when);
 		i = n - 1;
 	}
+	if (i > 0 && screen_seek_take_earlier(wall_ns, rec_replay_wall_ns(r->src, i - 1),
+					      rec_replay_wall_ns(r->src, i)))
+		i--;
 	return i;
 }
 
@@ -213,6 +216,8 @@ static void run_replay_mark(struct screen_run *r, unsigned kind, int dir)
 		screen_message(r->scr, "%s: %s", what, strerror((int)-i));
 	else
 		run_replay_jump(r, i);
+	if (i >= 0 && kind == REC_MARK_KNOB && r->f)
+		run_screen_knob_note(r, r->f);	/* what changed there */
 }
 
 void run_replay_req(struct screen_run *r, const struct screen_req *q)

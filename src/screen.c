@@ -30,6 +30,8 @@
 /* A status message stays up this long (and until the next key), whatever
  * the interval: long enough to read. */
 #define SCR_MSG_NS 5000000000ull
+/* How long the device table keeps rows for devices no longer shown. */
+#define SCR_TABLE_HOLD_NS 10000000000ull
 
 /* The terminal the atexit handler restores (one screen at a time). */
 static SCREEN *scr_active;
@@ -411,12 +413,14 @@ void scr_draw_rule(struct screen *s, int y, const char *title)
 
 /* ---- the top line and the status line ---- */
 
+/* A replay's date; below 100 columns without the year, so that the
+ * position, speed, interval and file name still fit beside it. */
 static void scr_fmt_time(int64_t wall_ns, bool date, char *buf, size_t len)
 {
 	time_t t = (time_t)(wall_ns / 1000000000);
 	struct tm tm;
 	localtime_r(&t, &tm);
-	strftime(buf, len, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	strftime(buf, len, !date ? "%H:%M:%S" : COLS < 100 ? "%m-%d %H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 bool scr_is_replay(const struct screen *s)
@@ -424,44 +428,30 @@ bool scr_is_replay(const struct screen *s)
 	return s->st.source_kind && strcmp(s->st.source_kind, "live") != 0;
 }
 
-/* A replay's place: "sample 12/40  speed 2x  replay FILE  interval
- * 0.5s" (the recorded interval of the sample shown); the file's base name
- * when its path does not fit. */
+/* A replay's place: "sample 12/40  speed 2x  interval 0.5s  replay FILE"
+ * (the recorded interval of the sample shown); the file's base name when
+ * its path does not fit, nothing when that does not either. */
 static void scr_draw_replay_pos(struct screen *s, struct scr_line *ln)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "%" PRId64 "/%" PRId64, s->st.replay_index + 1, s->st.replay_count);
 	scr_field(s, ln, " sample", SCR_NORMAL, buf);
 	scr_field(s, ln, " speed", SCR_NORMAL, screen_fmt_speed(s->st.replay_speed, buf, sizeof buf));
-	const char *path = s->st.source_label ? s->st.source_label : "";
-	const char *base = strrchr(path, '/');
-	if (!scr_field(s, ln, " replay", SCR_NORMAL, path) && base)
-		scr_field(s, ln, " replay", SCR_NORMAL, base + 1);
+	/* the interval before the file: the file is known, it was given */
 	if (s->f && s->f->sys.status == RATE_OK) {
 		snprintf(buf, sizeof buf, "%.3gs", s->f->sys.dt_s);
 		scr_field(s, ln, " interval", SCR_NORMAL, buf);
 	}
+	const char *path = s->st.source_label ? s->st.source_label : "";
+	const char *base = strrchr(path, '/');
+	if (!scr_field(s, ln, " replay", SCR_NORMAL, path) && base)
+		scr_field(s, ln, " replay", SCR_NORMAL, base + 1);
 }
 
 void scr_draw_top_line(struct screen *s)
 {
-	struct scr_line ln = { 0, 0, COLS };
-	char buf[64];
-	bool replay = scr_is_replay(s);
-	scr_add(s, &ln, SCR_TITLE, "wbtop");
-	if (s->f) {
-		scr_fmt_time(s->f->cur->wall_ns, replay, buf, sizeof buf);
-		scr_addf(s, &ln, SCR_NORMAL, " %s", buf);
-	}
-	if (s->st.uptime_s >= 0)
-		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
-	if (replay) {
-		scr_draw_replay_pos(s, &ln);
-	} else {
-		snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
-		scr_field(s, &ln, " interval", SCR_NORMAL, buf);
-	}
-	/* Flags at the right: they must show even when the line is full. */
+	/* Flags at the right: they must show even when the line is full, so
+	 * the fields at the left get what they leave, whole or not at all. */
 	bool dip = s->f && (s->f->sys_dip || s->f->interval_dip);
 	char revert[48] = "";
 	if (s->st.revert_in_s >= 0)
@@ -481,6 +471,23 @@ void scr_draw_top_line(struct screen *s)
 	}
 	int flags = (int)strlen(revert) + (int)strlen(wait) + (s->st.recording ? 5 : 0) +
 		    (s->st.paused ? 8 : 0) + (dip ? 6 : 0);
+
+	struct scr_line ln = { 0, 0, COLS - flags };
+	char buf[64];
+	bool replay = scr_is_replay(s);
+	scr_add(s, &ln, SCR_TITLE, "wbtop");
+	if (s->f) {
+		scr_fmt_time(s->f->cur->wall_ns, replay, buf, sizeof buf);
+		scr_addf(s, &ln, SCR_NORMAL, " %s", buf);
+	}
+	if (s->st.uptime_s >= 0)
+		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
+	if (replay) {
+		scr_draw_replay_pos(s, &ln);
+	} else {
+		snprintf(buf, sizeof buf, "%gs", s->st.delay_s);
+		scr_field(s, &ln, " interval", SCR_NORMAL, buf);
+	}
 	struct scr_line right = { 0, COLS - flags, COLS };
 	scr_add(s, &right, SCR_WARN, revert);
 	scr_add(s, &right, SCR_EVENT, wait);
@@ -513,6 +520,32 @@ static const char *scr_prompt_title(enum scr_prompt p)
 	}
 }
 
+/* A message wider than the terminal takes the row above too (broken at a
+ * space): cut, "does not overwrite recor" says nothing. */
+static void scr_draw_message(struct screen *s, int y)
+{
+	int cols;
+	scr_clip(s->msg, INT32_MAX, &cols);
+	const char *rest = s->msg;
+	if (cols > COLS && y > 0) {
+		size_t n = scr_clip(s->msg, COLS, &cols), cut = n;
+		while (cut > 0 && s->msg[cut] != ' ')
+			cut--;
+		n = cut > 0 ? cut : n;
+		char first[sizeof s->msg];
+		snprintf(first, sizeof first, "%.*s", (int)n, s->msg);
+		move(y - 1, 0);
+		clrtoeol();
+		struct scr_line top = { y - 1, 0, COLS };
+		scr_add(s, &top, SCR_WARN, first);
+		rest = s->msg + n;
+		while (*rest == ' ')
+			rest++;
+	}
+	struct scr_line ln = { y, 0, COLS };
+	scr_add(s, &ln, SCR_WARN, rest);
+}
+
 void scr_draw_status(struct screen *s)
 {
 	int y = LINES - 1;
@@ -526,7 +559,7 @@ void scr_draw_status(struct screen *s)
 		return;
 	}
 	if (s->msg[0]) {
-		scr_add(s, &ln, SCR_WARN, s->msg);
+		scr_draw_message(s, y);
 		return;
 	}
 	if (s->view == SCR_VIEW_HELP) {
@@ -564,15 +597,26 @@ void scr_draw_status(struct screen *s)
 
 /* ---- layout of the main view ---- */
 
+/* The longest wording that fits: the sizes are the point, never cut off. */
 static void scr_draw_too_small(void)
 {
+	static const char *const forms[] = {
+		"wbtop needs %dx%d, this terminal is %dx%d", "needs %dx%d, is %dx%d", "%dx%d>%dx%d",
+	};
+	static const char *const hints[] = { "enlarge it, or press q to quit", "enlarge, or q", "q quits" };
 	char line[96];
-	snprintf(line, sizeof line, "wbtop needs %dx%d, this terminal is %dx%d", SCR_MIN_COLS,
-		 SCR_MIN_ROWS, COLS, LINES);
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		int n = snprintf(line, sizeof line, forms[i], SCR_MIN_COLS, SCR_MIN_ROWS, COLS, LINES);
+		if (n <= COLS)
+			break;
+	}
 	int y = LINES / 2 > 0 ? LINES / 2 - 1 : 0;
 	mvaddnstr(y, 0, line, COLS);
-	if (LINES > 1)
-		mvaddnstr(y + 1, 0, "enlarge it, or press q to quit", COLS);
+	for (size_t i = 0; LINES > 1 && i < sizeof hints / sizeof hints[0]; i++)
+		if ((int)strlen(hints[i]) <= COLS || i + 1 == sizeof hints / sizeof hints[0]) {
+			mvaddnstr(y + 1, 0, hints[i], COLS);
+			break;
+		}
 }
 
 static void scr_draw_sys_graph(struct screen *s, int y, int bars)
@@ -608,12 +652,28 @@ static int scr_procs_table_rows(const struct screen *s, int avail)
 	return want < 3 ? 3 : want > most ? (most < 3 ? 3 : most) : want;
 }
 
+/* The table's rows: what its devices need, held for a while when fewer
+ * show (an idle device hidden for an interval must not make the graph
+ * jump), back at once on a resize. */
+static int scr_table_want(struct screen *s)
+{
+	int want = (int)s->norder + 1;
+	if (LINES != s->table_lines || want >= s->table_want) {
+		s->table_lines = LINES;
+		s->table_want = want;
+		s->table_since_ns = scr_now_ns();
+	} else if (scr_now_ns() - s->table_since_ns > SCR_TABLE_HOLD_NS) {
+		s->table_want = want;
+		s->table_since_ns = scr_now_ns();
+	}
+	return s->table_want;
+}
+
 static void scr_draw_main(struct screen *s)
 {
 	int avail = LINES - SCR_TOP_ROWS - 1;
-	int bars = avail / 4;
-	bars = bars < 2 ? 2 : bars > 12 ? 12 : bars;
-	int table = avail - bars - 2;
+	int bars;
+	int table = screen_split_rows(avail, scr_table_want(s), &bars);
 	if (s->procs_open) {
 		table = scr_procs_table_rows(s, avail);
 		scr_procs_update(s, avail - table - 3);	/* before the summary: it counts the throttled */

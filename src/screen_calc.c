@@ -3,6 +3,7 @@
  * the small sums behind the gauge, the sparklines and the graph.  No
  * curses here, so every rule is unit-tested (tests/unit/test_screen.c).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,4 +189,79 @@ const char *screen_save_name(int64_t wall_ns, char *buf, size_t len)
 	if (!localtime_r(&t, &tm) || !strftime(buf, len, "wbtop-%Y%m%d-%H%M%S.db", &tm))
 		snprintf(buf, len, "wbtop-history.db");
 	return buf;
+}
+
+int screen_layout_parse(const char *text, bool *procs, char *why, size_t len)
+{
+	static const char *const panes[] = { "sys", "devices", "graph", "procs" };
+	bool seen[4] = { false };
+	const char *p = text;
+	for (;;) {
+		p += strspn(p, " \t,");
+		size_t n = strcspn(p, " \t,");
+		if (!n)
+			break;
+		size_t i = 0;
+		while (i < 4 && !(strlen(panes[i]) == n && strncmp(p, panes[i], n) == 0))
+			i++;
+		if (i == 4) {
+			snprintf(why, len, "unknown pane '%.*s' (sys, devices, graph, procs)", (int)n, p);
+			return -EINVAL;
+		}
+		seen[i] = true;
+		p += n;
+	}
+	if (seen[2] && seen[3]) {
+		snprintf(why, len, "graph and procs share the bottom of the screen: give one");
+		return -EINVAL;
+	}
+	*procs = seen[3];
+	return 0;
+}
+
+const char *screen_layout_name(bool procs)
+{
+	return procs ? "sys devices procs" : "sys devices graph";
+}
+
+bool screen_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t later_ns)
+{
+	if (earlier_ns < 0 || later_ns <= earlier_ns || earlier_ns >= target_ns)
+		return false;
+	return (target_ns - earlier_ns) * 10 < later_ns - earlier_ns;
+}
+
+bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const double *dt_s,
+		  size_t n, double window_s, struct screen_trend *out)
+{
+	double span = 0, dirtied_kb = 0, written_kb = 0;
+	for (size_t i = 0; i < n && span < window_s; i++) {
+		if (!(dt_s[i] > 0) || isnan(dirtied_kbps[i]) || isnan(written_kbps[i]))
+			continue;
+		/* the oldest frame counts only for the part inside the window */
+		double dt = span + dt_s[i] > window_s ? window_s - span : dt_s[i];
+		dirtied_kb += dirtied_kbps[i] * dt;
+		written_kb += written_kbps[i] * dt;
+		span += dt;
+	}
+	if (span <= 0)
+		return false;
+	out->dirtied_kbps = dirtied_kb / span;
+	out->written_kbps = written_kb / span;
+	out->span_s = span;
+	return true;
+}
+
+int screen_split_rows(int avail, int want, int *bars)
+{
+	int least = avail / 4;
+	least = least < 2 ? 2 : least > 12 ? 12 : least;
+	int most = avail - least - 2;	/* the rule above the graph, its axis below */
+	int table = want < 3 ? 3 : want;
+	if (table > most)
+		table = most > 3 ? most : 3;
+	*bars = avail - table - 2;
+	if (*bars < 2)
+		*bars = 2;
+	return table;
 }

@@ -71,6 +71,16 @@ static void scr_layout_optional(const struct screen *s, int width, struct scr_la
 		}
 }
 
+/* Seconds a flush or discard column stays after its last non-zero figure:
+ * it must not come and go with every burst. */
+#define SCR_COL_HOLD_NS 10000000000ull
+
+static bool scr_col_quiet(const struct screen *s, unsigned need)
+{
+	uint64_t seen = need == FIG_NEED_FLUSH ? s->flush_seen_ns : s->discard_seen_ns;
+	return !seen || scr_now_ns() - seen > SCR_COL_HOLD_NS;
+}
+
 static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 {
 	int used = 1;	/* the dip marker */
@@ -83,6 +93,14 @@ static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 	for (size_t g = 0; g < 2; g++)
 		for (size_t c = s->ncols; c-- > 0 && width - used < SCR_NAME_MIN + 1 + SCR_SPARK_MIN;)
 			if (L->on[c] && (s->cols[c]->need & give_way[g])) {
+				L->on[c] = false;
+				used -= s->cols[c]->screen.width;
+			}
+	/* Columns of nothing (no flush, no discard on any row shown for a
+	 * while) give way before a name is cut: the name tells devices apart. */
+	for (size_t g = 0; g < 2; g++)
+		for (size_t c = s->ncols; c-- > 0 && width - used < s->label_max + 1 + SCR_SPARK_MIN;)
+			if (L->on[c] && (s->cols[c]->need & give_way[g]) && scr_col_quiet(s, give_way[g])) {
 				L->on[c] = false;
 				used -= s->cols[c]->screen.width;
 			}
@@ -130,6 +148,37 @@ const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len)
 		scr_append(buf, len, id->fstype, strlen(id->fstype));
 	}
 	/* One byte, one column: anything else would break the table. */
+	for (char *p = buf; *p; p++)
+		if (!isprint((unsigned char)*p))
+			*p = '?';
+	return buf;
+}
+
+const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf, size_t len)
+{
+	scr_dev_label(d, buf, len);
+	const struct dev_ident *id = d->ident;
+	if ((int)strlen(buf) <= width || width <= 0 || !id)
+		return buf;
+	/* Too long: the filesystem type goes first; then the mount point keeps
+	 * its tail ("..exp/m1"), which is where mount points differ; a device
+	 * without one shows its filesystem label instead. */
+	const char *base = id->label_short ? id->label_short : d->name;
+	size_t first = id->mounts ? strcspn(id->mounts, " ") : 0;
+	const char *tail = id->mounts ? id->mounts : id->fs_label;
+	size_t tail_len = id->mounts ? first : tail ? strlen(tail) : 0;
+	int room = width - (int)strlen(base) - 1;
+	buf[0] = '\0';
+	scr_append(buf, len, base, strlen(base));
+	if (tail && room >= 4) {
+		scr_append(buf, len, " ", 1);
+		if ((int)tail_len > room) {
+			scr_append(buf, len, "..", 2);
+			scr_append(buf, len, tail + tail_len - (size_t)(room - 2), (size_t)(room - 2));
+		} else {
+			scr_append(buf, len, tail, tail_len);
+		}
+	}
 	for (char *p = buf; *p; p++)
 		if (!isprint((unsigned char)*p))
 			*p = '?';
@@ -456,7 +505,7 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
-	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label(d, name, sizeof name));
+	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label_fit(d, L->name_w, name, sizeof name));
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
@@ -490,10 +539,27 @@ static void scr_draw_empty(struct screen *s, int y)
 	scr_add(s, &ln, SCR_DIM, why);
 }
 
+/* What the layout needs of the rows on show: their longest label, and
+ * whether any had flushes or discards this frame. */
+static void scr_measure_rows(struct screen *s, int page)
+{
+	uint64_t now = scr_now_ns();
+	s->label_max = 0;
+	for (int r = 0; r < page && s->top + (size_t)r < s->norder; r++) {
+		size_t i = s->order[s->top + (size_t)r];
+		const struct dev_rates *d = frame_dev_rate(s->f, i);
+		if (d && d->status == RATE_OK && d->has_flush && d->f_s > 0)
+			s->flush_seen_ns = now;
+		if (d && d->status == RATE_OK && d->has_discard && d->d_s > 0)
+			s->discard_seen_ns = now;
+		char label[160];
+		int n = (int)strlen(scr_dev_label(&s->f->cur->dev[i], label, sizeof label));
+		s->label_max = n > s->label_max ? n : s->label_max;
+	}
+}
+
 void scr_draw_devices(struct screen *s, int y, int rows)
 {
-	struct scr_layout L;
-	scr_layout(s, COLS, &L);
 	int page = rows - 1;	/* the header takes a row */
 	s->table_rows = page > 0 ? page : 1;
 	if (s->sel < s->top)
@@ -502,12 +568,17 @@ void scr_draw_devices(struct screen *s, int y, int rows)
 		s->top = s->sel - (size_t)s->table_rows + 1;
 	if (s->top + (size_t)s->table_rows > s->norder)
 		s->top = s->norder > (size_t)s->table_rows ? s->norder - (size_t)s->table_rows : 0;
+	if (s->norder) {
+		scr_order_upto(s, s->top + (size_t)page);
+		scr_measure_rows(s, page);
+	}
+	struct scr_layout L;
+	scr_layout(s, COLS, &L);
 	scr_draw_header(s, y, &L);
 	if (!s->norder) {
 		scr_draw_empty(s, y + 1);
 		return;
 	}
-	scr_order_upto(s, s->top + (size_t)page);
 	for (int r = 0; r < page && s->top + (size_t)r < s->norder; r++) {
 		size_t k = s->top + (size_t)r;
 		scr_draw_row(s, y + 1 + r, s->order[k], &L, k == s->sel);
@@ -582,8 +653,19 @@ bool scr_set_sort(struct screen *s, const char *name)
 	return true;
 }
 
+bool screen_sort_known(const char *name)
+{
+	const struct fig_dev *cols[SCR_MAX_COLS];
+	size_t n = fig_dev_screen_cols(cols, SCR_MAX_COLS);
+	for (size_t c = 0; c < n; c++)
+		if (strcmp(cols[c]->screen.title, name) == 0)
+			return true;
+	return strcmp(name, "name") == 0;
+}
+
 void screen_get_view(const struct screen *s, struct screen_view *v)
 {
+	v->procs_open = s->procs_open;
 	v->sort = s->sort_col < 0 ? "name" : s->cols[s->sort_col]->screen.title;
 	v->sort_reverse = s->sort_rev;
 	v->filter = s->filter_text;

@@ -27,6 +27,7 @@ static void scr_prompt_open(struct screen *s, enum scr_prompt p, const char *ini
 	s->prompt = p;
 	snprintf(s->input, sizeof s->input, "%s", initial ? initial : "");
 	s->ninput = strlen(s->input);
+	s->input_hint = false;
 	s->msg[0] = '\0';
 }
 
@@ -78,6 +79,12 @@ static void scr_prompt_key(struct screen *s, int ch, struct screen_req *req)
 		scr_prompt_done(s, req);
 		return;
 	}
+	bool hint = s->input_hint;
+	s->input_hint = false;
+	if (hint && ch >= 32 && ch < 127) {	/* typing replaces the suggestion */
+		s->ninput = 0;
+		s->input[0] = '\0';
+	}
 	if (scr_is_backspace(ch)) {
 		if (s->ninput)
 			s->input[--s->ninput] = '\0';
@@ -113,6 +120,7 @@ static void scr_open_time_prompt(struct screen *s)
 			strftime(now, sizeof now, "%H:%M:%S", &tm);
 	}
 	scr_prompt_open(s, SCR_PROMPT_TIME, now);
+	s->input_hint = true;	/* Enter keeps it, a key typed starts afresh */
 }
 
 /* Moving through a recording: the same keys on every page, so a device's

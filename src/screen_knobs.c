@@ -64,7 +64,9 @@ static void scr_knob_row(struct screen *s, int y, const struct control_item *it,
 	struct scr_line ln = { y, 0, COLS };
 	knob_format_value(it->def->kind, it->value, v, sizeof v);
 	knob_format_value(it->def->kind, it->start, st, sizeof st);
-	bool pair = it->def->partner >= 0;
+	/* a vm ratio/bytes pair has one member in force; a BDI limit's ratio and
+	 * bytes are two views of one value, neither "in force" over the other */
+	bool pair = !it->ref.bdi && it->def->partner >= 0;
 	enum scr_role role = it->in_force ? SCR_NORMAL : SCR_DIM;
 	scr_add(s, &ln, SCR_TITLE, sel ? ">" : " ");
 	scr_addf(s, &ln, role, "%-*.*s", SCR_KNOB_NAME_W, SCR_KNOB_NAME_W, it->name);

@@ -101,6 +101,8 @@ struct screen {
 	size_t nrank;
 	struct scr_filter_memo *fmemo;	/* per device: its filter verdict */
 	unsigned filter_gen;	/* bumped when the filter changes */
+	int table_want, table_lines;	/* the table's rows held (scr_table_want), at LINES */
+	uint64_t table_since_ns;
 	size_t nselected;	/* devices passing the filter, idle or not */
 	const struct fig_dev *cols[SCR_MAX_COLS];	/* the columns, in screen order */
 	size_t ncols;
@@ -116,11 +118,14 @@ struct screen {
 	size_t sel, top;	/* selected row and first row shown, in order[] */
 	int table_rows;		/* device rows drawn last time: a page */
 	bool want_flush, want_discard;
+	uint64_t flush_seen_ns, discard_seen_ns;	/* last frame a shown device had some */
+	int label_max;			/* the longest full label of the devices shown */
 
 	/* the status line */
 	enum scr_prompt prompt;
 	char input[256];
 	size_t ninput;
+	bool input_hint;		/* input is only a suggestion: the first key typed replaces it */
 	char msg[256];
 	uint64_t msg_until_ns;	/* CLOCK_MONOTONIC when the message goes */
 
@@ -198,6 +203,9 @@ void scr_put_glyph(struct screen *s, int y, int x, const char *g, attr_t a);
 const cchar_t *scr_glyph(struct screen *s, const char *g, attr_t a);
 /* "vg-home /home xfs": a device as people know it, sanitized. */
 const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len);
+/* The label cut to width so what tells devices apart stays: the type
+ * dropped first, then the mount point's head ("loop1 ..wbexp/m1"). */
+const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf, size_t len);
 /* The screen's columns from the figure registry; sorts by its first column. */
 void scr_cols_init(struct screen *s);
 /* The index in s->cols of the column titled title, -1 if none. */

@@ -111,6 +111,11 @@ static void scr_procs_totals(struct screen *s, int y)
 	char a[32], b[32], c[48];
 	snprintf(a, sizeof a, "%zu", p->ntasks);
 	scr_field(s, &ln, "tasks", SCR_NORMAL, a);
+	/* first: it explains the zeros after it, and a narrow line drops the tail */
+	if (p->nhidden) {
+		snprintf(a, sizeof a, "%zu (not root)", p->nhidden);
+		scr_field(s, &ln, " hidden", SCR_WARN, a);
+	}
 	if (p->status == RATE_OK) {
 		snprintf(c, sizeof c, "%zu at %s/s", p->nwriting, screen_fmt_kb(p->write_kbps, a, sizeof a));
 		scr_field(s, &ln, " writing", SCR_NORMAL, c);
@@ -132,10 +137,6 @@ static void scr_procs_totals(struct screen *s, int y)
 	if (p->nwait_unknown) {
 		snprintf(a, sizeof a, "%zu", p->nwait_unknown);
 		scr_field(s, &ln, " wait unknown", SCR_WARN, a);
-	}
-	if (p->nhidden) {
-		snprintf(a, sizeof a, "%zu (not root)", p->nhidden);
-		scr_field(s, &ln, " hidden", SCR_WARN, a);
 	}
 	if (p->nomitted) {
 		snprintf(a, sizeof a, "%zu", p->nomitted);

@@ -144,6 +144,29 @@ static void scr_gauge_bar(struct screen *s, struct scr_line *ln, int w, const st
 	scr_gauge_cells(s, ln, w, r->dirty_kb, r->writeback_kb, r->dirty_thresh_kb, r->bg_thresh_kb);
 }
 
+/* Seconds the gauge's forecasts average over: six periods of default
+ * periodic writeback (dirty_writeback_centisecs 500), so its bursts even out. */
+#define SCR_TREND_WINDOW_S 30.0
+
+/* The trend over the history's last SCR_TREND_WINDOW_S; tr keeps the
+ * frame's own rates when the history has none. */
+static void scr_gauge_trend(struct screen *s, struct screen_trend *tr)
+{
+	size_t n = s->h ? history_len(s->h) : 0;
+	if (n == 0 || !scr_scratch(s, 3 * n))
+		return;
+	double *dirtied = s->vals, *written = s->vals + n, *dt = s->vals + 2 * n;
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_sys *h = history_sys(s->h, i), *older = i + 1 < n ? history_sys(s->h, i + 1) : NULL;
+		dirtied[i] = h->valid ? h->dirtied_kbps : NAN;
+		written[i] = h->valid ? h->written_kbps : NAN;
+		dt[i] = older ? (double)(h->wall_ns - older->wall_ns) / 1e9 : s->f->sys.dt_s;
+	}
+	struct screen_trend got;
+	if (screen_trend(dirtied, written, dt, n, SCR_TREND_WINDOW_S, &got))
+		*tr = got;
+}
+
 void scr_draw_gauge(struct screen *s, int y)
 {
 	const struct sys_rates *r = &s->f->sys;
@@ -170,8 +193,14 @@ void scr_draw_gauge(struct screen *s, int y)
 	}
 	if (!scr_rates_ok(s))
 		return;
-	/* Net growth of dirty memory: what is dirtied minus what is written. */
-	double growth_kbps = r->dirtied_kbps - r->written_kbps;
+	/* Net growth of dirty memory: what is dirtied minus what is written,
+	 * over the last SCR_TREND_WINDOW_S, said first ("30s avg"). */
+	struct screen_trend tr = { r->dirtied_kbps, r->written_kbps, 0 };
+	scr_gauge_trend(s, &tr);
+	char win[24];
+	snprintf(win, sizeof win, "  %.0fs avg:", tr.span_s > 0 ? tr.span_s : r->dt_s);
+	scr_add(s, &ln, SCR_DIM, win);
+	double growth_kbps = tr.dirtied_kbps - tr.written_kbps;
 	double t = screen_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
 	if (t >= 0) {
 		snprintf(c, sizeof c, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
@@ -179,13 +208,13 @@ void scr_draw_gauge(struct screen *s, int y)
 		scr_field(s, &ln, "limit in", t < 30 ? SCR_WARN : SCR_NORMAL,
 			  screen_fmt_duration(t, b, sizeof b));
 	} else {
-		scr_add(s, &ln, SCR_NORMAL, "  dirty data not growing");
+		scr_add(s, &ln, SCR_NORMAL, " not growing");
 	}
-	double d = screen_drain_s(used, r->written_kbps);
+	double d = screen_drain_s(used, tr.written_kbps);
 	if (d >= 0) {
 		/* one piece, so it shows whole or not at all (and the rate only if room) */
 		snprintf(c, sizeof c, "%s at %s/s", screen_fmt_duration(d, a, sizeof a),
-			 scr_kb(r->written_kbps, b, sizeof b));
+			 scr_kb(tr.written_kbps, b, sizeof b));
 		if (!scr_field(s, &ln, " drains in", SCR_NORMAL, c))
 			scr_field(s, &ln, " drains in", SCR_NORMAL, a);
 	} else if (used) {

@@ -25,6 +25,13 @@ diff -u "$TMP/live.json" "$TMP/replay.json" || fail "--export json differs from 
 # an existing file is never overwritten
 "$WBTOP" -b -q -w "$rec" -n 1 2>"$TMP/exists.err" && fail "overwrote an existing recording"
 grep -q "^wbtop: $rec: file exists" "$TMP/exists.err" || fail "no clear message: $(cat "$TMP/exists.err")"
+# a directory is said to be one, with exit 1 and one line
+mkdir "$TMP/adir"
+"$WBTOP" -b -q -w "$TMP/adir" -n 1 2>"$TMP/dir.err"
+rc=$?
+[ "$rc" = 1 ] || fail "-w DIR: exit $rc, want 1"
+[ "$(cat "$TMP/dir.err")" = "wbtop: $TMP/adir: is a directory: give the recording's file name" ] ||
+	fail "-w DIR: $(cat "$TMP/dir.err")"
 
 # CSV: one header, one row per interval, the same number of cells on each
 "$WBTOP" -r "$rec" --export csv >"$TMP/x.csv" || fail "csv export failed"

@@ -113,7 +113,12 @@ scr_keys Escape
 $SCR_TMUX resize-window -x 110 -y 30
 scr_wait "w_await" 5
 $SCR_TMUX resize-window -x 50 -y 12
-scr_wait "wbtop needs 64x16" 5
+scr_wait "wbtop needs 64x16, this terminal is 50x12" 5
+# narrower than the message: a shorter wording, the sizes whole
+$SCR_TMUX resize-window -x 30 -y 12
+scr_wait "needs 64x16, is 30x12" 5
+$SCR_TMUX resize-window -x 10 -y 3
+scr_wait "64x16>10x3" 5
 # the smallest size that works: everything still there, the help scrolls
 $SCR_TMUX resize-window -x 64 -y 16
 scr_wait "DEVICE" 5

@@ -3,7 +3,7 @@
 # knobs are never touched): set dirty_ratio to 10 from the screen, see
 # control's explanation first, then the new value, the new effective
 # limit and the change marked on the graph; undo it; revert several
-# changes at once; a refused value writes nothing; --read-only shows the
+# changes at once (and say each one); a refused value writes nothing; --read-only shows the
 # knobs read-only with the reason.
 . "$E2E_LIB"
 . "$(dirname "$0")/screen_lib.sh"
@@ -72,6 +72,11 @@ scr_keys U
 scr_wait "(0 changes)" 3
 [ "$(knob dirty_ratio)" = 20 ] && [ "$(knob dirty_background_ratio)" = 10 ] ||
 	fail "U: not reverted: $(knob dirty_ratio) $(knob dirty_background_ratio)"
+# U says every knob it put back, whole: wider than 80 columns, the
+# message takes the row above the status line too
+scr_cap >/dev/null
+tail -2 "$TMP/pane" | tr '\n' ' ' | grep -qF "revert, 2 writes: vm.dirty_ratio 15 -> 20, vm.dirty_background_ratio 5 -> 10: all ok" ||
+	{ scr_show; fail "U does not report both knobs reverted"; }
 scr_keys Escape
 scr_quit
 [ -s "$TMP/stderr" ] && { cat "$TMP/stderr"; fail "wbtop wrote to stderr"; }

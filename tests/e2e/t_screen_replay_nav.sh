@@ -34,9 +34,16 @@ exact = lambda ns: "%d.%09d" % divmod(ns, 10**9)
 print(len(rows) + 1, dips[0] if dips else -1, knob[0] if knob else -1,
       exact(rows[8]["wall_ns"]), exact(rows[29]["wall_ns"]))
 # where offsets from sample 10 land: the first sample at or after the time, from the times
-# recorded (a loaded machine samples later than every 0.2 s)
+# recorded (a loaded machine samples later than every 0.2 s), or the one before it when
+# that is short of the time by less than a tenth of the interval
 def at_or_after(ns):
-    return next((i + 2 for i, o in enumerate(rows) if o["wall_ns"] >= ns), len(rows) + 1)
+    w = [o["wall_ns"] for o in rows]
+    i = next((i for i, t in enumerate(w) if t >= ns), None)
+    if i is None:
+        return len(rows) + 1
+    if i > 0 and (ns - w[i - 1]) * 10 < w[i] - w[i - 1]:
+        i -= 1
+    return i + 2
 plus = at_or_after(rows[8]["wall_ns"] + 1100000000)
 print(plus, at_or_after(rows[plus - 2]["wall_ns"] - 2100000000))
 PY

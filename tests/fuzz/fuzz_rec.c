@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snapshot_free(&s);
 		source_close(src);
 	}
-	rec_export(path, REC_FMT_CSV, NULL, NULL, sink, err, sizeof err);
+	rec_export(path, REC_FMT_CSV, NULL, NULL, NULL, sink, err, sizeof err);
 	unlink(path);
 	return 0;
 }

@@ -632,6 +632,36 @@ START_TEST(test_list_and_preview)
 }
 END_TEST
 
+/* Sizes as people write them, fractions of a unit included ("1.5G"). */
+static const struct { enum knob_kind kind; const char *text; int rc; int64_t v; } parse_cases[] = {
+	{ KNOB_KIND_BYTES, "536870912", 0, 536870912 },
+	{ KNOB_KIND_BYTES, "512M", 0, 512LL << 20 },
+	{ KNOB_KIND_BYTES, "1.5G", 0, 3LL << 29 },
+	{ KNOB_KIND_BYTES, "1.5GiB", 0, 3LL << 29 },
+	{ KNOB_KIND_BYTES, "0.25M", 0, 1LL << 18 },
+	{ KNOB_KIND_BYTES, "2.0T", 0, 2LL << 40 },
+	{ KNOB_KIND_BYTES, " 64M ", 0, 64LL << 20 },
+	{ KNOB_KIND_KB, "1.5M", 0, 1536 },
+	{ KNOB_KIND_KB, "128", 0, 128 },
+	{ KNOB_KIND_BYTES, "1.5", -EINVAL, 0 },	/* a fraction of a byte */
+	{ KNOB_KIND_BYTES, "1.G", -EINVAL, 0 },
+	{ KNOB_KIND_BYTES, ".5G", -EINVAL, 0 },
+	{ KNOB_KIND_BYTES, "1.5X", -EINVAL, 0 },
+	{ KNOB_KIND_BYTES, "-1G", -EINVAL, 0 },
+	{ KNOB_KIND_BYTES, "8388607.5T", -ERANGE, 0 },
+	{ KNOB_KIND_RATIO, "1.5", -EINVAL, 0 },	/* ratios are whole percent */
+};
+
+START_TEST(test_parse_value)
+{
+	int64_t v = -1;
+	int rc = knob_parse_value(parse_cases[_i].kind, parse_cases[_i].text, &v);
+	ck_assert_msg(rc == parse_cases[_i].rc, "'%s': rc %d", parse_cases[_i].text, rc);
+	if (rc == 0)
+		ck_assert_int_eq(v, parse_cases[_i].v);
+}
+END_TEST
+
 Suite *control_suite(void)
 {
 	Suite *s = suite_create("control");
@@ -645,6 +675,7 @@ Suite *control_suite(void)
 	tcase_add_test(pure, test_explain_bdi);
 	tcase_add_test(pure, test_ctx_from_snapshot);
 	tcase_add_test(pure, test_format_event);
+	tcase_add_loop_test(pure, test_parse_value, 0, sizeof parse_cases / sizeof parse_cases[0]);
 	suite_add_tcase(s, pure);
 	TCase *files = tcase_create("files");
 	tcase_add_test(files, test_apply_and_read_back);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "derive.h"
+#include "knob.h"
+#include "snapshot.h"
 #include "figure.h"
 
 #define S_NS 1000000000ull
@@ -419,6 +421,42 @@ START_TEST(test_dev_extras)
 }
 END_TEST
 
+/* Changes seen between samples: a write of wbtop's explains its knob and
+ * the ratio/bytes partner it zeroed; what is left is someone else's. */
+START_TEST(test_knob_changes_unexplained)
+{
+	struct snapshot a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	for (int k = 0; k < KNOB_VM_COUNT; k++)
+		a.knob[k] = b.knob[k] = 10;
+	b.knob[KNOB_DIRTY_RATIO] = 0;		/* zeroed by wbtop's dirty_bytes write */
+	b.knob[KNOB_DIRTY_BYTES] = 1 << 28;
+	b.knob[KNOB_DIRTY_EXPIRE_CS] = 500;	/* someone else's */
+	b.wall_ns = 7;
+	struct wb_event seen[SNAP_NKNOBS];
+	size_t n = derive_knob_changes(&a, &b, seen, SNAP_NKNOBS);
+	ck_assert_uint_eq(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert(seen[i].observed);
+		ck_assert_int_eq(seen[i].wall_ns, 7);
+	}
+	struct wb_event own = { .knob = "vm.dirty_bytes", .new_value = 1 << 28 };
+	n = derive_knob_unexplained(seen, n, &own, 1);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(seen[0].knob, "vm.dirty_expire_centisecs");
+	ck_assert_int_eq(seen[0].old_value, 10);
+	ck_assert_int_eq(seen[0].new_value, 500);
+	/* nothing of wbtop's: every change is kept; an observed one explains nothing */
+	n = derive_knob_changes(&a, &b, seen, SNAP_NKNOBS);
+	ck_assert_uint_eq(derive_knob_unexplained(seen, n, NULL, 0), 3);
+	struct wb_event other = seen[2];
+	ck_assert_uint_eq(derive_knob_unexplained(seen, n, &other, 1), 3);
+	/* no previous sample: no change */
+	ck_assert_uint_eq(derive_knob_changes(NULL, &b, seen, SNAP_NKNOBS), 0);
+}
+END_TEST
+
 Suite *derive_suite(void)
 {
 	Suite *s = suite_create("derive");
@@ -438,6 +476,7 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_sys_first_and_nodata);
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
 	tcase_add_test(tc, test_dev_extras);
+	tcase_add_test(tc, test_knob_changes_unexplained);
 	suite_add_tcase(s, tc);
 	return s;
 }

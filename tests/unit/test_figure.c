@@ -223,7 +223,8 @@ END_TEST
 START_TEST(test_figure_export_docs)
 {
 	const char *rec = fig_read_doc("doc/recording.md");
-	char sec[4096], want[1024] = "";
+	/* the block starts with the device's readable name (not a figure) */
+	char sec[4096], want[1024] = "name@KEY,";
 	fig_section(rec, "block `", "` (iostat", sec, sizeof sec);
 	for (char *p = sec; *p; p++)
 		if (*p == '\n')

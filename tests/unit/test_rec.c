@@ -928,13 +928,21 @@ START_TEST(test_export_csv_and_json)
 	/* knobs that could not be read are empty cells, not -1 */
 	ck_assert_ptr_nonnull(strstr(csv, ",20,,0,,,,,"));
 	ck_assert_ptr_null(strstr(csv, ",-1,"));
-	/* the same number of cells on every line */
+	/* each device block starts with its readable name, quoted as CSV
+	 * quotes (the label holds a comma and quotes) */
+	ck_assert_ptr_nonnull(strstr(csv, ",name@fs:1111-2222,r_s@fs:1111-2222,"));
+	ck_assert_ptr_nonnull(strstr(csv, ",\"sda1 / (ext4 root \"\"quoted\"\", with comma)\","));
+	ck_assert_ptr_nonnull(strstr(csv, ",vg-home /home /var/home,"));
+	/* the same number of cells on every line (commas in quotes are no separators) */
 	int cols = -1;
 	for (char *line = csv; *line;) {
 		char *nl = strchr(line, '\n');
 		int c = 1;
-		for (char *p = line; p < nl; p++)
-			c += *p == ',';
+		bool quoted = false;
+		for (char *p = line; p < nl; p++) {
+			quoted ^= *p == '"';
+			c += *p == ',' && !quoted;
+		}
 		if (cols < 0)
 			cols = c;
 		ck_assert_int_eq(c, cols);

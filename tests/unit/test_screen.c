@@ -4,6 +4,7 @@
  * time prompt, the default name of saved history.
  */
 #include <check.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
@@ -183,6 +184,107 @@ START_TEST(test_speed_and_save_name)
 }
 END_TEST
 
+/* The layouts the settings file may give, and what each opens. */
+static const struct { const char *text; int rc; bool procs; const char *why; } layout_cases[] = {
+	{ "sys devices graph", 0, false, NULL },
+	{ "sys devices procs", 0, true, NULL },
+	{ "procs,devices", 0, true, NULL },
+	{ "", 0, false, NULL },
+	{ "weird", -EINVAL, false, "unknown pane 'weird' (sys, devices, graph, procs)" },
+	{ "sys devicesx", -EINVAL, false, "unknown pane 'devicesx' (sys, devices, graph, procs)" },
+	{ "graph procs", -EINVAL, false, "graph and procs share the bottom of the screen: give one" },
+};
+
+START_TEST(test_layout)
+{
+	bool procs = !layout_cases[_i].procs;
+	char why[160] = "";
+	ck_assert_int_eq(screen_layout_parse(layout_cases[_i].text, &procs, why, sizeof why),
+			 layout_cases[_i].rc);
+	if (layout_cases[_i].rc == 0)
+		ck_assert(procs == layout_cases[_i].procs);
+	else
+		ck_assert_str_eq(why, layout_cases[_i].why);
+	/* what W saves reads back as itself */
+	ck_assert_int_eq(screen_layout_parse(screen_layout_name(true), &procs, why, sizeof why), 0);
+	ck_assert(procs);
+	ck_assert_int_eq(screen_layout_parse(screen_layout_name(false), &procs, why, sizeof why), 0);
+	ck_assert(!procs);
+}
+END_TEST
+
+/* A seek lands on the sample a few microseconds short of the time asked
+ * for, not the one after it; a sample clearly before is not taken. */
+START_TEST(test_seek_take_earlier)
+{
+	const int64_t s = 1000000000;
+	ck_assert(screen_seek_take_earlier(5 * s, 5 * s - 3000, 6 * s - 2000));	/* 3 us early */
+	ck_assert(screen_seek_take_earlier(5 * s, 5 * s - s / 20, 6 * s));	/* 50 ms of 1 s */
+	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s - s / 5, 6 * s));	/* 200 ms: the next one */
+	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s, 6 * s));		/* exact: it is "at or after" */
+	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s + 1, 6 * s));	/* not before at all */
+	ck_assert(!screen_seek_take_earlier(5 * s, -1, 6 * s));		/* unknown time */
+	ck_assert(!screen_seek_take_earlier(5 * s, 6 * s, 6 * s));		/* no interval */
+}
+END_TEST
+
+/* The gauge's trend: a time-weighted mean over the last window, newest
+ * first, the oldest frame cut at the window's edge, frames without rates
+ * skipped; periodic writeback's 5 s bursts average out. */
+START_TEST(test_trend)
+{
+	/* written: one 5 s burst of 50M/s in each 10 s; dirtied: a steady 10M/s */
+	double dirtied[40], written[40], dt[40];
+	for (int i = 0; i < 40; i++) {
+		dirtied[i] = 10240;
+		written[i] = (i / 5) % 2 ? 0 : 51200;
+		dt[i] = 1;
+	}
+	struct screen_trend t;
+	ck_assert(screen_trend(dirtied, written, dt, 40, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 30, 1e-9);
+	ck_assert_double_eq_tol(t.dirtied_kbps, 10240, 1e-6);
+	ck_assert_double_eq_tol(t.written_kbps, 25600, 1e-6);	/* half the time at 50M/s */
+	/* early on: the mean of what there is, and how long that is */
+	ck_assert(screen_trend(dirtied, written, dt, 3, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 3, 1e-9);
+	ck_assert_double_eq_tol(t.written_kbps, 51200, 1e-6);
+	/* the oldest frame counts for its part inside the window */
+	double d2[2] = { 100, 400 }, w2[2] = { 0, 0 }, t2[2] = { 10, 40 };
+	ck_assert(screen_trend(d2, w2, t2, 2, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 30, 1e-9);
+	ck_assert_double_eq_tol(t.dirtied_kbps, (100 * 10 + 400 * 20) / 30.0, 1e-6);
+	/* frames without rates are skipped; none at all: false */
+	double dn[2] = { NAN, 50 }, wn[2] = { NAN, 5 }, tn[2] = { 1, 2 };
+	ck_assert(screen_trend(dn, wn, tn, 2, 30, &t));
+	ck_assert_double_eq_tol(t.span_s, 2, 1e-9);
+	ck_assert_double_eq_tol(t.dirtied_kbps, 50, 1e-9);
+	ck_assert(!screen_trend(dn, wn, tn, 1, 30, &t));
+	ck_assert(!screen_trend(dn, wn, tn, 0, 30, &t));
+}
+END_TEST
+
+/* Rows below the summary: the table as its devices need, the graph the rest. */
+static const struct { int avail, want, table, bars; } split_cases[] = {
+	{ 16, 3, 3, 11 },	/* 80x24, two devices: the graph gets the room */
+	{ 16, 30, 10, 4 },	/* many devices: the graph keeps a quarter */
+	{ 42, 3, 3, 37 },	/* 200x50, two devices: no blank rows */
+	{ 42, 20, 20, 20 },
+	{ 42, 100, 30, 10 },	/* a quarter of the room for the graph */
+	{ 8, 1, 3, 3 },		/* the smallest screen: 3 rows of table at least */
+	{ 8, 9, 4, 2 },
+};
+
+START_TEST(test_split_rows)
+{
+	int bars = -1;
+	int table = screen_split_rows(split_cases[_i].avail, split_cases[_i].want, &bars);
+	ck_assert_int_eq(table, split_cases[_i].table);
+	ck_assert_int_eq(bars, split_cases[_i].bars);
+	ck_assert_int_le(table + bars + 2, split_cases[_i].avail < 7 ? 7 : split_cases[_i].avail);
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -199,6 +301,10 @@ Suite *screen_suite(void)
 	tcase_add_test(tc, test_bar_and_marks);
 	tcase_add_loop_test(tc, test_parse_seek, 0, NCASES(seek_cases));
 	tcase_add_test(tc, test_speed_and_save_name);
+	tcase_add_loop_test(tc, test_layout, 0, NCASES(layout_cases));
+	tcase_add_test(tc, test_seek_take_earlier);
+	tcase_add_test(tc, test_trend);
+	tcase_add_loop_test(tc, test_split_rows, 0, NCASES(split_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,39 @@
+#!/bin/sh
+# The man page's promise, as the issue ran it: iostat -x output grepped for
+# one device and piped into --annotate - is read (sysstat 12's 22-value -x
+# layout, in kB/s and in MB/s), every line comes back, and the interval in
+# which the writer is slowed from 8 MiB/s to 1 MiB/s is marked in both.
+. "$E2E_LIB"
+need_root "makes a loop filesystem"
+command -v iostat >/dev/null 2>&1 || skip "iostat (sysstat) not installed"
+command -v pv >/dev/null 2>&1 || skip "pv not installed"
+make_loop_fs 300 "$TMP/mnt-i19ann" || fail "could not make a loop filesystem"
+dev=${LOOPDEV#/dev/}
+# O_DIRECT: the device sees the writer's pace, not writeback's bursts
+pv -q -L 8m /dev/zero | dd of="$TMP/mnt-i19ann/f" bs=64k oflag=direct iflag=fullblock count=4000 2>/dev/null &
+sleep 1
+pvpid=$(pgrep -P $$ -x pv | head -1)
+[ -n "$pvpid" ] || fail "the writer did not start"
+on_exit "kill $pvpid 2>/dev/null"
+iostat -dxk 1 10 >"$TMP/k.log" &
+kpid=$!
+iostat -dxm 1 10 >"$TMP/m.log" &
+mpid=$!
+sleep 5.5
+pv -R "$pvpid" -L 1m
+sleep 1.5
+pv -R "$pvpid" -L 8m
+wait $kpid $mpid
+kill "$pvpid" 2>/dev/null
+for u in k m; do
+	grep "^$dev " "$TMP/$u.log" >"$TMP/$u.in"
+	[ "$(awk '{ print NF - 1 }' "$TMP/$u.in" | sort -u)" = 22 ] || fail "iostat -dx$u: not the 22-value layout"
+	"$WBTOP" --annotate - <"$TMP/$u.in" >"$TMP/$u.out" 2>"$TMP/$u.err" ||
+		fail "iostat -dx$u | grep $dev refused: $(cat "$TMP/$u.err")"
+	[ "$(wc -l <"$TMP/$u.out")" = "$(wc -l <"$TMP/$u.in")" ] || fail "-dx$u: lines lost"
+	grep -q '<<<<<$' "$TMP/$u.out" || { cat "$TMP/$u.out"; fail "-dx$u: the slowed interval is not marked"; }
+done
+# the same intervals marked in kB/s and in MB/s
+[ "$(grep -n '<<<<<' "$TMP/k.out" | cut -d: -f1)" = "$(grep -n '<<<<<' "$TMP/m.out" | cut -d: -f1)" ] ||
+	{ paste "$TMP/k.out" "$TMP/m.out"; fail "-dxk and -dxm are marked differently"; }
+echo "iostat -dxk and -dxm grepped for $dev: read, the slowed interval marked in both"
