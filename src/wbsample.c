@@ -134,6 +134,13 @@ static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
 			if (strcmp(c->reason_name[r], wbsample_reasons[k].reason) == 0)
 				rc = wbsample_add(out, SNAP_XSYS, wbsample_reasons[k].kind, 0,
 						  c->written_pages[r] * page_kb, rc);
+	for (size_t i = 0; i < c->ncg; i++) {
+		const struct wbcum_cgroup *g = &c->cg[i];
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_THROTTLED_MS, g->ino, g->throttled_ms, rc);
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_PAUSES, g->ino, g->pauses, rc);
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_WRITTEN_KB, g->ino, g->written_pages * page_kb,
+				  rc);
+	}
 	rc = wbsample_add(out, SNAP_XSYS, SNAP_XSYS_TRACE_LOST, 0, c->lost_events, rc);
 	if (c->has_global)
 		rc = wbsample_add(out, SNAP_XSYS, SNAP_XSYS_DIRTY_LIMIT_KB, 0,

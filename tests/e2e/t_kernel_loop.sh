@@ -79,6 +79,7 @@ print("%.0f" % ms)' "$TMP/json" "$pid" "$dev")
 		if (match($0, / pause=-?[0-9]+/)) { v = substr($0, RSTART + 7, RLENGTH - 7); if (v > 0) s += v }
 	} END { print s + 0 }' "$TMP/ref")
 	echo "dd $i (pid $pid) on $dev: wbtop $got ms, reference $ref ms, shown paused in $rows intervals"
+	all_ref=$((${all_ref:-0} + ref))
 	[ "$ref" -ge 20 ] || fail "dd $i was hardly throttled ($ref ms): no test"
 	awk -v a="$got" -v b="$ref" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.1 * b) }' ||
 		fail "dd $i: $got ms is not within 10% of $ref ms"
@@ -86,6 +87,13 @@ print("%.0f" % ms)' "$TMP/json" "$pid" "$dev")
 	awk '$1 == "writeback" { t = 1; next } t && NF == 0 { t = 0 } t && $4 > 0 { print $1 }' "$TMP/live" |
 		grep -qx "$name" || fail "no writeback row with a threshold for $name"
 done
+# the cgroups they ran in (cgroup v1 here: the kernel gives the root's, 1)
+cg=$(python3 -c '
+import json, sys
+print("%.0f" % sum((c["throttled_ms"] or 0) * s["dt_s"] for line in open(sys.argv[1])
+                   for s in [json.loads(line)] for c in s.get("cgroups", [])))' "$TMP/json")
+echo "cgroups: $cg ms paused in all, the three dd $all_ref ms"
+[ "$cg" -ge "$all_ref" ] || fail "the cgroups' pauses ($cg ms) are fewer than the dd's ($all_ref ms)"
 [ "$shown" -ge 3 ] || fail "the dd were shown paused on their devices in $shown -P rows only"
 grep -q '^kernel dirty_limit [0-9]* KiB' "$TMP/live" || fail "no kernel line with the dirty limit"
 
