@@ -61,6 +61,7 @@ struct proc_row {
 	int32_t pid;
 	char comm[32];
 	char cmdline[128];		/* the full command line, printable; "" if unknown */
+	bool self;			/* the wbtop that sampled: its writes are its recording's */
 	char state;			/* R, S, D, ... as /proc/PID/stat */
 	enum procs_kind kind;
 	enum rate_status status;	/* RATE_OK, or RATE_FIRST: new (or reused) pid, no rates yet */
@@ -143,5 +144,9 @@ const char *procs_kind_name(enum procs_kind k);
  * innermost frame that says why (balance_dirty_pages, ...), else the
  * innermost frame outside the scheduler.  "" if none. */
 void procs_stack_wchan(const char *stack, char *wchan, size_t len);
+
+/* The command a row shows: its command line, else its name; wbtop's own row says so first
+ * ("(this wbtop) ..."): its writes are its recording's, part of what it measures.  buf. */
+const char *procs_row_command(const struct proc_row *r, char *buf, size_t len);
 
 #endif

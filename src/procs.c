@@ -38,6 +38,7 @@ struct procs_reader {
 	struct pids_info *info;
 	bool privileged;	/* every task's /proc/PID/io is readable */
 	uid_t euid;
+	pid_t self;		/* this process: marked in the sample as wbtop's own */
 	char buf[8192];		/* /proc/PID/wchan or stack; a deep stack is cut, which is fine */
 };
 
@@ -68,6 +69,7 @@ struct procs_reader *procs_reader_new(void)
 	}
 	r->privileged = procs_have_ptrace_cap();
 	r->euid = geteuid();
+	r->self = getpid();
 	return r;
 }
 
@@ -133,6 +135,7 @@ static void procs_fill(struct procs_reader *r, struct pids_stack *st, struct pro
 	const char *cmd = PIDS_VAL(PI_CMD, str, st, info);
 	memset(c, 0, sizeof *c);
 	c->pid = PIDS_VAL(PI_PID, s_int, st, info);
+	c->self = c->pid == r->self;
 	snprintf(c->comm, sizeof c->comm, "%s", cmd ? cmd : "");
 	c->state = (char)PIDS_VAL(PI_STATE, s_ch, st, info);
 	c->kthread = (PIDS_VAL(PI_FLAGS, ul_int, st, info) & PROCS_PF_KTHREAD) != 0;

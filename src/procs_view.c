@@ -334,6 +334,7 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 	r->pid = c->pid;
 	procs_copy_text(r->comm, c->comm, sizeof r->comm);
 	procs_copy_text(r->cmdline, c->cmdline, sizeof r->cmdline);
+	r->self = c->self;
 	r->state = c->state;
 	r->kind = procs_kind_of(r->comm, c->kthread, &r->flush_major, &r->flush_minor,
 				devpart, sizeof devpart, &r->flush_active);
@@ -624,4 +625,10 @@ static const struct sink_ops procs_sink_ops = {
 struct sink *procs_sink_new(FILE *out, const char *out_name)
 {
 	return sink_stream_new(&procs_sink_ops, out, out_name);
+}
+
+const char *procs_row_command(const struct proc_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", r->self ? "(this wbtop) " : "", r->cmdline[0] ? r->cmdline : r->comm);
+	return buf;
 }
