@@ -76,7 +76,8 @@ $(BUILD)/san/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -c -o $@ $<
 
-$(BUILD)/san/wbtop: $(SAN_OBJ)
+# The end-to-end tests' probe of the writeback trace comes with it.
+$(BUILD)/san/wbtop: $(SAN_OBJ) | $(BUILD)/san/wbprobe
 	$(CC) $(SANFLAGS) -o $@ $(SAN_OBJ) $(PC_LIBS)
 
 # One Check runner for every suite: each tests/unit/test_*.c defines one or

@@ -32,7 +32,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 # The probe, optimised as ./wbtop is.
 cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude $(pkg-config --cflags libtracefs libtraceevent) \
-	-o "$out/wbprobe" tests/probe/wbprobe.c src/wbtrace.c src/wbloop.c src/bdistat.c \
+	-o "$out/wbprobe" tests/probe/wbprobe.c src/wbtrace.c src/wbloop.c src/bdistat.c src/grow.c \
 	$(pkg-config --libs libtracefs libtraceevent) || { echo "wbtrace_bench: build failed"; exit 1; }
 truncate -s 3G "$tmp/flood.img" && dev=$(losetup -f --show "$tmp/flood.img") &&
 	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 && mkdir "$tmp/mnt" && mount "$dev" "$tmp/mnt" ||

@@ -91,7 +91,7 @@ struct proc_counters {
  * them in their own table by kind name (doc/recording.md), so the diskstats
  * codec is untouched and a recording replays in a build that lacks a kind.
  */
-enum snap_xscope { SNAP_XDEV, SNAP_XTASK, SNAP_XSYS, SNAP_NXSCOPE };
+enum snap_xscope { SNAP_XDEV, SNAP_XTASK, SNAP_XSYS, SNAP_XCG, SNAP_NXSCOPE };
 
 /* Per device: the kernel's writeback state of its BDI (debugfs bdi/stats and
  * wb_stats; doc/kernel-loop.md), and the throttling of the tasks held to its
@@ -130,11 +130,20 @@ enum snap_xsys {
 	SNAP_XSYS_WB_FOREIGN_FLUSH_KB,
 	SNAP_NXSYS
 };
+/* Per cgroup (its inode number, the tracepoints' cgroup_ino): the pauses
+ * of its tasks and what the flusher wrote for it (tracefs). */
+enum snap_xcg {
+	SNAP_XCG_THROTTLED_MS,		/* counter, ms */
+	SNAP_XCG_PAUSES,		/* counter */
+	SNAP_XCG_WRITTEN_KB,		/* counter: written back by flusher passes, KiB */
+	SNAP_NXCG
+};
 /* C has no empty arrays: room for a scope's kinds, at least one slot. */
 #define SNAP_XSLOTS(n) ((n) > 0 ? (n) : 1)
 
 struct snap_xval {
-	uint64_t obj;			/* device: major << 32 | minor; task: pid; system: 0 */
+	uint64_t obj;			/* device: major << 32 | minor; task: pid; system: 0;
+					 * cgroup: its inode number */
 	uint64_t value;
 	uint16_t kind;			/* an entry of the scope's enum */
 	uint8_t scope;			/* enum snap_xscope */
@@ -154,7 +163,7 @@ struct snap_xkind {
 	 * object absent before has no rate yet). */
 	unsigned from_zero;
 };
-#define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS)
+#define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS + SNAP_NXCG)
 extern const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)];
 /* The row of a kind, or NULL for one that does not exist. */
 const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind);

@@ -39,11 +39,19 @@ struct wbcum_bdi {
 	uint64_t written_pages;		/* by flusher passes */
 };
 
+struct wbcum_cgroup {
+	uint64_t ino;			/* the tracepoints' cgroup_ino */
+	uint64_t throttled_ms, pauses;
+	uint64_t written_pages;
+};
+
 struct wbcum {
 	size_t ntask, cap_task;
 	struct wbcum_task *task;	/* sorted by pid */
 	size_t nbdi, cap_bdi;
 	struct wbcum_bdi *bdi;		/* in order of first appearance */
+	size_t ncg, cap_cg;
+	struct wbcum_cgroup *cg;	/* sorted by ino; kept, as BDIs */
 	uint64_t written_pages[WBLOOP_NREASON];
 	char reason_name[WBLOOP_NREASON][16];
 	uint64_t events, lost_events;

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "bdistat.h"
+#include "grow.h"
+#include "wbloop.h"	/* wbloop_bdi_devt: a BDI's name as a device number */
 
 /* One "key<sep> value" line; *end_of_line past its newline. */
 struct bdistat_line {
@@ -94,7 +96,8 @@ static const struct bdistat_key bdistat_wb_keys[BDS_NFIELDS] = {
 static int bdistat_field_of(const struct bdistat_line *l, const struct bdistat_key *keys)
 {
 	for (int f = 0; f < BDS_NFIELDS; f++)
-		if (keys[f].len == l->keylen && keys[f].name && memcmp(l->key, keys[f].name, l->keylen) == 0)
+		if (keys[f].len == l->keylen && keys[f].name &&
+		    memcmp(l->key, keys[f].name, l->keylen) == 0)
 			return f;
 	return -1;
 }
@@ -126,15 +129,8 @@ int bdistat_parse_wb(const char *text, size_t len, uint32_t major, uint32_t mino
 		if (!l.has_val)
 			continue;
 		if (bdistat_is(&l, "WbCgIno")) {
-			if (*n == *cap) {
-				size_t ncap = *cap ? *cap * 2 : 16;
-				struct bdistat_wb *na = ncap < SIZE_MAX / sizeof *na ?
-					realloc(*arr, ncap * sizeof *na) : NULL;
-				if (!na)
-					return -ENOMEM;
-				*arr = na;
-				*cap = ncap;
-			}
+			if (grow_array((void **)arr, cap, *n + 1, sizeof **arr, 16))
+				return -ENOMEM;
 			cur = &(*arr)[(*n)++];
 			memset(cur, 0, sizeof *cur);
 			cur->major = major;
@@ -165,7 +161,8 @@ int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
 		if (!dirty && (bdistat_is(&l, "file_dirty") || bdistat_is(&l, "dirty"))) {
 			dirty_bytes = l.val;
 			dirty = true;
-		} else if (!wb && (bdistat_is(&l, "file_writeback") || bdistat_is(&l, "writeback"))) {
+		} else if (!wb && (bdistat_is(&l, "file_writeback") ||
+				   bdistat_is(&l, "writeback"))) {
 			writeback_bytes = l.val;
 			wb = true;
 		}
@@ -226,7 +223,8 @@ int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const cha
 		if (err == EACCES || err == EPERM)
 			snprintf(why, whylen, "not root: %s is for root only", debugfs_dir);
 		else if (err == ENOENT)
-			snprintf(why, whylen, "debugfs is not mounted at %s (mount -t debugfs none %s)",
+			snprintf(why, whylen,
+				 "debugfs is not mounted at %s (mount -t debugfs none %s)",
 				 debugfs_dir, debugfs_dir);
 		else
 			snprintf(why, whylen, "cannot open %s: %s", path, strerror(err));
@@ -262,15 +260,9 @@ static long bdistat_slurp(struct bdistat_reader *r, int dirfd, const char *name)
 		return -errno;
 	size_t len = 0;
 	for (;;) {
-		if (len + 1024 > r->cap_buf) {
-			size_t ncap = r->cap_buf ? r->cap_buf * 2 : 8192;
-			char *nb = realloc(r->buf, ncap);
-			if (!nb) {
-				close(fd);
-				return -ENOMEM;
-			}
-			r->buf = nb;
-			r->cap_buf = ncap;
+		if (grow_array((void **)&r->buf, &r->cap_buf, len + 1024, 1, 8192)) {
+			close(fd);
+			return -ENOMEM;
 		}
 		ssize_t n = read(fd, r->buf + len, r->cap_buf - len - 1);
 		if (n < 0 && errno == EINTR)
@@ -308,15 +300,9 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	int rc = 0;
 	struct bdistat_dev *dev = NULL;
 	if (len >= 0) {
-		if (s->ndev == s->cap_dev) {
-			size_t ncap = s->cap_dev ? s->cap_dev * 2 : 32;
-			struct bdistat_dev *nd = realloc(s->dev, ncap * sizeof *nd);
-			if (!nd) {
-				close(dfd);
-				return -ENOMEM;
-			}
-			s->dev = nd;
-			s->cap_dev = ncap;
+		if (grow_array((void **)&s->dev, &s->cap_dev, s->ndev + 1, sizeof *s->dev, 32)) {
+			close(dfd);
+			return -ENOMEM;
 		}
 		struct bdistat_dev *d = &s->dev[s->ndev];
 		d->major = major;
@@ -334,7 +320,8 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	len = rc ? rc : bdistat_slurp(r, dfd, "wb_stats");	/* kernels before 6.11 lack it */
 	if (len >= 0) {
 		size_t first = s->nwb;
-		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb, &s->cap_wb);
+		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb,
+					 &s->cap_wb);
 		rc = n < 0 ? n : 0;
 		for (size_t i = first; dev && i < s->nwb; i++)
 			if (s->wb[i].cg_ino == 1 && (s->wb[i].have & 1u << BDS_WRITE_BW)) {
@@ -346,25 +333,6 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 	}
 	close(dfd);
 	return rc;
-}
-
-/* "MAJ:MIN" (a block device's BDI) into its numbers; false for other names. */
-static bool bdistat_devt(const char *name, uint32_t *major, uint32_t *minor)
-{
-	uint64_t v[2] = { 0, 0 };
-	const char *p = name;
-	for (int k = 0; k < 2; k++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		for (; *p >= '0' && *p <= '9'; p++)
-			if ((v[k] = v[k] * 10 + (uint64_t)(*p - '0')) > UINT32_MAX)
-				return false;
-		if (*p++ != (k == 0 ? ':' : '\0'))
-			return false;
-	}
-	*major = (uint32_t)v[0];
-	*minor = (uint32_t)v[1];
-	return true;
 }
 
 static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s,
@@ -384,7 +352,7 @@ static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s,
 	struct dirent *e;
 	while (!rc && (e = readdir(d))) {
 		uint32_t ma, mi;
-		if (bdistat_devt(e->d_name, &ma, &mi) && (!want || want(ctx, ma, mi)))
+		if (wbloop_bdi_devt(e->d_name, &ma, &mi) && (!want || want(ctx, ma, mi)))
 			rc = bdistat_read_dev(r, s, e->d_name, ma, mi);
 	}
 	closedir(d);
@@ -405,14 +373,8 @@ static int bdistat_walk_cg(struct bdistat_reader *r, struct bdistat_sample *s, i
 	if (len == -ENOMEM)
 		return -ENOMEM;
 	if (len >= 0 && fstat(dfd, &st) == 0) {
-		if (s->ncg == s->cap_cg) {
-			size_t ncap = s->cap_cg ? s->cap_cg * 2 : 32;
-			struct bdistat_cg *nc = realloc(s->cg, ncap * sizeof *nc);
-			if (!nc)
-				return -ENOMEM;
-			s->cg = nc;
-			s->cap_cg = ncap;
-		}
+		if (grow_array((void **)&s->cg, &s->cap_cg, s->ncg + 1, sizeof *s->cg, 32))
+			return -ENOMEM;
 		struct bdistat_cg *c = &s->cg[s->ncg];
 		c->ino = (uint64_t)st.st_ino;
 		snprintf(c->path, sizeof c->path, "%s", plen ? path : "/");

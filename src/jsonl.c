@@ -156,18 +156,31 @@ static void jsonl_events(FILE *out, const struct frame *f)
 	fputc(']', out);
 }
 
+/* Whether the sample has the writeback trace (its source adds the lost
+ * count to every sample it reads): then "tasks" and "cgroups" are there,
+ * empty when nothing was throttled, so that every line of a run has one
+ * schema; a sample without the trace has neither. */
+static bool jsonl_traced(const struct snapshot *cur)
+{
+	const struct snap_xval *v = snapshot_find_x(cur, SNAP_XSYS, 0);
+	for (; v && v < cur->x + cur->nx && v->scope == SNAP_XSYS; v++)
+		if (v->kind == SNAP_XSYS_TRACE_LOST)
+			return true;
+	return false;
+}
+
 /* The tasks the writeback trace saw paused (values beside the fixed blocks),
- * when the sample has any: "tasks":[{"pid":..,"comm":..,"throttled_ms":..,
+ * when the sample has the trace: "tasks":[{"pid":..,"comm":..,"throttled_ms":..,
  * "pauses":..,"task_ratelimit_kbps":..,"bdi":"MAJ:MIN"}], rates per second
- * from prev (null without one).  Nothing for a sample without them. */
+ * from prev (null without one). */
 static void jsonl_tasks(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
 			double dt_s)
 {
+	if (!jsonl_traced(cur))
+		return;
 	const struct snap_xval *v = cur->x, *end = cur->x + cur->nx;
 	while (v < end && v->scope != SNAP_XTASK)
 		v++;
-	if (v == end)
-		return;
 	fputs(",\"tasks\":[", out);
 	for (bool first = true; v < end && v->scope == SNAP_XTASK; first = false) {
 		uint64_t pid = v->obj;
@@ -210,6 +223,40 @@ static void jsonl_tasks(FILE *out, const struct snapshot *prev, const struct sna
 	fputc(']', out);
 }
 
+/* The cgroups the writeback trace saw (by the tracepoints' cgroup_ino),
+ * when the sample has the trace: "cgroups":[{"ino":..,"throttled_ms":..,
+ * "pauses":..,"written_kb_s":..}], rates per second from prev. */
+static void jsonl_cgroups(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
+			  double dt_s)
+{
+	if (!jsonl_traced(cur))
+		return;
+	const struct snap_xval *v = cur->x, *end = cur->x + cur->nx;
+	while (v < end && v->scope != SNAP_XCG)
+		v++;
+	static const struct { unsigned kind; const char *name; } keys[] = {
+		{ SNAP_XCG_THROTTLED_MS, "throttled_ms" }, { SNAP_XCG_PAUSES, "pauses" },
+		{ SNAP_XCG_WRITTEN_KB, "written_kb_s" },
+	};
+	fputs(",\"cgroups\":[", out);
+	for (bool first = true; v < end && v->scope == SNAP_XCG; first = false) {
+		uint64_t ino = v->obj;
+		fprintf(out, "%s{\"ino\":%" PRIu64, first ? "" : ",", ino);
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+			double x;
+			fprintf(out, ",\"%s\":", keys[k].name);
+			if (derive_x(prev, cur, SNAP_XCG, ino, keys[k].kind, dt_s, &x))
+				jsonl_num(out, x);
+			else
+				fputs("null", out);
+		}
+		fputc('}', out);
+		while (v < end && v->scope == SNAP_XCG && v->obj == ino)
+			v++;
+	}
+	fputc(']', out);
+}
+
 int jsonl_write(FILE *out, const struct frame *f)
 {
 	const struct snapshot *cur = f->cur;
@@ -243,6 +290,7 @@ int jsonl_write(FILE *out, const struct frame *f)
 	}
 	fputc(']', out);
 	jsonl_tasks(out, f->prev, cur, sys->dt_s);
+	jsonl_cgroups(out, f->prev, cur, sys->dt_s);
 	jsonl_events(out, f);
 	fputs("}\n", out);
 	return ferror(out) ? (errno ? -errno : -EIO) : 0;

@@ -92,8 +92,11 @@ const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)] = {
 	{ SNAP_XSYS, SNAP_XSYS_WB_FS_FREE_SPACE_KB, "flush_fs_free_space_kb", true, "KiB", 0 },
 	{ SNAP_XSYS, SNAP_XSYS_WB_FORKER_THREAD_KB, "flush_forker_thread_kb", true, "KiB", 0 },
 	{ SNAP_XSYS, SNAP_XSYS_WB_FOREIGN_FLUSH_KB, "flush_foreign_flush_kb", true, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_THROTTLED_MS, "cg_throttled_ms", true, "ms", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XCG, SNAP_XCG_PAUSES, "cg_pauses", true, "", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XCG, SNAP_XCG_WRITTEN_KB, "cg_written_kb", true, "KiB", 1 + SNAP_XSYS_TRACE_LOST },
 };
-_Static_assert(SNAP_NXKINDS == 22, "one snap_xkind_table row per kind");
+_Static_assert(SNAP_NXKINDS == 25, "one snap_xkind_table row per kind");
 
 const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind)
 {
@@ -113,6 +116,7 @@ const struct snap_xkind *snap_xkind_by_name(const char *name)
 
 static const unsigned snapshot_nkinds[SNAP_NXSCOPE] = {
 	[SNAP_XDEV] = SNAP_NXDEV, [SNAP_XTASK] = SNAP_NXTASK, [SNAP_XSYS] = SNAP_NXSYS,
+	[SNAP_XCG] = SNAP_NXCG,
 };
 
 int snapshot_add_x(struct snapshot *s, enum snap_xscope scope, unsigned kind, uint64_t obj,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "wbcum.h"
 
 void wbcum_init(struct wbcum *c)
@@ -20,6 +21,7 @@ void wbcum_free(struct wbcum *c)
 {
 	free(c->task);
 	free(c->bdi);
+	free(c->cg);
 	wbcum_init(c);
 }
 
@@ -109,20 +111,46 @@ static void wbcum_bdis(struct wbcum *c, const struct wbloop *w)
 	}
 }
 
+/* The row of cgroup ino, made (in ino order) when new; NULL: no memory. */
+static struct wbcum_cgroup *wbcum_cg_row(struct wbcum *c, uint64_t ino)
+{
+	size_t lo = 0, hi = c->ncg;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->cg[mid].ino == ino)
+			return &c->cg[mid];
+		if (c->cg[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (grow_array((void **)&c->cg, &c->cap_cg, c->ncg + 1, sizeof *c->cg, 16))
+		return NULL;
+	memmove(&c->cg[lo + 1], &c->cg[lo], (c->ncg - lo) * sizeof *c->cg);
+	c->ncg++;
+	memset(&c->cg[lo], 0, sizeof c->cg[lo]);
+	c->cg[lo].ino = ino;
+	return &c->cg[lo];
+}
+
 int wbcum_add(struct wbcum *c, const struct wbloop *w, uint64_t now_ms, uint64_t keep_ms)
 {
+	/* cgroups first: a failure leaves the totals as they were */
+	if (grow_array((void **)&c->cg, &c->cap_cg, c->ncg + w->ncg, sizeof *c->cg, 16))
+		return -ENOMEM;
 	/* BDIs first: a failure there leaves the tasks as they were too */
-	if (w->nbdi > c->cap_bdi - c->nbdi) {
-		struct wbcum_bdi *nb = realloc(c->bdi, (c->nbdi + w->nbdi) * sizeof *nb);
-		if (!nb)
-			return -ENOMEM;
-		c->bdi = nb;
-		c->cap_bdi = c->nbdi + w->nbdi;
-	}
+	if (grow_array((void **)&c->bdi, &c->cap_bdi, c->nbdi + w->nbdi, sizeof *c->bdi, 16))
+		return -ENOMEM;
 	int rc = wbcum_merge_tasks(c, w, now_ms, keep_ms);
 	if (rc)
 		return rc;
 	wbcum_bdis(c, w);
+	for (size_t i = 0; i < w->ncg; i++) {
+		struct wbcum_cgroup *g = wbcum_cg_row(c, w->cg[i].ino);	/* room was made */
+		g->throttled_ms += w->cg[i].throttled_ms;
+		g->pauses += w->cg[i].pauses;
+		g->written_pages += w->cg[i].written_pages;
+	}
 	for (size_t r = 0; r < WBLOOP_NREASON; r++)
 		c->written_pages[r] += w->written_pages[r];
 	memcpy(c->reason_name, w->reason_name, sizeof c->reason_name);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "wbloop.h"
 
 void wbloop_init(struct wbloop *w)
@@ -66,20 +67,10 @@ static uint64_t wbloop_name_hash(const char *s)
 	return h;
 }
 
-/* Grow an array of n items to hold one more; 0 or -ENOMEM. */
+/* Room for one more of n items; 0 or -ENOMEM. */
 static int wbloop_grow(void **arr, size_t *cap, size_t n, size_t item)
 {
-	if (n < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 16;
-	if (ncap > SIZE_MAX / item)
-		return -ENOMEM;
-	void *p = realloc(*arr, ncap * item);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
+	return grow_array(arr, cap, n + 1, item, 16);
 }
 
 /* Insert key -> slot (an index into the table) into ix, rebuilt at twice

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bdistat.h"
+#include "grow.h"
 #include "wbcum.h"
 #include "wbsample.h"
 #include "wbtrace.h"
@@ -28,7 +29,7 @@
  * writeback pages when last read, or not read for WBSAMPLE_IDLE_MS. */
 struct wbsample_dev {
 	uint32_t major, minor;
-	uint64_t io;			/* write sectors + writes in flight, as diskstats had them */
+	uint64_t io;			/* write sectors + writes in flight, from diskstats */
 	uint64_t read_ms;		/* when its debugfs figures were last read, 0 never */
 	bool busy;			/* dirty or writeback pages then */
 };
@@ -54,8 +55,10 @@ static const struct {
 } wbsample_reasons[] = {
 	{ "background", SNAP_XSYS_WB_BACKGROUND_KB }, { "vmscan", SNAP_XSYS_WB_VMSCAN_KB },
 	{ "sync", SNAP_XSYS_WB_SYNC_KB }, { "periodic", SNAP_XSYS_WB_PERIODIC_KB },
-	{ "laptop_timer", SNAP_XSYS_WB_LAPTOP_TIMER_KB }, { "fs_free_space", SNAP_XSYS_WB_FS_FREE_SPACE_KB },
-	{ "forker_thread", SNAP_XSYS_WB_FORKER_THREAD_KB }, { "foreign_flush", SNAP_XSYS_WB_FOREIGN_FLUSH_KB },
+	{ "laptop_timer", SNAP_XSYS_WB_LAPTOP_TIMER_KB },
+	{ "fs_free_space", SNAP_XSYS_WB_FS_FREE_SPACE_KB },
+	{ "forker_thread", SNAP_XSYS_WB_FORKER_THREAD_KB },
+	{ "foreign_flush", SNAP_XSYS_WB_FOREIGN_FLUSH_KB },
 };
 
 static void wbsample_note_add(struct wbsample *ws, const char *what, const char *why)
@@ -112,7 +115,8 @@ static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
 		uint64_t pid = (uint64_t)(uint32_t)t->pid;
 		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, pid, t->paused_ms, rc);
 		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_PAUSES, pid, t->pauses, rc);
-		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, pid, t->task_ratelimit_kbps, rc);
+		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, pid,
+				  t->task_ratelimit_kbps, rc);
 		if (t->bdi_devt)
 			rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_BDI, pid,
 					  snap_xobj_dev(t->bdi_major, t->bdi_minor), rc);
@@ -130,6 +134,13 @@ static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
 			if (strcmp(c->reason_name[r], wbsample_reasons[k].reason) == 0)
 				rc = wbsample_add(out, SNAP_XSYS, wbsample_reasons[k].kind, 0,
 						  c->written_pages[r] * page_kb, rc);
+	for (size_t i = 0; i < c->ncg; i++) {
+		const struct wbcum_cgroup *g = &c->cg[i];
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_THROTTLED_MS, g->ino, g->throttled_ms, rc);
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_PAUSES, g->ino, g->pauses, rc);
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_WRITTEN_KB, g->ino, g->written_pages * page_kb,
+				  rc);
+	}
 	rc = wbsample_add(out, SNAP_XSYS, SNAP_XSYS_TRACE_LOST, 0, c->lost_events, rc);
 	if (c->has_global)
 		rc = wbsample_add(out, SNAP_XSYS, SNAP_XSYS_DIRTY_LIMIT_KB, 0,
@@ -144,15 +155,19 @@ static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 		const struct bdistat_dev *d = &ws->stats.dev[i];
 		uint64_t obj = snap_xobj_dev(d->major, d->minor);
 		static const struct { enum bdistat_field f; enum snap_xdev kind; } map[] = {
-			{ BDS_RECLAIMABLE, SNAP_XDEV_WB_DIRTY_KB }, { BDS_WRITEBACK, SNAP_XDEV_WB_WRITEBACK_KB },
-			{ BDS_BDI_THRESH, SNAP_XDEV_WB_THRESH_KB }, { BDS_DIRTIED, SNAP_XDEV_WB_DIRTIED_KB },
+			{ BDS_RECLAIMABLE, SNAP_XDEV_WB_DIRTY_KB },
+			{ BDS_WRITEBACK, SNAP_XDEV_WB_WRITEBACK_KB },
+			{ BDS_BDI_THRESH, SNAP_XDEV_WB_THRESH_KB },
+			{ BDS_DIRTIED, SNAP_XDEV_WB_DIRTIED_KB },
 			{ BDS_WRITTEN, SNAP_XDEV_WB_WRITTEN_KB },
 		};
 		for (size_t k = 0; k < sizeof map / sizeof *map; k++)
 			if (d->have & 1u << map[k].f)
-				rc = wbsample_add(out, SNAP_XDEV, map[k].kind, obj, d->kb[map[k].f], rc);
+				rc = wbsample_add(out, SNAP_XDEV, map[k].kind, obj, d->kb[map[k].f],
+						  rc);
 		if (d->has_root_wb || (d->have & 1u << BDS_WRITE_BW))
-			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, obj, bdistat_write_bw_kbps(d), rc);
+			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, obj,
+					  bdistat_write_bw_kbps(d), rc);
 	}
 	return rc;
 }
@@ -178,13 +193,8 @@ static struct wbsample_dev *wbsample_dev_find(struct wbsample *ws, uint32_t majo
  * over: a device whose write counters moved is marked by io. */
 static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 {
-	if (s->ndev > ws->cap_spare) {
-		struct wbsample_dev *g = realloc(ws->spare, s->ndev * sizeof *g);
-		if (!g)
-			return -ENOMEM;
-		ws->spare = g;
-		ws->cap_spare = s->ndev;
-	}
+	if (grow_array((void **)&ws->spare, &ws->cap_spare, s->ndev, sizeof *ws->spare, 32))
+		return -ENOMEM;
 	struct wbsample_dev *n = ws->spare;
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct dev_counters *d = &s->dev[i];
@@ -222,7 +232,8 @@ int wbsample_read(struct wbsample *ws, struct snapshot *out)
 	if (ws->trace) {
 		rc = wbtrace_read(ws->trace, &ws->interval);
 		if (!rc)
-			rc = wbcum_add(&ws->total, &ws->interval, out->mono_ns / 1000000, WBSAMPLE_KEEP_MS);
+			rc = wbcum_add(&ws->total, &ws->interval, out->mono_ns / 1000000,
+				       WBSAMPLE_KEEP_MS);
 		if (!rc)
 			rc = wbsample_trace_values(ws, out);
 	}

@@ -27,6 +27,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "grow.h"
 #include "wbtrace.h"
 
 #define WBTRACE_SYSTEM "writeback"
@@ -41,7 +42,8 @@ enum { F_BDP_BDI, F_BDP_LIMIT, F_BDP_SETPOINT, F_BDP_DIRTY, F_BDP_WB_SETPOINT, F
 enum { F_GL_LIMIT, F_GL_THRESH, F_GL_BG, F_GL_N };
 enum { F_ST_PAGES, F_ST_N };
 enum { F_WR_NAME, F_WR_PAGES, F_WR_REASON, F_WR_CGROUP, F_WR_N };
-enum { F_BW_BDI, F_BW_WRITE, F_BW_AVG, F_BW_DRATE, F_BW_RATELIMIT, F_BW_BALANCED, F_BW_CGROUP, F_BW_N };
+enum { F_BW_BDI, F_BW_WRITE, F_BW_AVG, F_BW_DRATE, F_BW_RATELIMIT, F_BW_BALANCED, F_BW_CGROUP,
+       F_BW_N };
 #define WBTRACE_MAXF F_BDP_N
 
 struct wbtrace_fieldspec {
@@ -126,7 +128,7 @@ struct wbtrace {
 	struct wbtrace_cpu *cpu;
 	int page_size;
 	int max_pages;			/* per CPU per read: what the ring holds */
-	size_t npass;
+	size_t npass, cap_pass;
 	struct wbtrace_pass *pass;
 	char reason_name[WBLOOP_NREASON][16];
 	char note[256];
@@ -205,15 +207,9 @@ static int wbtrace_stale_one(const char *name, void *ctx)
 	long pid = strtol(name + plen, NULL, 10);
 	if (pid == (long)getpid() || wbtrace_owner_alive(pid))
 		return 0;
-	if (st->n == st->cap) {
-		size_t ncap = st->cap ? st->cap * 2 : 8;
-		char (*nn)[32] = realloc(st->name, ncap * sizeof *nn);
-		if (!nn) {
-			st->rc = -ENOMEM;
-			return 1;	/* stop the walk */
-		}
-		st->name = nn;
-		st->cap = ncap;
+	if (grow_array((void **)&st->name, &st->cap, st->n + 1, sizeof *st->name, 8)) {
+		st->rc = -ENOMEM;
+		return 1;	/* stop the walk */
 	}
 	snprintf(st->name[st->n++], 32, "%s", name);
 	return 0;
@@ -257,7 +253,8 @@ static bool wbtrace_find_fields(struct wbtrace *wt, enum wbtrace_ev e, char *why
 		if (!f && fs->old_name)
 			f = tep_find_field(ev, fs->old_name);
 		if (!f && fs->required) {
-			snprintf(line, sizeof line, "writeback:%s has no field %s (renamed in this kernel?)",
+			snprintf(line, sizeof line,
+				 "writeback:%s has no field %s (renamed in this kernel?)",
 				 spec->name, fs->name);
 			wbtrace_why(why, whylen, 0, "%s", line);
 			return false;
@@ -308,12 +305,14 @@ static int wbtrace_stats_lost(int fd, uint64_t *lost)
 		return -errno;
 	buf[n] = '\0';
 	uint64_t sum = 0;
-	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+	for (char *line = buf; line && *line;) {
 		/* "overrun: N" (overwritten) and "dropped events: N" (buffer full) */
 		const char *keys[] = { "overrun: ", "dropped events: " };
 		for (size_t k = 0; k < 2; k++)
 			if (strncmp(line, keys[k], strlen(keys[k])) == 0)
 				sum += strtoull(line + strlen(keys[k]), NULL, 10);
+		char *nl = strchr(line, '\n');
+		line = nl ? nl + 1 : NULL;
 	}
 	*lost = sum;
 	return 0;
@@ -379,7 +378,9 @@ static int wbtrace_enable(struct wbtrace *wt, char *why, size_t whylen)
 {
 	for (int e = 0; e < EV_N; e++) {
 		const struct wbtrace_evspec *spec = &wbtrace_events[e];
-		if (!wt->ev[e].on || tracefs_event_enable(wt->inst, WBTRACE_SYSTEM, spec->name) == 0)
+		if (!wt->ev[e].on)
+			continue;
+		if (tracefs_event_enable(wt->inst, WBTRACE_SYSTEM, spec->name) == 0)
 			continue;
 		int err = errno ? errno : EIO;
 		char line[128];
@@ -463,8 +464,8 @@ static int wbtrace_load_formats(struct wbtrace *wt)
 	char *text[EV_N] = { NULL };
 	char *header = tracefs_instance_file_read(NULL, "events/header_page", &hlen);
 	for (int e = 0; e < EV_N; e++)
-		text[e] = tracefs_event_file_read(NULL, WBTRACE_SYSTEM, wbtrace_events[e].name, "format",
-						  &len[e]);
+		text[e] = tracefs_event_file_read(NULL, WBTRACE_SYSTEM, wbtrace_events[e].name,
+						  "format", &len[e]);
 	int rc = header ? wbtrace_parse_formats(wt, header, hlen, text, len) : -EIO;
 	free(header);
 	for (int e = 0; e < EV_N; e++)
@@ -485,8 +486,10 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 	}
 	if (access(dir, R_OK | W_OK | X_OK) != 0) {
 		int err = errno;
-		wbtrace_why(why, whylen, err == EACCES ? 0 : err, err == EACCES ? "not root: %s is for root only" :
-			    "cannot use %s", dir);
+		if (err == EACCES)
+			wbtrace_why(why, whylen, 0, "not root: %s is for root only", dir);
+		else
+			wbtrace_why(why, whylen, err, "cannot use %s", dir);
 		return -err;
 	}
 	/* the formats first: a kernel we cannot use gets no instance */
@@ -495,11 +498,13 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 		wbtrace_why(why, whylen, -rc, "cannot parse the %s event formats", WBTRACE_SYSTEM);
 		return rc;
 	}
-	struct tep_event *bdp = tep_find_event_by_name(wt->tep, WBTRACE_SYSTEM, "balance_dirty_pages");
+	struct tep_event *bdp = tep_find_event_by_name(wt->tep, WBTRACE_SYSTEM,
+						       "balance_dirty_pages");
 	wt->type_field = bdp ? tep_find_common_field(bdp, "common_type") : NULL;
 	wt->pid_field = bdp ? tep_find_common_field(bdp, "common_pid") : NULL;
 	if (bdp && (!wt->type_field || !wt->pid_field)) {
-		wbtrace_why(why, whylen, 0, "%s", "writeback events without common_type or common_pid");
+		wbtrace_why(why, whylen, 0, "%s",
+			    "writeback events without common_type or common_pid");
 		return -ENOENT;
 	}
 	rc = wbtrace_check(wt, why, whylen);
@@ -607,13 +612,10 @@ static int wbtrace_pass_start(struct wbtrace *wt, int32_t pid, int64_t nr_pages)
 	if (!p)
 		p = wbtrace_pass_find(wt, 0);
 	if (!p) {
-		struct wbtrace_pass *np = realloc(wt->pass, (wt->npass + 8) * sizeof *np);
-		if (!np)
+		if (grow_array((void **)&wt->pass, &wt->cap_pass, wt->npass + 1, sizeof *wt->pass,
+			       8))
 			return -ENOMEM;
-		memset(np + wt->npass, 0, 8 * sizeof *np);
-		wt->pass = np;
-		p = &wt->pass[wt->npass];
-		wt->npass += 8;
+		p = &wt->pass[wt->npass++];
 	}
 	p->pid = pid;
 	p->nr_pages = nr_pages;
@@ -666,17 +668,18 @@ static int wbtrace_decode(struct wbtrace *wt, const char *data, int size, struct
 		return wbloop_add_bdp(w, &ev);
 	}
 	case EV_GLOBAL:
-		wbloop_add_global(w, wbtrace_num(f[F_GL_LIMIT], data), wbtrace_num(f[F_GL_THRESH], data),
-				  wbtrace_num(f[F_GL_BG], data));
+		wbloop_add_global(w, wbtrace_num(f[F_GL_LIMIT], data),
+				  wbtrace_num(f[F_GL_THRESH], data), wbtrace_num(f[F_GL_BG], data));
 		return 0;
 	case EV_START:
 		return wbtrace_pass_start(wt, pid, (int64_t)wbtrace_num(f[F_ST_PAGES], data));
-	case EV_WRITTEN:
+	case EV_WRITTEN: {
 		wbtrace_str(f[F_WR_NAME], data, size, bdi, sizeof bdi);
-		return wbloop_add_written(w, bdi,
-					  wbtrace_pass_end(wt, pid, (int64_t)wbtrace_num(f[F_WR_PAGES], data)),
+		int64_t left = (int64_t)wbtrace_num(f[F_WR_PAGES], data);
+		return wbloop_add_written(w, bdi, wbtrace_pass_end(wt, pid, left),
 					  (int)wbtrace_num(f[F_WR_REASON], data),
 					  wbtrace_num(f[F_WR_CGROUP], data));
+	}
 	default: {
 		wbtrace_str(f[F_BW_BDI], data, size, bdi, sizeof bdi);
 		struct wbloop_bw ev = {
@@ -762,7 +765,8 @@ static void wbtrace_saved_comms(struct wbloop *w)
 			pid = pid * 10 + (uint64_t)(*q++ - '0');
 		const char *eol = strchr(q, '\n');
 		size_t len = eol ? (size_t)(eol - q) : strlen(q);
-		const struct wbloop_task *t = q > p && *q == ' ' ? wbloop_find_task(w, (int32_t)pid) : NULL;
+		const struct wbloop_task *t =
+			q > p && *q == ' ' ? wbloop_find_task(w, (int32_t)pid) : NULL;
 		if (t && !t->comm[0] && len > 1) {
 			char *comm = w->task[t - w->task].comm;
 			size_t n = len - 1 < sizeof t->comm - 1 ? len - 1 : sizeof t->comm - 1;

@@ -30,9 +30,18 @@ def load(path):
         sys.exit(f"{path}: no lines")
     return rows
 
+def same(a, b):
+    """Shapes alike; an empty list (no item to compare: no task throttled in
+    that run's last interval) is like any list."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return a == [{}] or b == [{}] or same(a[0], b[0])
+    return a == b
+
 live, export = load(sys.argv[1]), load(sys.argv[2])
 a, b = shape(live[-1]), shape(export[-1])
-if a != b:
+if not same(a, b):
     print("live:  ", json.dumps(a, sort_keys=True))
     print("export:", json.dumps(b, sort_keys=True))
     sys.exit(1)

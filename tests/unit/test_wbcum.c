@@ -2,8 +2,8 @@
  * test_wbcum.c - interval sums into cumulative counters: totals over
  * intervals, tasks merged in pid order, an idle task dropped after keep_ms
  * and started over when it comes back, BDIs kept, reasons and lost events
- * summed, the last dirty limit kept; many random intervals against a
- * brute-force model.
+ * summed, the last dirty limit kept, cgroups kept in inode order; many
+ * random intervals against a brute-force model.
  */
 #include <check.h>
 #include <stdio.h>
@@ -56,6 +56,21 @@ START_TEST(test_totals_and_order)
 	ck_assert(c.has_global);	/* kept from the first interval */
 	ck_assert_uint_eq(c.dirty_limit_pages, 4096);
 	ck_assert_ptr_eq(wbcum_find_task(&c, 20), &c.task[1]);
+	/* the helper's decisions are all in cgroup 0 (not given): none kept;
+	 * one in cgroup 9 and one in 3: kept in ino order, summed */
+	ck_assert_uint_eq(c.ncg, 0);
+	wbloop_reset(&w);
+	struct wbloop_bdp ev = { .pid = 5, .bdi = "7:0", .pause_ms = 12, .cgroup_ino = 9 };
+	ck_assert_int_eq(wbloop_add_bdp(&w, &ev), 0);
+	ev.cgroup_ino = 3;
+	ck_assert_int_eq(wbloop_add_bdp(&w, &ev), 0);
+	ck_assert_int_eq(wbcum_add(&c, &w, 3000, 60000), 0);
+	ck_assert_int_eq(wbcum_add(&c, &w, 4000, 60000), 0);
+	ck_assert_uint_eq(c.ncg, 2);
+	ck_assert_uint_eq(c.cg[0].ino, 3);
+	ck_assert_uint_eq(c.cg[1].ino, 9);
+	ck_assert_uint_eq(c.cg[1].throttled_ms, 24);
+	ck_assert_uint_eq(c.cg[1].pauses, 2);
 	ck_assert_ptr_null(wbcum_find_task(&c, 25));
 	wbcum_free(&c);
 	wbloop_free(&w);
