@@ -199,7 +199,7 @@ void scr_draw_gauge(struct screen *s, int y)
 	double t = screen_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
 	if (t >= 0) {
 		snprintf(c, sizeof c, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
-		scr_field(s, &ln, " grows", SCR_NORMAL, c);
+		scr_field(s, &ln, "grows", SCR_NORMAL, c);	/* one space after "avg:" */
 		scr_field(s, &ln, "limit in", t < 30 ? SCR_WARN : SCR_NORMAL,
 			  screen_fmt_duration(t, b, sizeof b));
 	} else {
