@@ -29,7 +29,7 @@ $(error missing build dependencies, see the message above)
 endif
 endif
 
-PKGS       := ncursesw libproc2 blkid sqlite3
+PKGS       := ncursesw libproc2 blkid sqlite3 libtracefs libtraceevent
 PC_CFLAGS  := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PC_LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
@@ -99,11 +99,15 @@ $(BUILD)/san/unit/runner.o: tests/unit/runner.c $(BUILD)/san/unit/suites.h
 $(BUILD)/san/unit-tests: $(BUILD)/san/unit/runner.o $(UNIT_OBJ) $(SAN_LIB)
 	$(CC) $(SANFLAGS) -o $@ $^ $(CHECK_LIBS) $(PC_LIBS)
 
+# Test-only drivers of modules the end-to-end tests look at directly.
+$(BUILD)/san/wbprobe: tests/probe/wbprobe.c $(SAN_LIB)
+	$(CC) $(ALL_CFLAGS) $(SANFLAGS) -MF $@.d -o $@ $< $(SAN_LIB) $(PC_LIBS)
+
 unit: $(BUILD)/san/unit-tests
 	$(BUILD)/san/unit-tests
 
-e2e: $(BUILD)/san/wbtop wbtop
-	WBTOP=$(CURDIR)/$(BUILD)/san/wbtop WBTOP_PLAIN=$(CURDIR)/wbtop sh tests/e2e/run.sh
+e2e: $(BUILD)/san/wbtop wbtop $(BUILD)/san/wbprobe
+	WBPROBE=$(CURDIR)/$(BUILD)/san/wbprobe WBTOP=$(CURDIR)/$(BUILD)/san/wbtop WBTOP_PLAIN=$(CURDIR)/wbtop sh tests/e2e/run.sh
 
 # libFuzzer targets (clang): the library code built once more with clang,
 # since gcc's and clang's sanitizer runtimes do not mix.
@@ -125,11 +129,16 @@ FUZZ_SECONDS ?= 300
 fuzz: $(FUZZ_BIN)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh "$(BUILD)"
 
-check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(FUZZ_BIN)
+check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(FUZZ_BIN)
 	@sh tests/check.sh "$(BUILD)"
 
-bench: wbtop
-	@sh bench/bench.sh
+# The recording bench links the program's own objects (all but main).
+$(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/main.o,$(OBJ))
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
+
+bench: wbtop $(BUILD)/bench/rec_bench
+	@BUILD=$(BUILD) sh bench/bench.sh
 
 install: wbtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -144,4 +153,4 @@ clean:
 
 distclean: clean
 
--include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_LIB:.o=.d) $(FUZZ_BIN:=.d)
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(BUILD)/san/wbprobe.d $(UNIT_OBJ:.o=.d) $(FUZZ_LIB:.o=.d) $(FUZZ_BIN:=.d)

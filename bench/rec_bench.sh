@@ -11,12 +11,8 @@ out=${BUILD:-build}/bench
 mkdir -p "$out"
 tmp=$(mktemp -d /tmp/wbtop-recbench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-# The recording modules and what they use, optimised as in ./wbtop.
-srcs="bench/rec_bench.c $(ls src/rec_*.c)
-      src/snapshot.c src/ident.c src/knob.c src/derive.c src/source.c"
-# shellcheck disable=SC2086
-cc -std=c11 -D_GNU_SOURCE -O2 -g -Iinclude $(pkg-config --cflags sqlite3 blkid) -o "$out/rec_bench" \
-	$srcs $(pkg-config --libs sqlite3 blkid) -lm || { echo "rec_bench: build failed"; exit 1; }
+# Built by make (make bench) from the program's own objects.
+[ -x "$out/rec_bench" ] || make -s "$out/rec_bench" || { echo "rec_bench: build failed"; exit 1; }
 b=$out/rec_bench
 
 echo "recording size (closed file; synthetic busy disks: reads, writes, flushes, queue)"

@@ -42,6 +42,7 @@ enum fig_sink {
 	FIG_IN_EXPORT = 1u << 1,	/* a CSV column and a JSON key, under name */
 	FIG_IN_HISTORY = 1u << 2,	/* kept in the screen's history rings (hist slot) */
 	FIG_SORT_FIRST = 1u << 3,	/* the screen sorts by it until told otherwise */
+	FIG_IN_BATCH_LOOP = 1u << 4,	/* a column of batch text's writeback-loop table */
 };
 
 /* Default sort direction of a column. */
@@ -111,6 +112,7 @@ struct fig_sys {
 	enum fig_sys_type type;
 	bool rate;		/* valid only when the rates' status is RATE_OK (else a gauge) */
 	size_t offset;		/* in struct sys_rates */
+	int xkind;		/* >= 0: the value beside the fixed blocks (enum snap_xsys) in r->x */
 };
 
 /* A figure of one process row (procs_view.h): the -P tables (procs_view.c)
@@ -118,6 +120,7 @@ struct fig_sys {
 enum fig_proc_form {
 	FIG_PROC_KBPS,		/* a rate in KiB/s ("hidden" when /proc/PID/io is unreadable) */
 	FIG_PROC_PCT,		/* a percentage */
+	FIG_PROC_NUM,		/* another number (ms/s, 1/s) */
 	FIG_PROC_TEXT		/* a word */
 };
 enum fig_proc_have { FIG_PROC_NONE, FIG_PROC_HIDDEN, FIG_PROC_OK };
@@ -138,6 +141,7 @@ struct fig_proc {
 	} screen;
 	/* The value of r: a number into *v, or a word into buf (len bytes). */
 	enum fig_proc_have (*get)(const struct proc_row *r, double *v, char *buf, size_t len);
+	bool traced;		/* only when the sample has the writeback trace (doc/kernel-loop.md) */
 };
 
 extern const struct fig_proc fig_proc_table[];
@@ -203,6 +207,9 @@ const struct fig_dev *fig_dev_by_screen_title(const char *title);
 
 /* The row the screen sorts by at start (FIG_SORT_FIRST). */
 const struct fig_dev *fig_dev_sort_first(void);
+
+/* Whether r has system figure f (one beside the fixed blocks may be absent). */
+bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r);
 
 /* The value of a system figure (gauges as double). */
 double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r);

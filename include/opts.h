@@ -40,6 +40,7 @@ struct opts {
 	bool no_color;			/* --no-color or NO_COLOR */
 	bool quiet;			/* -q */
 	bool procs;			/* -P */
+	bool no_kernel_trace;		/* --no-kernel-trace: no tracefs or debugfs (doc/kernel-loop.md) */
 	enum out_format format;		/* --format */
 	bool iso_time;			/* -t: batch times with date and zone */
 	const char *output_path;	/* -o */

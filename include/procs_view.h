@@ -12,8 +12,10 @@
  * What it is not: it reads no files and no clock and knows nothing of
  * curses; the screen and batch mode draw what it returns.
  *
- * Throttling is read from where a task sleeps (wchan, or /proc/PID/stack):
- * best effort, and labelled so.  Units are in the names: _kbps is KiB/s,
+ * Throttling comes from the writeback tracepoints when the sample has them
+ * (the time each task paused in balance_dirty_pages, the device it was held
+ * on); otherwise it is guessed from where a task sleeps (wchan, or
+ * /proc/PID/stack), and labelled a guess.  Units are in the names: _kbps is KiB/s,
  * _pct percent, cpu_pct percent of one CPU.
  */
 #ifndef WBTOP_PROCS_VIEW_H
@@ -58,6 +60,7 @@ enum procs_wait {
 struct proc_row {
 	int32_t pid;
 	char comm[32];
+	char cmdline[128];		/* the full command line, printable; "" if unknown */
 	char state;			/* R, S, D, ... as /proc/PID/stat */
 	enum procs_kind kind;
 	enum rate_status status;	/* RATE_OK, or RATE_FIRST: new (or reused) pid, no rates yet */
@@ -72,6 +75,14 @@ struct proc_row {
 	uint32_t flush_major, flush_minor;	/* flusher: the device it serves, 0:0 if unknown */
 	char flush_dev[32];		/* flusher: device name ("loop0"), else "MAJ:MIN", bdi name, "*" (all) */
 	bool flush_active;		/* flusher: running writeback work now ("+" in the kworker name) */
+	/* From the writeback tracepoints (doc/kernel-loop.md), when the sample
+	 * has them: exact, where wait and throttled above are a guess. */
+	bool traced;			/* the figures below are there */
+	double paused_ms_s;		/* ms paused in balance_dirty_pages per second */
+	double pauses_s;		/* pauses per second */
+	double ratelimit_kbps;		/* task_ratelimit of its last decision; -1 if none */
+	uint32_t bdi_major, bdi_minor;	/* the device it was held on; has_bdi */
+	bool has_bdi;
 };
 
 /* Totals over all tasks of one interval, for the summary line. */
@@ -79,7 +90,8 @@ struct procs_summary {
 	enum rate_status status;	/* RATE_OK; RATE_FIRST: no previous process sample; RATE_NODATA: dt 0 */
 	size_t ntasks;			/* processes in the current sample */
 	size_t nwriting;		/* with write_kbps > 0 */
-	size_t nthrottled;		/* throttled (best effort, from wchan) */
+	size_t nthrottled;		/* throttled: paused (traced), else a guess from wchan */
+	bool traced;			/* the sample has the writeback trace: throttling is exact */
 	size_t ndstate;			/* in D state */
 	size_t nwait_unknown;		/* in D state, wait unknown (wchan unreadable) */
 	size_t nhidden;			/* /proc/PID/io unreadable */

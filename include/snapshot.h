@@ -75,6 +75,8 @@ struct proc_counters {
 	uint64_t utime_jif, stime_jif;
 	char wchan[40];			/* where a D-state task sleeps; "" if unknown */
 	uint32_t flush_major, flush_minor;	/* device a flush worker serves; 0:0 if none */
+	char cmdline[128];		/* argv joined by spaces, cut; "" for a kernel thread or
+					 * unknown (live only: recordings keep comm) */
 };
 
 /* ---- Values beside the fixed blocks ----------------------------------------
@@ -90,20 +92,43 @@ struct proc_counters {
  */
 enum snap_xscope { SNAP_XDEV, SNAP_XTASK, SNAP_XSYS, SNAP_NXSCOPE };
 
-/* Per device: the kernel's writeback state of its BDI (debugfs bdi/stats). */
+/* Per device: the kernel's writeback state of its BDI (debugfs bdi/stats and
+ * wb_stats; doc/kernel-loop.md), and the throttling of the tasks held to its
+ * limit (tracefs balance_dirty_pages). */
 enum snap_xdev {
-	SNAP_XDEV_WB_DIRTY_KB,		/* gauge: BdiDirty + BdiReclaimable, KiB */
+	SNAP_XDEV_WB_DIRTY_KB,		/* gauge: BdiReclaimable (dirty pages), KiB */
 	SNAP_XDEV_WB_THRESH_KB,		/* gauge: BdiDirtyThresh, KiB */
-	SNAP_XDEV_WB_BW_KBPS,		/* gauge: BdiWriteBandwidth, the kernel's estimate, KiB/s */
+	SNAP_XDEV_WB_BW_KBPS,		/* gauge: the kernel's write bandwidth estimate, KiB/s */
+	SNAP_XDEV_WB_WRITEBACK_KB,	/* gauge: BdiWriteback, KiB */
+	SNAP_XDEV_WB_DIRTIED_KB,	/* counter: BdiDirtied, KiB */
+	SNAP_XDEV_WB_WRITTEN_KB,	/* counter: BdiWritten, KiB */
+	SNAP_XDEV_THROTTLED_MS,		/* counter: pauses of its tasks, ms */
+	SNAP_XDEV_PAUSES,		/* counter: pauses of its tasks */
 	SNAP_NXDEV
 };
-/* Per task: time throttled in balance_dirty_pages (tracefs). */
+/* Per task: its pauses in balance_dirty_pages (tracefs). */
 enum snap_xtask {
 	SNAP_XTASK_THROTTLED_MS,	/* counter, ms */
+	SNAP_XTASK_PAUSES,		/* counter */
+	SNAP_XTASK_RATELIMIT_KBPS,	/* gauge: task_ratelimit of its last decision, KiB/s */
+	SNAP_XTASK_BDI,			/* gauge: the device it was held on, major << 32 | minor */
 	SNAP_NXTASK
 };
-/* System-wide (none yet: the enum keeps the scope's place). */
-enum snap_xsys { SNAP_NXSYS };
+/* System-wide: the limit writers are held to, and the flusher's pages by
+ * the reason it ran (tracefs global_dirty_state, writeback_start/_written). */
+enum snap_xsys {
+	SNAP_XSYS_DIRTY_LIMIT_KB,	/* gauge: global_dirty_state dirty_limit, KiB */
+	SNAP_XSYS_TRACE_LOST,		/* counter: events the ring buffers lost */
+	SNAP_XSYS_WB_BACKGROUND_KB,	/* counters: KiB written back, by reason */
+	SNAP_XSYS_WB_VMSCAN_KB,
+	SNAP_XSYS_WB_SYNC_KB,
+	SNAP_XSYS_WB_PERIODIC_KB,
+	SNAP_XSYS_WB_LAPTOP_TIMER_KB,
+	SNAP_XSYS_WB_FS_FREE_SPACE_KB,
+	SNAP_XSYS_WB_FORKER_THREAD_KB,
+	SNAP_XSYS_WB_FOREIGN_FLUSH_KB,
+	SNAP_NXSYS
+};
 /* C has no empty arrays: room for a scope's kinds, at least one slot. */
 #define SNAP_XSLOTS(n) ((n) > 0 ? (n) : 1)
 
@@ -121,6 +146,12 @@ struct snap_xkind {
 	const char *name;		/* in recordings: unique over every scope */
 	bool counter;			/* cumulative (derived as a rate per second), else a gauge */
 	const char *unit;		/* of the value as read: "KiB", "KiB/s", "ms" */
+	/* A counter its source starts at 0 for a new object (a task first
+	 * throttled): 1 + the system kind its source adds to every sample it
+	 * reads.  When the previous sample has that one but not this counter,
+	 * the counter is new since and its rate counts from 0.  0: none (an
+	 * object absent before has no rate yet). */
+	unsigned from_zero;
 };
 #define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS)
 extern const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)];

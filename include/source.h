@@ -29,7 +29,8 @@ struct source_marks {
 
 /* What a source does.  next and close are required; the rest are the
  * capabilities a source may have (NULL: it has not), asked for through
- * source_idents(), source_sample_procs() and source_marks() below, never by
+ * source_idents(), source_sample_procs(), source_marks() and
+ * source_kernel_loop() below, never by
  * looking at which source it is. */
 struct source_ops {
 	const char *kind;	/* "live", "replay" */
@@ -44,6 +45,9 @@ struct source_ops {
 	int (*sample_procs)(struct source *src, bool on);
 	/* The recorded marks of the sample next() delivered last: 0, or -errno. */
 	int (*marks)(struct source *src, struct source_marks *out);
+	/* Read the kernel's writeback loop too from the next sample on, or
+	 * stop: 0 (why: what is missing, or ""), or -errno with why. */
+	int (*kernel_loop)(struct source *src, bool on, char *why, size_t whylen);
 };
 
 struct source {
@@ -71,5 +75,11 @@ int source_sample_procs(struct source *src, bool on);
 /* The marks src recorded for the sample it delivered last: 0 with *out set,
  * -ENOTSUP for a source without recorded marks (the live one), or -errno. */
 int source_marks(struct source *src, struct source_marks *out);
+/* Read the kernel's writeback loop too (wbsample.h: tracefs, debugfs) from
+ * the next sample on, or stop (and remove the tracefs instance).  0, with
+ * what is missing and why in why ("" when nothing is); -ENOTSUP for a source
+ * that cannot (a replay delivers what it recorded); another negative errno,
+ * with why, when none of it can be read (not root, ...). */
+int source_kernel_loop(struct source *src, bool on, char *why, size_t whylen);
 
 #endif

@@ -250,6 +250,60 @@ static size_t batch_dev_line(char *line, size_t pos, const struct dev_rates *r,
 	return pos;
 }
 
+/* The kernel's writeback loop (doc/kernel-loop.md), when the source read
+ * it: a table of the rows with FIG_IN_BATCH_LOOP for each shown device that
+ * has one of them, then the system's limit and flusher work by reason.
+ * Nothing at all otherwise, so text from sources without it stays as it was. */
+static void batch_loop(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
+		       const struct dev_rates *dev)
+{
+	FILE *out = b->out;
+	bool any = false;
+	for (size_t i = 0; i < cur->ndev && !any; i++)
+		any = dev[i].status == RATE_OK && dev[i].x_have && batch_dev_shown(b, &cur->dev[i], &dev[i]);
+	if (any) {
+		fprintf(out, "%-12s", "writeback");
+		for (size_t c = 0; c < fig_ndev; c++)
+			if (fig_dev_table[c].sinks & FIG_IN_BATCH_LOOP)
+				fprintf(out, " %*s", fig_dev_table[c].width, fig_dev_table[c].title);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; any && i < cur->ndev; i++) {
+		const struct dev_rates *r = &dev[i];
+		if (r->status != RATE_OK || !r->x_have || !batch_dev_shown(b, &cur->dev[i], r))
+			continue;
+		size_t pos = (size_t)snprintf(b->line, 16, "%-12s", cur->dev[i].name);
+		for (size_t c = 0; c < fig_ndev; c++) {
+			const struct fig_dev *col = &fig_dev_table[c];
+			if (!(col->sinks & FIG_IN_BATCH_LOOP))
+				continue;
+			if (fig_dev_available(col, r)) {
+				pos = batch_put_fixed(b->line, pos, col->width, col->prec, fig_dev_value(col, r));
+			} else {
+				memset(b->line + pos, ' ', col->width);
+				pos += col->width;
+				b->line[pos++] = '-';
+			}
+		}
+		b->line[pos++] = '\n';
+		fwrite(b->line, 1, pos, out);
+	}
+	if (!sys->x_have)
+		return;
+	/* "kernel dirty_limit 4096 KiB, background 2680 KiB/s, ...": the flusher's
+	 * reasons only when they wrote something */
+	fputs("kernel", out);
+	const char *sep = " ";
+	for (size_t k = 0; k < fig_nsys; k++) {
+		const struct fig_sys *f = &fig_sys_table[k];
+		if (f->xkind < 0 || !fig_sys_available(f, sys) || (f->rate && !(fig_sys_value(f, sys) > 0)))
+			continue;
+		fprintf(out, "%s%s %.0f %s", sep, f->title, fig_sys_value(f, sys), f->unit);
+		sep = ", ";
+	}
+	fputc('\n', out);
+}
+
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
 {
@@ -281,6 +335,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 			fputs(" [reset]", out);
 		fputs(dev_dip && dev_dip[i] ? DIP_MARK "\n" : "\n", out);
 	}
+	batch_loop(b, cur, sys, dev);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmpstat.h"
@@ -102,18 +103,24 @@ int compare_width(FILE *out, int given)
 /* One line, cut to o->width columns (at a character boundary). */
 void compare_line(FILE *out, const struct compare_opts *o, const char *fmt, ...)
 {
-	char buf[1024];
+	char *buf = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	int len = vasprintf(&buf, fmt, ap);
 	va_end(ap);
-	size_t n = strlen(buf);
+	if (len < 0) {
+		fputs("(out of memory)\n", out);
+		return;
+	}
+	size_t n = (size_t)len;
 	if (o->width > 0 && n > (size_t)o->width) {
 		n = (size_t)o->width;
 		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
 			n--;	/* not inside a UTF-8 sequence */
 	}
-	fprintf(out, "%.*s\n", (int)n, buf);
+	fwrite(buf, 1, n, out);
+	fputc('\n', out);
+	free(buf);
 }
 
 const char *compare_num(char *buf, size_t len, const struct cmpstat_field *f, double v)
@@ -178,12 +185,30 @@ static void compare_knob_text(struct series *const *v, size_t n, int k, char *bu
 static void compare_side_text(FILE *out, const struct compare_opts *o, char side,
 			      struct series *const *v, size_t n)
 {
-	char runs[32] = "";
+	char runs[32] = "", when[32] = "?";
 	if (n > 1)
 		snprintf(runs, sizeof runs, " (%zu runs)", n);
-	compare_line(out, o, "%c: %s%s  %s%s", side, v[0]->case_name, runs, v[0]->path, n > 1 ? " ..." : "");
-	if (v[0]->command)
-		compare_line(out, o, "   command: %s", v[0]->command);
+	/* when the first run began, local time: which kernel, which boot */
+	time_t t = (time_t)(v[0]->start_wall_ns / 1000000000);
+	struct tm tm;
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	compare_line(out, o, "%c: %s%s  %s  %s%s", side, v[0]->case_name, runs, when, v[0]->path,
+		     n > 1 ? " ..." : "");
+}
+
+/* What the runs ran (a sweep's are one command: said once). */
+static void compare_commands_text(FILE *out, const struct compare_opts *o, const struct series *a,
+				  const struct series *b)
+{
+	if (a->command && b->command && !strcmp(a->command, b->command)) {
+		compare_line(out, o, "command: %s", a->command);
+		return;
+	}
+	if (a->command)
+		compare_line(out, o, "A ran: %s", a->command);
+	if (b->command)
+		compare_line(out, o, "B ran: %s", b->command);
 }
 
 static void compare_knobs_text(FILE *out, const struct compare_opts *o, struct series *const *a,
@@ -458,6 +483,7 @@ int compare_print_pair(FILE *out, struct series *const *a, size_t na, struct ser
 	} else if (r == 0) {
 		compare_side_text(out, o, 'A', a, na);
 		compare_side_text(out, o, 'B', b, nb);
+		compare_commands_text(out, o, a[0], b[0]);
 		fputc('\n', out);
 		compare_knobs_text(out, o, a, na, b, nb);
 	}

@@ -352,6 +352,10 @@ bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap
 		return true;
 	}
 	const struct snap_xval *p = prev ? derive_x_kind(prev, snapshot_find_x(prev, scope, obj), kind) : NULL;
+	const struct snap_xval zero = { obj, 0, (uint16_t)kind, (uint8_t)scope };
+	if (!p && prev && k->from_zero &&
+	    derive_x_kind(prev, snapshot_find_x(prev, SNAP_XSYS, 0), k->from_zero - 1))
+		p = &zero;	/* its source ran then, and had not seen it: new since, from 0 */
 	if (!p || c->value < p->value || dt_s <= 0)
 		return false;	/* no earlier value, a reset, or no time passed */
 	*out = derive_num(c->value - p->value) / dt_s;

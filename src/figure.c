@@ -39,6 +39,7 @@ static double fig_f_wareq_kb(const struct dev_rates *r)
 #define NO_SCR { NULL, 0, 0, 0, 0, 0, 0 }
 #define NO_OM { NULL, FIG_OM_GAUGE, NULL, NULL, 0 }
 #define ALL (FIG_IN_BATCH | FIG_IN_EXPORT)
+#define LOOP (FIG_IN_BATCH_LOOP | FIG_IN_EXPORT)
 
 const struct fig_dev fig_dev_table[] = {
 	{ "r_s", "r/s", "reads completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
@@ -77,6 +78,39 @@ const struct fig_dev fig_dev_table[] = {
 	  { "wbtop_device_write_request_size_bytes", FIG_OM_GAUGE, "bytes",
 	    "Average size of the writes completed in the last interval (iostat -x wareq-sz * 1024); "
 	    "no sample before the second one.", 1024 } },
+	/* the kernel's writeback loop (doc/kernel-loop.md): debugfs and tracefs,
+	 * as root; batch text shows them in a table of their own */
+	{ "wb_dirty_kb", "wb_dirty", "the device's dirty page cache (debugfs BdiReclaimable)", "KiB",
+	  9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_DIRTY_KB),
+	  NO_SCR, { "wbtop_device_wb_dirty_bytes", FIG_OM_GAUGE, "bytes",
+		    "Dirty page cache of the device (debugfs BdiReclaimable).", 1024 } },
+	{ "wb_writeback_kb", "wb_wback", "its pages under writeback (BdiWriteback)", "KiB", 9, 0,
+	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_WRITEBACK_KB),
+	  NO_SCR, { "wbtop_device_wb_writeback_bytes", FIG_OM_GAUGE, "bytes",
+		    "Page cache of the device under writeback (debugfs BdiWriteback).", 1024 } },
+	{ "wb_thresh_kb", "wb_thresh", "its share of the dirty threshold (BdiDirtyThresh)", "KiB", 9, 0,
+	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_THRESH_KB),
+	  NO_SCR, { "wbtop_device_wb_threshold_bytes", FIG_OM_GAUGE, "bytes",
+		    "The device's share of the dirty threshold (debugfs BdiDirtyThresh).", 1024 } },
+	{ "wb_bw_kbps", "wb_bw", "the kernel's estimate of its write bandwidth", "KiB/s", 9, 0,
+	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_BW_KBPS),
+	  NO_SCR, { "wbtop_device_wb_write_bandwidth_bytes_per_second", FIG_OM_GAUGE, "bytes_per_second",
+		    "The kernel's estimate of the device's write bandwidth (debugfs wb_stats).", 1024 } },
+	{ "wb_dirtied_kb_s", "dirtied/s", "KiB of its page cache dirtied per second (BdiDirtied)",
+	  "KiB/s", 9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
+	  EXTRA(SNAP_XDEV_WB_DIRTIED_KB), NO_SCR, NO_OM },
+	{ "wb_written_kb_s", "written/s", "KiB of its page cache written back per second (BdiWritten)",
+	  "KiB/s", 9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
+	  EXTRA(SNAP_XDEV_WB_WRITTEN_KB), NO_SCR, NO_OM },
+	{ "throttled_ms", "thr_ms/s", "ms its tasks were paused in balance_dirty_pages, per second",
+	  "ms/s", 8, 1, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
+	  EXTRA(SNAP_XDEV_THROTTLED_MS), NO_SCR,
+	  { "wbtop_device_throttled_ratio", FIG_OM_GAUGE, "ratio",
+	    "Share of the last interval its tasks were paused in balance_dirty_pages, summed over them.",
+	    0.001 } },
+	{ "pauses", "pauses/s", "pauses of its tasks in balance_dirty_pages per second", "1/s", 8, 1,
+	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_PAUSES), NO_SCR,
+	  NO_OM },
 	{ "await_ms", "await", "average time a read or write took, weighted by I/Os (old iostat)",
 	  "ms", 7, 2, 0, FIG_IN_HISTORY, FIG_SORT_DESC, FIG_HIST_AWAIT_MS, FORMULA(fig_f_await_ms),
 	  SCR("await", 7, 1, 0, 7, 'T', 1), NO_OM },
@@ -90,6 +124,7 @@ const size_t fig_ndev = sizeof fig_dev_table / sizeof fig_dev_table[0];
 #undef NO_SCR
 #undef NO_OM
 #undef ALL
+#undef LOOP
 
 /* ---- device counters (OpenMetrics) ----------------------------------------- */
 
@@ -135,9 +170,13 @@ const size_t fig_ndev_counter = sizeof fig_dev_counter_table / sizeof fig_dev_co
 /* ---- system figures ---------------------------------------------------------- */
 
 #define SG(name, title, w, pos, desc, unit) \
-	{ #name, title, desc, unit, w, pos, FIG_U64, false, offsetof(struct sys_rates, name) }
+	{ #name, title, desc, unit, w, pos, FIG_U64, false, offsetof(struct sys_rates, name), -1 }
 #define SR(name, title, w, pos, desc, unit) \
-	{ #name, title, desc, unit, w, pos, FIG_DBL, true, offsetof(struct sys_rates, name) }
+	{ #name, title, desc, unit, w, pos, FIG_DBL, true, offsetof(struct sys_rates, name), -1 }
+/* a value beside the fixed blocks: not in the vmstat line (batch prints it
+ * in its writeback-loop lines under title), a counter as a rate */
+#define SX(name, title, kind, counter, desc, unit) \
+	{ name, title, desc, unit, 0, 0, FIG_DBL, counter, 0, kind }
 const struct fig_sys fig_sys_table[] = {
 	SG(r, "r", 3, 1, "processes running", ""),
 	SG(b, "b", 3, 2, "processes blocked", ""),
@@ -162,9 +201,30 @@ const struct fig_sys fig_sys_table[] = {
 	SG(bg_thresh_kb, "bg_thr", 9, 20, "the kernel's background dirty threshold", "KiB"),
 	SR(dirtied_kbps, NULL, 0, 0, "pages dirtied (nr_dirtied)", "KiB/s"),
 	SR(written_kbps, NULL, 0, 0, "pages written back (nr_written)", "KiB/s"),
+	SX("dirty_limit_kb", "dirty_limit", SNAP_XSYS_DIRTY_LIMIT_KB, false,
+	   "the smoothed dirty limit writers are held to (tracefs global_dirty_state)", "KiB"),
+	SX("flush_background_kb_s", "background", SNAP_XSYS_WB_BACKGROUND_KB, true,
+	   "written back by the flusher for background writeback", "KiB/s"),
+	SX("flush_vmscan_kb_s", "vmscan", SNAP_XSYS_WB_VMSCAN_KB, true,
+	   "written back by the flusher for memory reclaim", "KiB/s"),
+	SX("flush_sync_kb_s", "sync", SNAP_XSYS_WB_SYNC_KB, true,
+	   "written back by the flusher for sync(2) and syncfs(2)", "KiB/s"),
+	SX("flush_periodic_kb_s", "periodic", SNAP_XSYS_WB_PERIODIC_KB, true,
+	   "written back by the flusher as data aged past dirty_expire_centisecs", "KiB/s"),
+	SX("flush_laptop_timer_kb_s", "laptop_timer", SNAP_XSYS_WB_LAPTOP_TIMER_KB, true,
+	   "written back by the flusher for laptop mode", "KiB/s"),
+	SX("flush_fs_free_space_kb_s", "fs_free_space", SNAP_XSYS_WB_FS_FREE_SPACE_KB, true,
+	   "written back by the flusher as a filesystem ran short of space", "KiB/s"),
+	SX("flush_forker_thread_kb_s", "forker_thread", SNAP_XSYS_WB_FORKER_THREAD_KB, true,
+	   "written back by the flusher for the forker thread", "KiB/s"),
+	SX("flush_foreign_flush_kb_s", "foreign_flush", SNAP_XSYS_WB_FOREIGN_FLUSH_KB, true,
+	   "written back by the flusher for another cgroup's inodes", "KiB/s"),
+	SX("trace_lost_s", "lost/s", SNAP_XSYS_TRACE_LOST, true,
+	   "writeback trace events the ring buffers lost", "1/s"),
 };
 const size_t fig_nsys = sizeof fig_sys_table / sizeof fig_sys_table[0];
 #undef SG
+#undef SX
 #undef SR
 
 /* Put item, at place pos, into out[0..*n) kept in place order (pos_of[]: the
@@ -279,35 +339,83 @@ static enum fig_proc_have fig_p_wchan(const struct proc_row *r, double *v, char 
 static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	snprintf(b, n, "%s", r->comm);	/* the last column: even empty, it is the name */
+	/* the last column: even empty, it is the name */
+	snprintf(b, n, "%s", r->cmdline[0] ? r->cmdline : r->comm);
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_paused(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	if (!r->traced)
+		return FIG_PROC_NONE;
+	*v = r->paused_ms_s;
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_pauses(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	if (!r->traced)
+		return FIG_PROC_NONE;
+	*v = r->pauses_s;
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_ratelimit(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)b, (void)n;
+	if (!r->traced || r->ratelimit_kbps < 0)
+		return FIG_PROC_NONE;
+	*v = r->ratelimit_kbps;
+	return FIG_PROC_OK;
+}
+
+static enum fig_proc_have fig_p_held(const struct proc_row *r, double *v, char *b, size_t n)
+{
+	(void)v;
+	if (!r->has_bdi)
+		return FIG_PROC_NONE;
+	snprintf(b, n, "%u:%u", r->bdi_major, r->bdi_minor);
 	return FIG_PROC_OK;
 }
 
 #define PSCR(t, w, left, level, pos) { t, w, left, level, pos }
 #define NO_PSCR { NULL, 0, false, 0, 0 }
 const struct fig_proc fig_proc_table[] = {
-	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), fig_p_pid },
+	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), fig_p_pid, false },
 	{ "state", "R, S, D, ... as /proc/PID/stat", FIG_SORT_ASC, FIG_PROC_TEXT, "S", 1,
-	  PSCR("S", 2, false, 0, 2), fig_p_state },
+	  PSCR("S", 2, false, 0, 2), fig_p_state, false },
 	{ "write_kbps", "write_bytes of /proc/PID/io per second: dirtied, or written with O_DIRECT",
-	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), fig_p_write },
+	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), fig_p_write, false },
 	{ "cancelled_kbps", "cancelled_write_bytes per second: dirty data truncated before writeback",
-	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), fig_p_cancel },
+	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), fig_p_cancel, false },
 	{ "share_pct", "write_kbps as a share of the system's block-out rate (vmstat bo)", FIG_SORT_DESC,
-	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), fig_p_share },
+	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), fig_p_share, false },
 	{ "cpu_pct", "user + system time, percent of one CPU", FIG_SORT_DESC, FIG_PROC_PCT, "cpu%", 6,
-	  PSCR("cpu%", 6, false, 0, 5), fig_p_cpu },
+	  PSCR("cpu%", 6, false, 0, 5), fig_p_cpu, false },
 	{ "kind", "task, kernel thread, flush worker or kswapd", FIG_SORT_ASC, FIG_PROC_TEXT, "kind", -7,
-	  PSCR("kind", 8, true, 1, 9), fig_p_kind },
+	  PSCR("kind", 8, true, 1, 9), fig_p_kind, false },
 	{ "dev", "the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
-	  PSCR("dev", 9, true, 0, 8), fig_p_dev },
-	{ "throttled", "held by the dirty limits or the block layer (from wchan, best effort)",
-	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), fig_p_thr },
+	  PSCR("dev", 9, true, 0, 8), fig_p_dev, false },
+	{ "throttled", "paused by the dirty limits (the writeback trace), else held by them or "
+	  "the block layer (from wchan, best effort)",
+	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), fig_p_thr, false },
 	{ "wait", "what a task in D state waits for", FIG_SORT_ASC, FIG_PROC_TEXT, "wait", -11,
-	  PSCR("wait", 12, true, 0, 7), fig_p_wait },
+	  PSCR("wait", 12, true, 0, 7), fig_p_wait, false },
 	{ "wchan", "where a task in D state sleeps", FIG_SORT_ASC, FIG_PROC_TEXT, "wchan", -24,
-	  PSCR("wchan", 25, true, 2, 10), fig_p_wchan },
-	{ "command", "the command name", FIG_SORT_ASC, FIG_PROC_TEXT, "command", 0, NO_PSCR, fig_p_comm },
+	  PSCR("wchan", 25, true, 2, 10), fig_p_wchan, false },
+	/* the writeback trace's, in -P before the command, on the pane when there is room */
+	{ "throttled_ms", "ms paused in balance_dirty_pages per second (the writeback trace)",
+	  FIG_SORT_DESC, FIG_PROC_NUM, "thr_ms/s", 8, PSCR("ms/s", 7, false, 1, 12), fig_p_paused, true },
+	{ "pauses", "pauses in balance_dirty_pages per second", FIG_SORT_DESC, FIG_PROC_NUM, "pauses/s", 8,
+	  NO_PSCR, fig_p_pauses, true },
+	{ "task_ratelimit_kbps", "the rate limit of its last throttling decision", FIG_SORT_DESC,
+	  FIG_PROC_KBPS, "rl_kB/s", 9, PSCR("limit/s", 8, false, 3, 14), fig_p_ratelimit, true },
+	{ "held_on", "the device (BDI) it was held on, the one it writes to", FIG_SORT_ASC, FIG_PROC_TEXT,
+	  "held_on", -8, PSCR("held", 9, true, 1, 13), fig_p_held, true },
+	{ "command", "the full command line, else the command name", FIG_SORT_ASC, FIG_PROC_TEXT, "command", 0,
+	  NO_PSCR, fig_p_comm, false },
 };
 const size_t fig_nproc = sizeof fig_proc_table / sizeof fig_proc_table[0];
 #undef PSCR
@@ -366,8 +474,17 @@ const struct fig_dev *fig_dev_by_screen_title(const char *title)
 	return NULL;
 }
 
+bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r)
+{
+	if (f->xkind >= 0)
+		return f->xkind < (int)SNAP_NXSYS && (r->x_have & 1u << f->xkind);
+	return !f->rate || r->status == RATE_OK;
+}
+
 double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r)
 {
+	if (f->xkind >= 0)
+		return f->xkind < (int)SNAP_NXSYS ? r->x[f->xkind] : 0.0;
 	if (f->type == FIG_U64)
 		return (double)fig_sys_u64(f, r);
 	double v;

@@ -79,7 +79,7 @@ static void jsonl_sys(FILE *out, const struct sys_rates *sys)
 		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
 		if (f->type == FIG_U64)
 			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (f->rate && sys->status != RATE_OK)
+		else if (!fig_sys_available(f, sys))
 			fputs("null", out);
 		else
 			jsonl_num(out, fig_sys_value(f, sys));
@@ -156,6 +156,60 @@ static void jsonl_events(FILE *out, const struct frame *f)
 	fputc(']', out);
 }
 
+/* The tasks the writeback trace saw paused (values beside the fixed blocks),
+ * when the sample has any: "tasks":[{"pid":..,"comm":..,"throttled_ms":..,
+ * "pauses":..,"task_ratelimit_kbps":..,"bdi":"MAJ:MIN"}], rates per second
+ * from prev (null without one).  Nothing for a sample without them. */
+static void jsonl_tasks(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
+			double dt_s)
+{
+	const struct snap_xval *v = cur->x, *end = cur->x + cur->nx;
+	while (v < end && v->scope != SNAP_XTASK)
+		v++;
+	if (v == end)
+		return;
+	fputs(",\"tasks\":[", out);
+	for (bool first = true; v < end && v->scope == SNAP_XTASK; first = false) {
+		uint64_t pid = v->obj;
+		fprintf(out, "%s{\"pid\":%" PRIu64 ",\"comm\":", first ? "" : ",", pid);
+		const struct proc_counters *p = NULL;
+		for (size_t lo = 0, hi = cur->nproc; lo < hi && !p;) {
+			size_t mid = lo + (hi - lo) / 2;
+			if ((uint64_t)(uint32_t)cur->proc[mid].pid == pid)
+				p = &cur->proc[mid];
+			else if ((uint64_t)(uint32_t)cur->proc[mid].pid < pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (p)
+			jsonl_str(out, p->comm);
+		else
+			fputs("null", out);	/* processes were not sampled */
+		static const struct { unsigned kind; const char *name; } keys[] = {
+			{ SNAP_XTASK_THROTTLED_MS, "throttled_ms" }, { SNAP_XTASK_PAUSES, "pauses" },
+			{ SNAP_XTASK_RATELIMIT_KBPS, "task_ratelimit_kbps" },
+		};
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+			double x;
+			fprintf(out, ",\"%s\":", keys[k].name);
+			if (derive_x(prev, cur, SNAP_XTASK, pid, keys[k].kind, dt_s, &x))
+				jsonl_num(out, x);
+			else
+				fputs("null", out);
+		}
+		fputs(",\"bdi\":", out);
+		bool bdi = false;
+		for (; v < end && v->scope == SNAP_XTASK && v->obj == pid; v++)
+			if (v->kind == SNAP_XTASK_BDI && !bdi) {
+				fprintf(out, "\"%u:%u\"", (unsigned)(v->value >> 32), (unsigned)(uint32_t)v->value);
+				bdi = true;
+			}
+		fputs(bdi ? "}" : "null}", out);
+	}
+	fputc(']', out);
+}
+
 int jsonl_write(FILE *out, const struct frame *f)
 {
 	const struct snapshot *cur = f->cur;
@@ -188,6 +242,7 @@ int jsonl_write(FILE *out, const struct frame *f)
 		jsonl_dev(out, &cur->dev[i], &dev[i], marks && marks->dev_dips && marks->dev_dips[i]);
 	}
 	fputc(']', out);
+	jsonl_tasks(out, f->prev, cur, sys->dt_s);
 	jsonl_events(out, f);
 	fputs("}\n", out);
 	return ferror(out) ? (errno ? -errno : -EIO) : 0;

@@ -14,7 +14,7 @@
 #include "rec.h"
 
 enum long_only {
-	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
+	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_NO_KTRACE, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
 	OPT_COMPARE, OPT_DIP, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
 	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC, OPT_GROUP, OPT_WIDTH, OPT_CASE, OPT_SWEEP,
 	OPT_REPEAT, OPT_SWEEP_DIR, OPT_PLOT
@@ -32,6 +32,7 @@ static const struct option opts_long[] = {
 	{ "read", required_argument, NULL, 'r' },
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-kernel-trace", no_argument, NULL, OPT_NO_KTRACE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "begin", required_argument, NULL, OPT_BEGIN },
 	{ "end", required_argument, NULL, OPT_END },
@@ -76,6 +77,7 @@ void opts_usage(FILE *out)
 	      "  -q, --quiet              print nothing (with -w: record only)\n"
 	      "  -P, --processes          the processes writing (batch; on the screen: the pane open)\n"
 	      "      --no-color           no colours on the screen (also NO_COLOR)\n"
+	      "      --no-kernel-trace    do not read the kernel's writeback loop (tracefs, debugfs)\n"
 	      "  -w, --write FILE         record the session to FILE (SQLite)\n"
 	      "      --rec-sync WHEN      make the recording durable every WHEN seconds\n"
 	      "                           (default 5), 'sample' or 'close'\n"
@@ -227,6 +229,7 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case 'r': o->replay_path = optarg; return 0;
 	case OPT_DEVICES: o->devices_regex = optarg; return 0;
 	case OPT_NO_COLOR: o->no_color = true; return 0;
+	case OPT_NO_KTRACE: o->no_kernel_trace = true; return 0;
 	case OPT_FORMAT: return opts_format("--format", optarg, &o->format);
 	case OPT_BEGIN: o->begin = optarg; return 0;
 	case OPT_END: o->end = optarg; return 0;
@@ -337,8 +340,8 @@ static int opts_operands(struct opts *o, int n, char **w, bool dashdash)
 		}
 		return 0;
 	}
-	if (n > 0 || dashdash) {
-		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", n ? w[0] : "--");
+	if (n > 0) {	/* a bare "--" ends the options, as getopt has it */
+		fprintf(stderr, "wbtop: unexpected argument '%s' (see wbtop --help)\n", w[0]);
 		return 2;
 	}
 	return 0;

@@ -221,8 +221,15 @@ const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
 	if (!p || i >= f->cur->ndev)
 		return NULL;
 	if (p->rates_step != p->step && p->rate_step[i] != p->step) {
-		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i],
-			   derive_dt_s(f->prev, f->cur), &p->rates[i]);
+		double dt = derive_dt_s(f->prev, f->cur);
+		const struct dev_counters *d = &f->cur->dev[i];
+		struct dev_rates *r = &p->rates[i];
+		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], d, dt, r);
+		/* its values beside the diskstats block too, as derive_dev_x gives them */
+		for (unsigned k = 0; f->cur->nx && r->status == RATE_OK && k < SNAP_NXDEV; k++)
+			if (derive_x(p->prev_spoilt ? NULL : f->prev, f->cur, SNAP_XDEV,
+				     snap_xobj_dev(d->major, d->minor), k, dt, &r->x[k]))
+				r->x_have |= 1u << k;
 		p->rate_step[i] = p->step;
 	}
 	return &p->rates[i];

@@ -19,7 +19,8 @@ enum {
 	PLOT_LEFT = 70,		/* the throughput axis */
 	PLOT_RIGHT = 220,	/* the legend */
 	PLOT_TOP = 40,		/* the panel's title */
-	PLOT_BOTTOM = 40	/* the time axis */
+	PLOT_BOTTOM = 40,	/* the time axis */
+	PLOT_LEGEND_ROWS = 9	/* device rows of a panel's legend */
 };
 
 /* Device lines: distinct from the total (black), dips (red) and knob
@@ -128,23 +129,95 @@ static void plot_axes(FILE *out, const struct plot_scale *sc, double y0)
 		y0 + PLOT_PANEL_H / 2.0, y0 + PLOT_PANEL_H / 2.0);
 }
 
+/* A step of a line: intervals shorter than a pixel are merged into one (the
+ * time-weighted mean, a dip if one of them dipped), so that a day of 1 s
+ * samples is a few hundred steps, not 86400. */
+struct plot_seg {
+	double t0_s, t1_s, kbps;
+	bool dip;
+};
+
+/* The step starting at interval i into g; returns the interval after it. */
+static size_t plot_seg_at(const struct series_dev *d, size_t i, double px_s, struct plot_seg *g)
+{
+	double kb = 0, secs = 0;
+	g->t0_s = d->t_s[i] - d->dt_s[i];
+	g->dip = false;
+	size_t j = i;
+	do {
+		kb += d->kbps[j] * d->dt_s[j];
+		secs += d->dt_s[j];
+		g->dip |= d->dip[j];
+		g->t1_s = d->t_s[j];
+		j++;
+	} while (j < d->n && d->t_s[j] - g->t0_s <= px_s);
+	g->kbps = secs > 0 ? kb / secs : d->kbps[i];
+	return j;
+}
+
 /* One series: its line, and a red dot on each dip. */
 static void plot_line(FILE *out, const struct plot_scale *sc, double y0, const struct series_dev *d,
 		      const char *colour, double width)
 {
 	if (!d->n)
 		return;
+	double px_s = sc->t_max_s / (PLOT_W - PLOT_LEFT - PLOT_RIGHT);
+	struct plot_seg g;
 	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"", colour, width);
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < d->n; i = plot_seg_at(d, i, px_s, &g)) {
+		plot_seg_at(d, i, px_s, &g);
 		/* the rate holds over the interval: a step from its start to its end */
-		fprintf(out, "%.1f,%.1f %.1f,%.1f ", plot_x(sc, d->t_s[i] - d->dt_s[i]),
-			plot_y(sc, y0, d->kbps[i]), plot_x(sc, d->t_s[i]), plot_y(sc, y0, d->kbps[i]));
+		fprintf(out, "%.1f,%.1f %.1f,%.1f ", plot_x(sc, g.t0_s), plot_y(sc, y0, g.kbps),
+			plot_x(sc, g.t1_s), plot_y(sc, y0, g.kbps));
 	}
 	fputs("\"/>\n", out);
-	for (size_t i = 0; i < d->n; i++)
-		if (d->dip[i])
+	for (size_t i = 0; i < d->n; i = plot_seg_at(d, i, px_s, &g)) {
+		plot_seg_at(d, i, px_s, &g);
+		if (g.dip)
 			fprintf(out, "<circle class=\"dip\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/>\n",
-				plot_x(sc, d->t_s[i] - d->dt_s[i] / 2), plot_y(sc, y0, d->kbps[i]), PLOT_SVG_DIP);
+				plot_x(sc, (g.t0_s + g.t1_s) / 2), plot_y(sc, y0, g.kbps), PLOT_SVG_DIP);
+	}
+}
+
+/* KiB d wrote over the run: which devices a crowded panel draws. */
+static double plot_kb(const struct series_dev *d)
+{
+	double kb = 0;
+	for (size_t i = 0; i < d->n; i++)
+		kb += d->kbps[i] * d->dt_s[i];
+	return kb;
+}
+
+struct plot_rank {
+	size_t dev;
+	double kb;
+};
+
+static int plot_rank_order(const void *x, const void *y)
+{
+	const struct plot_rank *a = x, *b = y;
+	if (a->kb != b->kb)
+		return a->kb < b->kb ? 1 : -1;	/* most first */
+	return a->dev < b->dev ? -1 : a->dev > b->dev;
+}
+
+/* Which devices of s a panel draws: of those re selects that wrote, the
+ * PLOT_LEGEND_ROWS that wrote most (drawn[i]); returns how many more wrote. */
+static size_t plot_pick(const struct series *s, const regex_t *re, bool *drawn)
+{
+	struct plot_rank *r = calloc(s->ndev ? s->ndev : 1, sizeof *r);
+	size_t n = 0;
+	for (size_t i = 0; i < s->ndev; i++) {
+		drawn[i] = false;
+		if (plot_wrote(&s->dev[i]) && series_dev_selected(&s->dev[i], re) && r)
+			r[n++] = (struct plot_rank){ i, plot_kb(&s->dev[i]) };
+	}
+	if (n)
+		qsort(r, n, sizeof *r, plot_rank_order);
+	for (size_t k = 0; k < n && k < PLOT_LEGEND_ROWS; k++)
+		drawn[r[k].dev] = true;
+	free(r);
+	return n > PLOT_LEGEND_ROWS ? n - PLOT_LEGEND_ROWS : 0;
 }
 
 /* Knob changes within a run; labels step down four rows, so that changes
@@ -188,14 +261,23 @@ static void plot_panel(FILE *out, const struct plot_scale *sc, double y0, const 
 	fputs("</text>\n", out);
 	plot_axes(out, sc, y0);
 	double ly = y0 + PLOT_TOP + 10;
-	size_t colour = 0;
-	for (size_t i = 0; i < s->ndev; i++) {
+	/* the legend holds what fits beside the panel: the devices that wrote
+	 * most are drawn, the rest counted (they are in the total) */
+	bool *drawn = calloc(s->ndev ? s->ndev : 1, sizeof *drawn);
+	size_t colour = 0, undrawn = drawn ? plot_pick(s, re, drawn) : 0;
+	for (size_t i = 0; drawn && i < s->ndev; i++) {
 		const struct series_dev *d = &s->dev[i];
-		if (!plot_wrote(d) || !series_dev_selected(d, re))
+		if (!drawn[i])
 			continue;
 		const char *c = plot_colours[colour++ % PLOT_NCOLOURS];
 		plot_line(out, sc, y0, d, c, 1.5);
 		plot_legend_row(out, ly, c, d->label, d->mounts);
+		ly += 16;
+	}
+	free(drawn);
+	if (undrawn) {
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\">and %zu more devices</text>\n",
+			PLOT_W - PLOT_RIGHT + 12, ly + 4, undrawn);
 		ly += 16;
 	}
 	/* with --devices, the total of those shown: the system's would dwarf them */

@@ -29,10 +29,10 @@ static enum pids_item procs_items[] = {
 	PIDS_ID_PID, PIDS_CMD, PIDS_STATE, PIDS_FLAGS, PIDS_ID_EUID,
 	PIDS_TICS_USER, PIDS_TICS_SYSTEM,
 	PIDS_IO_READ_BYTES, PIDS_IO_WRITE_BYTES, PIDS_IO_WRITE_CBYTES,
-	PIDS_IO_READ_CHARS, PIDS_IO_WRITE_CHARS,
+	PIDS_IO_READ_CHARS, PIDS_IO_WRITE_CHARS, PIDS_CMDLINE,
 };
 enum { PI_PID, PI_CMD, PI_STATE, PI_FLAGS, PI_EUID, PI_UTIME, PI_STIME,
-       PI_RBYTES, PI_WBYTES, PI_CBYTES, PI_RCHAR, PI_WCHAR, PI_COUNT };
+       PI_RBYTES, PI_WBYTES, PI_CBYTES, PI_RCHAR, PI_WCHAR, PI_CMDLINE, PI_COUNT };
 
 struct procs_reader {
 	struct pids_info *info;
@@ -147,6 +147,11 @@ static void procs_fill(struct procs_reader *r, struct pids_stack *st, struct pro
 	if (procs_kind_of(cmd ? cmd : "", c->kthread, &c->flush_major, &c->flush_minor,
 			  NULL, 0, NULL) != PROCS_KIND_FLUSHER)
 		c->flush_major = c->flush_minor = 0;
+	/* the full command line tells apart tasks of one name (four dd); a
+	 * kernel thread has none, and libproc2 then gives its [comm] */
+	const char *argv = c->kthread ? NULL : PIDS_VAL(PI_CMDLINE, str, st, info);
+	if (argv && strcmp(argv, "-") != 0)
+		snprintf(c->cmdline, sizeof c->cmdline, "%s", argv);
 	if (c->state == 'D')
 		procs_read_wchan(r, c);
 }

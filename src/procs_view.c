@@ -250,7 +250,8 @@ enum procs_kind procs_kind_of(const char *comm, bool kthread, uint32_t *major, u
 /* ---- rows ---- */
 
 struct procs_ctx {
-	const struct snapshot *cur;
+	const struct snapshot *prev, *cur;
+	bool traced;		/* cur has the writeback trace (its system values) */
 	double dt_s;
 	bool have_prev;		/* the previous snapshot sampled processes */
 	double bo_kbps;
@@ -300,6 +301,31 @@ static void procs_copy_text(char *dst, const char *src, size_t len)
 	dst[i] = '\0';
 }
 
+/* A task's figures from the writeback trace.  A task the trace has not
+ * seen paused recently has none: it was not throttled. */
+static void procs_row_traced(const struct procs_ctx *x, struct proc_row *r)
+{
+	uint64_t pid = (uint64_t)(uint32_t)r->pid;
+	double v;
+	r->traced = true;
+	r->ratelimit_kbps = -1;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_THROTTLED_MS, x->dt_s, &v))
+		r->paused_ms_s = v;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_PAUSES, x->dt_s, &v))
+		r->pauses_s = v;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_RATELIMIT_KBPS, x->dt_s, &v))
+		r->ratelimit_kbps = v;
+	const struct snap_xval *b = snapshot_find_x(x->cur, SNAP_XTASK, pid);
+	for (; b && b < x->cur->x + x->cur->nx && b->scope == SNAP_XTASK && b->obj == pid; b++)
+		if (b->kind == SNAP_XTASK_BDI) {
+			r->has_bdi = true;
+			r->bdi_major = (uint32_t)(b->value >> 32);
+			r->bdi_minor = (uint32_t)b->value;
+		}
+	/* exact now: held by the dirty limits in this interval or not */
+	r->throttled = r->paused_ms_s > 0;
+}
+
 static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters *p,
 			   const struct proc_counters *c, struct proc_row *r)
 {
@@ -307,6 +333,7 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 	memset(r, 0, sizeof *r);
 	r->pid = c->pid;
 	procs_copy_text(r->comm, c->comm, sizeof r->comm);
+	procs_copy_text(r->cmdline, c->cmdline, sizeof r->cmdline);
 	r->state = c->state;
 	r->kind = procs_kind_of(r->comm, c->kthread, &r->flush_major, &r->flush_minor,
 				devpart, sizeof devpart, &r->flush_active);
@@ -319,6 +346,9 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 		r->wchan[0] = '\0';
 	r->io_hidden = c->io_hidden || (p && p->io_hidden);
 	r->share_pct = -1;
+	/* a task new since the last sample has the trace's figures already */
+	if (x->traced && x->prev && x->dt_s > 0)
+		procs_row_traced(x, r);
 	if (x->dt_s <= 0) {
 		r->status = RATE_NODATA;
 		return;
@@ -350,7 +380,7 @@ static bool procs_row_wanted(const struct proc_row *r)
 	if (procs_row_kernel(r))
 		return r->kind == PROCS_KIND_KSWAPD || r->state == 'D' || r->state == 'R' ||
 		       r->flush_active || r->cpu_pct > 0;
-	return r->state == 'D' || r->write_kbps > 0 || r->cancelled_kbps > 0;
+	return r->state == 'D' || r->write_kbps > 0 || r->cancelled_kbps > 0 || r->paused_ms_s > 0;
 }
 
 /* Negative when a ranks before b. */
@@ -468,7 +498,9 @@ size_t procs_view_build(const struct snapshot *prev, const struct snapshot *cur,
 	struct procs_summary *s = sum ? sum : &local;
 	memset(s, 0, sizeof *s);
 	struct procs_ctx x = {
+		.prev = prev,
 		.cur = cur,
+		.traced = snapshot_find_x(cur, SNAP_XSYS, 0) != NULL,
 		.dt_s = dt_s,
 		.have_prev = prev && prev->nproc > 0,
 		.bo_kbps = procs_bo_kbps(prev, cur, dt_s),
@@ -476,6 +508,7 @@ size_t procs_view_build(const struct snapshot *prev, const struct snapshot *cur,
 	s->status = dt_s <= 0 ? RATE_NODATA : x.have_prev ? RATE_OK : RATE_FIRST;
 	s->ntasks = cur->nproc;
 	s->bo_kbps = x.bo_kbps;
+	s->traced = x.traced;
 	size_t nw = 0, nk = 0;
 	procs_view_scan(&x, prev, s, &nw, &nk, NULL);
 	/* Both groups get at least half the room when both need more. */
@@ -499,7 +532,8 @@ static void procs_print_summary(FILE *out, const struct procs_summary *s)
 			s->bo_kbps < 0 ? 0.0 : s->bo_kbps);
 	else
 		fputs(" first process sample, rates from the next interval,", out);
-	fprintf(out, " %zu throttled, %zu in D state", s->nthrottled, s->ndstate);
+	fprintf(out, " %zu throttled%s, %zu in D state", s->nthrottled,
+		s->traced ? "" : " (a guess from wchan)", s->ndstate);
 	if (s->nwait_unknown)
 		fprintf(out, " (%zu waiting where wchan is unreadable)", s->nwait_unknown);
 	if (s->status == RATE_OK)
@@ -530,17 +564,22 @@ static void procs_print_cell(FILE *out, const struct fig_proc *f, const struct p
 		fprintf(out, "%s%*s", sep, f->width, word);	/* a negative width aligns left */
 }
 
-static void procs_print_row(FILE *out, const struct proc_row *r)
+/* The trace's columns only when the sample has it: text from a source
+ * without it stays as it was. */
+static void procs_print_row(FILE *out, const struct proc_row *r, bool traced)
 {
 	for (size_t k = 0; k < fig_nproc; k++)
-		procs_print_cell(out, &fig_proc_table[k], r, k == 0);
+		if (traced || !fig_proc_table[k].traced)
+			procs_print_cell(out, &fig_proc_table[k], r, k == 0);
 	fputc('\n', out);
 }
 
-static void procs_print_header(FILE *out)
+static void procs_print_header(FILE *out, bool traced)
 {
 	for (size_t k = 0; k < fig_nproc; k++) {
 		const struct fig_proc *f = &fig_proc_table[k];
+		if (f->traced && !traced)
+			continue;
 		if (f->width == 0)
 			fprintf(out, "%s%s", k ? " " : "", f->title);
 		else
@@ -552,9 +591,9 @@ static void procs_print_header(FILE *out)
 int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n)
 {
 	procs_print_summary(out, sum);
-	procs_print_header(out);
+	procs_print_header(out, sum->traced);
 	for (size_t i = 0; i < n; i++)
-		procs_print_row(out, &rows[i]);
+		procs_print_row(out, &rows[i], sum->traced);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;

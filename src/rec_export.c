@@ -224,7 +224,7 @@ static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
 		fputc(',', out);
 		if (f->type == FIG_U64)
 			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (!f->rate || sys->status == RATE_OK)
+		else if (fig_sys_available(f, sys))
 			rec_csv_num(out, fig_sys_value(f, sys));
 	}
 }

@@ -214,6 +214,15 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;
 	}
+	/* What is missing of the kernel's writeback loop goes where the
+	 * output's reader sees it: a comment line of the text, else stderr. */
+	if (r->live && !o->no_kernel_trace) {
+		(void)source_kernel_loop(r->src, true, err, sizeof err);
+		if (err[0] && !o->quiet && o->format == FMT_TEXT)
+			fprintf(r->out, "# kernel writeback loop: %s\n", err);
+		else if (err[0] && !o->quiet)
+			fprintf(stderr, "wbtop: kernel writeback loop: %s\n", err);
+	}
 	if ((status = batch_run_open_outputs(r, o, err, sizeof err)))
 		return status;
 	if (!(r->pipe = pipeline_new(r->src, &o->dip, pipeline_marks_rule(o->dip_given)))) {

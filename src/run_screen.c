@@ -108,6 +108,10 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	r->step_ns = (uint64_t)(o->delay_s * 1e9);
 	if (o->procs && source_sample_procs(r->src, true) == 0)
 		r->st.procs_sampled = true;	/* -P: the pane open from the start */
+	/* said on the status line once the screen is up; without it the
+	 * process pane's throttling is the wchan guess, labelled so */
+	if (r->live && !o->no_kernel_trace)
+		(void)source_kernel_loop(r->src, true, r->kloop_why, sizeof r->kloop_why);
 	return 0;
 }
 
@@ -691,6 +695,8 @@ static int run_screen_main(const struct opts *o, const char *sort, const char *w
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
 	run_screen_take(&r, f, false);
+	if (r.kloop_why[0])
+		screen_message(r.scr, "kernel writeback loop: %s", r.kloop_why);
 	run_screen_warn(&r, warnings);
 	/* --set's events on the status line, and in the recording with the
 	 * first interval (the baseline before it is never an interval) */

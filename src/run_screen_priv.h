@@ -42,6 +42,7 @@ struct screen_run {
 	uint64_t grew_ns;		/* when the followed recording last gave a new sample */
 	int status;
 	char err[512];
+	char kloop_why[512];		/* what of the kernel's writeback loop is missing, and why */
 };
 
 /* run_screen.c */

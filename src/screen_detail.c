@@ -1,7 +1,9 @@
 /*
  * screen_detail.c - one device's page (Enter on a row): who it is (names,
  * stable key, mounts, filesystem, hardware), its BDI limits, every iostat
- * figure of the last interval, and graphs of its recent writes and await.
+ * figure of the last interval, the kernel's writeback loop for it (a gauge
+ * of its dirty pages against its threshold, bandwidth, throttling), and
+ * graphs of its recent writes and await.
  *
  * The identity is what the source looked up when the device appeared
  * (ident.h); BDI limits are as of that lookup or the last knob write.
@@ -93,6 +95,64 @@ static void scr_detail_bdi(struct screen *s, struct scr_flow *fl, const struct d
 	}
 }
 
+/* One figure of the kernel's writeback loop, NAN when the frame lacks it. */
+static double scr_detail_x(const struct dev_rates *r, enum snap_xdev k)
+{
+	return r->status == RATE_OK && (r->x_have & 1u << k) ? r->x[k] : NAN;
+}
+
+static const char *scr_detail_kb(double kb, const char *unit, char *b, size_t n)
+{
+	if (isnan(kb))
+		return "-";
+	char v[16];
+	snprintf(b, n, "%s%s", screen_fmt_kb(kb, v, sizeof v), unit);
+	return b;
+}
+
+/* The kernel's writeback loop for the device: a gauge of its dirty and
+ * writeback pages against its share of the dirty threshold, the global
+ * dirty_limit writers are held to beside it, the bandwidth estimate and
+ * how long its tasks were paused. */
+static void scr_detail_loop(struct screen *s, struct scr_flow *fl, size_t i)
+{
+	const struct dev_rates *r = frame_dev_rate(s->f, i);
+	scr_flow_title(s, fl, "writeback loop");
+	double dirty = scr_detail_x(r, SNAP_XDEV_WB_DIRTY_KB), wb = scr_detail_x(r, SNAP_XDEV_WB_WRITEBACK_KB);
+	double thr = scr_detail_x(r, SNAP_XDEV_WB_THRESH_KB);
+	if (isnan(dirty) && isnan(thr) && isnan(scr_detail_x(r, SNAP_XDEV_THROTTLED_MS))) {
+		scr_flow_field(s, fl, "", SCR_DIM, "none in this frame (live as root; --no-kernel-trace off)");
+		return;
+	}
+	char a[24], b[24];
+	if (!isnan(dirty) && !isnan(thr) && fl->ln.y + 1 < fl->ymax) {
+		fl->ln = (struct scr_line){ fl->ln.y + 1, 2, COLS };
+		int w = COLS - 2 - 2 - 60;
+		w = w < 10 ? 10 : w > 60 ? 60 : w;
+		scr_gauge_cells(s, &fl->ln, w, (uint64_t)dirty, isnan(wb) ? 0 : (uint64_t)wb, (uint64_t)thr,
+				(uint64_t)thr + 1);
+	}
+	scr_flow_field(s, fl, " dirty", SCR_DIRTY, scr_detail_kb(dirty, "", a, sizeof a));
+	scr_flow_field(s, fl, "writeback", SCR_WB, scr_detail_kb(wb, "", a, sizeof a));
+	scr_flow_field(s, fl, "thresh", SCR_NORMAL, scr_detail_kb(thr, "", a, sizeof a));
+	const struct sys_rates *sys = &s->f->sys;
+	if (sys->x_have & 1u << SNAP_XSYS_DIRTY_LIMIT_KB)
+		scr_flow_field(s, fl, "dirty_limit", SCR_NORMAL,
+			       scr_detail_kb(sys->x[SNAP_XSYS_DIRTY_LIMIT_KB], "", a, sizeof a));
+	scr_flow_field(s, fl, "bandwidth", SCR_NORMAL,
+		       scr_detail_kb(scr_detail_x(r, SNAP_XDEV_WB_BW_KBPS), "/s", a, sizeof a));
+	scr_flow_field(s, fl, "dirtied", SCR_NORMAL,
+		       scr_detail_kb(scr_detail_x(r, SNAP_XDEV_WB_DIRTIED_KB), "/s", a, sizeof a));
+	scr_flow_field(s, fl, "written", SCR_NORMAL,
+		       scr_detail_kb(scr_detail_x(r, SNAP_XDEV_WB_WRITTEN_KB), "/s", a, sizeof a));
+	double ms = scr_detail_x(r, SNAP_XDEV_THROTTLED_MS), n = scr_detail_x(r, SNAP_XDEV_PAUSES);
+	if (isnan(ms))
+		snprintf(b, sizeof b, "-");
+	else
+		snprintf(b, sizeof b, "%.0f ms/s in %.0f pauses/s", ms, isnan(n) ? 0.0 : n);
+	scr_flow_field(s, fl, "throttled", !isnan(ms) && ms > 0 ? SCR_WARN : SCR_NORMAL, b);
+}
+
 static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
 {
 	const struct dev_rates *r = frame_dev_rate(s->f, i);
@@ -140,6 +200,7 @@ void scr_draw_detail(struct screen *s)
 	struct scr_flow fl = { { 2, 0, COLS }, graphs_at };
 	scr_detail_identity(s, &fl, d);
 	scr_detail_bdi(s, &fl, d);
+	scr_detail_loop(s, &fl, i);
 	scr_detail_rates(s, &fl, i);
 	int top = fl.ln.y + 1;
 	int room = LINES - 1 - top;	/* rows for both graphs, with their rules and marks */

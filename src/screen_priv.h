@@ -180,6 +180,10 @@ void scr_open_knob_prompt(struct screen *s, const char *initial);
 /* screen_top.c */
 void scr_draw_summary(struct screen *s, int y);
 void scr_draw_gauge(struct screen *s, int y);
+/* A gauge's cells: dirty then writeback KiB against scale, mark_kb marked
+ * (none when above scale), in w cells between brackets. */
+void scr_gauge_cells(struct screen *s, struct scr_line *ln, int w, uint64_t dirty_kb,
+		     uint64_t writeback_kb, uint64_t scale, uint64_t mark_kb);
 void scr_draw_knob_rows(struct screen *s, int y);
 
 /* screen_devices.c */

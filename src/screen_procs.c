@@ -7,8 +7,9 @@
  * snapshots; this file only lays them out.  The loop samples processes
  * while the pane is open (a sample of them costs about 2 ms per 100
  * processes); a replay shows the processes its recording holds, if any.
- * Throttling is read from where a task sleeps (wchan): best effort, and the
- * pane says so.
+ * Throttling comes from the writeback trace when the frame has it (ms
+ * paused per second, the device a task was held on); otherwise it is read
+ * from where a task sleeps (wchan): best effort, and the pane says so.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -43,10 +44,14 @@ static void scr_pcell(const struct fig_proc *f, const struct proc_row *r, char *
 		screen_fmt_kb(v, b, n);
 	else if (f->form == FIG_PROC_PCT)
 		screen_fmt_num(v, f->screen.width - 1, 1, b, n);
+	else if (f->form == FIG_PROC_NUM)
+		screen_fmt_num(v, f->screen.width - 1, 0, b, n);
 }
 
-/* The columns that fit width, leaving the command its minimum. */
-static void scr_pcols_layout(int width, const struct fig_proc **cols, size_t n, bool on[SCR_PCOLS_MAX])
+/* The columns that fit width, leaving the command its minimum; the trace's
+ * only when the frame has it. */
+static void scr_pcols_layout(int width, bool traced, const struct fig_proc **cols, size_t n,
+			     bool on[SCR_PCOLS_MAX])
 {
 	int used = 0, max_level = 0;
 	for (size_t c = 0; c < n; c++) {
@@ -56,7 +61,8 @@ static void scr_pcols_layout(int width, const struct fig_proc **cols, size_t n, 
 	}
 	for (int level = 1; level <= max_level; level++)
 		for (size_t c = 0; c < n; c++)
-			if (cols[c]->screen.level == level && used + cols[c]->screen.width + 1 + SCR_PCMD_MIN <= width) {
+			if (cols[c]->screen.level == level && (traced || !cols[c]->traced) &&
+			    used + cols[c]->screen.width + 1 + SCR_PCMD_MIN <= width) {
 				on[c] = true;
 				used += cols[c]->screen.width;
 			}
@@ -118,7 +124,7 @@ static void scr_procs_totals(struct screen *s, int y)
 	} else {
 		scr_add(s, &ln, SCR_DIM, "  first process sample: rates from the next interval");
 	}
-	snprintf(c, sizeof c, "%zu (wchan, best effort)", p->nthrottled);
+	snprintf(c, sizeof c, p->traced ? "%zu (trace)" : "%zu (wchan, best effort)", p->nthrottled);
 	scr_field(s, &ln, " throttled", p->nthrottled ? SCR_WARN : SCR_NORMAL, c);
 	snprintf(a, sizeof a, "%zu", p->ndstate);
 	scr_field(s, &ln, " D", SCR_NORMAL, a);
@@ -180,8 +186,8 @@ static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, con
 			scr_addf(s, &ln, role, "%*s", w, v);
 	}
 	/* Names come from the processes: anything unprintable would break the row. */
-	char cmd[sizeof r->comm];
-	snprintf(cmd, sizeof cmd, "%s", r->comm);
+	char cmd[sizeof r->cmdline];
+	snprintf(cmd, sizeof cmd, "%s", r->cmdline[0] ? r->cmdline : r->comm);
 	for (char *p = cmd; *p; p++)
 		if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
 			*p = '?';
@@ -200,7 +206,9 @@ static void scr_procs_none(struct screen *s, int y)
 
 void scr_draw_procs(struct screen *s, int y, int rows)
 {
-	scr_draw_rule(s, y, "processes (p: close)   thr: held by the dirty limits or the block layer");
+	scr_draw_rule(s, y, s->have_psum && s->psum.traced
+		      ? "processes (p: close)   thr: paused in balance_dirty_pages   ms/s, held: how long, on which device"
+		      : "processes (p: close)   thr: held by the dirty limits or the block layer");
 	if (rows < 2)
 		return;
 	if (!s->have_psum) {
@@ -213,7 +221,7 @@ void scr_draw_procs(struct screen *s, int y, int rows)
 	const struct fig_proc *cols[SCR_PCOLS_MAX];
 	size_t n = scr_pcols(cols);
 	bool on[SCR_PCOLS_MAX];
-	scr_pcols_layout(COLS, cols, n, on);
+	scr_pcols_layout(COLS, s->psum.traced, cols, n, on);
 	scr_procs_header(s, y + 2, cols, n, on);
 	for (size_t i = 0; i < s->nprows && (int)i < rows - 3; i++)
 		scr_procs_row(s, y + 3 + (int)i, &s->prows[i], cols, n, on);

@@ -104,24 +104,24 @@ void scr_draw_summary(struct screen *s, int y)
 	scr_field(s, &ln, "st", SCR_NORMAL, scr_pct(s, r->st, b, sizeof b));
 }
 
-/* The bar: Dirty then Writeback cells against the hard limit, with the
- * background threshold marked.  Glyphs differ, so it reads without colour. */
-static void scr_gauge_bar(struct screen *s, struct scr_line *ln, int w, const struct sys_rates *r)
+/* The bar: dirty then writeback cells against scale, with mark_kb marked
+ * (none when it is above scale).  Glyphs differ, so it reads without colour. */
+void scr_gauge_cells(struct screen *s, struct scr_line *ln, int w, uint64_t dirty_kb,
+		     uint64_t writeback_kb, uint64_t scale, uint64_t mark_kb)
 {
-	uint64_t scale = r->dirty_thresh_kb;
-	uint64_t used = r->dirty_kb + r->writeback_kb;
+	uint64_t used = dirty_kb + writeback_kb;
 	int nd = 0, nw = 0;
 	if (scale) {
-		nd = (int)lround((double)r->dirty_kb / (double)scale * w);
+		nd = (int)lround((double)dirty_kb / (double)scale * w);
 		nw = (int)lround((double)used / (double)scale * w) - nd;
 		if (nd > w)
 			nd = w;
 		if (nd + nw > w)
 			nw = w - nd;
-		if (nd == 0 && r->dirty_kb)
+		if (nd == 0 && dirty_kb)
 			nd = nd + nw < w ? 1 : 0;	/* some dirt is not none */
 	}
-	int bg = screen_mark_pos(r->bg_thresh_kb, scale, w);
+	int bg = screen_mark_pos(mark_kb, scale, w);
 	bool over = scale && used >= scale;
 	scr_add(s, ln, SCR_NORMAL, "[");
 	for (int i = 0; i < w && ln->x < ln->xmax; i++) {
@@ -137,6 +137,11 @@ static void scr_gauge_bar(struct screen *s, struct scr_line *ln, int w, const st
 		scr_add(s, ln, role, g);
 	}
 	scr_add(s, ln, SCR_NORMAL, "]");
+}
+
+static void scr_gauge_bar(struct screen *s, struct scr_line *ln, int w, const struct sys_rates *r)
+{
+	scr_gauge_cells(s, ln, w, r->dirty_kb, r->writeback_kb, r->dirty_thresh_kb, r->bg_thresh_kb);
 }
 
 /* Seconds the gauge's forecasts average over: six periods of default

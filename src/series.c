@@ -9,6 +9,7 @@
 #include "derive.h"
 #include "detect.h"
 #include "event.h"
+#include "ident.h"
 #include "pipeline.h"
 #include "rec.h"
 #include "rec_schema.h"
@@ -110,11 +111,10 @@ static char *series_dup(const char *s)
  * back (a second devices row) stays one series, present when it was. */
 static struct series_dev *series_add_dev(struct series *s, const struct dev_counters *d)
 {
-	char name[sizeof d->name + 1], key[sizeof d->name + 8];
+	char name[sizeof d->name + 1], key[IDENT_KEY_MAX];
 	snprintf(name, sizeof name, "%.*s", (int)strnlen(d->name, sizeof d->name), d->name);
-	snprintf(key, sizeof key, "name:%s", name);
 	const struct dev_ident *id = d->ident;
-	const char *k = id && id->key ? id->key : key;
+	const char *k = ident_dev_key(d, key, sizeof key);
 	for (size_t i = 0; i < s->ndev; i++)
 		if (!strcmp(s->dev[i].key, k))
 			return &s->dev[i];

@@ -224,6 +224,20 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 	sl->snap.proc = keep.proc;
 	sl->snap.cap_proc = keep.cap_proc;
 	sl->snap.nproc = 0;
+	/* the values beside the fixed blocks too: a saved history keeps them */
+	sl->snap.x = keep.x;
+	sl->snap.cap_x = keep.cap_x;
+	sl->snap.nx = 0;
+	if (s->nx > sl->snap.cap_x) {
+		struct snap_xval *x = realloc(sl->snap.x, s->nx * sizeof *x);
+		if (!x)
+			return -ENOMEM;
+		sl->snap.x = x;
+		sl->snap.cap_x = s->nx;
+	}
+	if (s->nx)
+		memcpy(sl->snap.x, s->x, s->nx * sizeof *s->x);
+	sl->snap.nx = s->nx;
 	if (s->ndev)
 		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
 	if (s->ndev > r->cap_hint) {

@@ -70,12 +70,30 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 }
 
 const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)] = {
-	{ SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, "wb_dirty_kb", false, "KiB" },
-	{ SNAP_XDEV, SNAP_XDEV_WB_THRESH_KB, "wb_thresh_kb", false, "KiB" },
-	{ SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, "wb_bw_kbps", false, "KiB/s" },
-	{ SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, "throttled_ms", true, "ms" },
+	{ SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, "wb_dirty_kb", false, "KiB", 0 },
+	{ SNAP_XDEV, SNAP_XDEV_WB_THRESH_KB, "wb_thresh_kb", false, "KiB", 0 },
+	{ SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, "wb_bw_kbps", false, "KiB/s", 0 },
+	{ SNAP_XDEV, SNAP_XDEV_WB_WRITEBACK_KB, "wb_writeback_kb", false, "KiB", 0 },
+	{ SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, "wb_dirtied_kb", true, "KiB", 0 },
+	{ SNAP_XDEV, SNAP_XDEV_WB_WRITTEN_KB, "wb_written_kb", true, "KiB", 0 },
+	{ SNAP_XDEV, SNAP_XDEV_THROTTLED_MS, "wb_throttled_ms", true, "ms", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XDEV, SNAP_XDEV_PAUSES, "wb_pauses", true, "", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, "throttled_ms", true, "ms", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XTASK, SNAP_XTASK_PAUSES, "pauses", true, "", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, "task_ratelimit_kbps", false, "KiB/s", 0 },
+	{ SNAP_XTASK, SNAP_XTASK_BDI, "throttle_bdi", false, "devt", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_DIRTY_LIMIT_KB, "dirty_limit_kb", false, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_TRACE_LOST, "trace_lost_events", true, "", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_BACKGROUND_KB, "flush_background_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_VMSCAN_KB, "flush_vmscan_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_SYNC_KB, "flush_sync_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_PERIODIC_KB, "flush_periodic_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_LAPTOP_TIMER_KB, "flush_laptop_timer_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_FS_FREE_SPACE_KB, "flush_fs_free_space_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_FORKER_THREAD_KB, "flush_forker_thread_kb", true, "KiB", 0 },
+	{ SNAP_XSYS, SNAP_XSYS_WB_FOREIGN_FLUSH_KB, "flush_foreign_flush_kb", true, "KiB", 0 },
 };
-_Static_assert(SNAP_NXKINDS == 4, "one snap_xkind_table row per kind");
+_Static_assert(SNAP_NXKINDS == 22, "one snap_xkind_table row per kind");
 
 const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind)
 {

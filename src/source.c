@@ -37,3 +37,10 @@ int source_marks(struct source *src, struct source_marks *out)
 {
 	return src && src->ops->marks ? src->ops->marks(src, out) : -ENOTSUP;
 }
+
+int source_kernel_loop(struct source *src, bool on, char *why, size_t whylen)
+{
+	if (why && whylen)
+		why[0] = '\0';
+	return src && src->ops->kernel_loop ? src->ops->kernel_loop(src, on, why, whylen) : -ENOTSUP;
+}

@@ -27,6 +27,7 @@
 #include "procs.h"
 #include "source.h"
 #include "sysfs.h"
+#include "wbsample.h"
 
 #define PROC_DISKSTATS "/proc/diskstats"
 #define PROC_SYS_VM "/proc/sys/vm"
@@ -49,6 +50,7 @@ struct live {
 	size_t nknown, known_cap;
 	uint64_t page_size;
 	struct procs_reader *procs;	/* non-NULL while processes are sampled */
+	struct wbsample *wb;		/* non-NULL while the kernel's writeback loop is read */
 };
 
 static enum vmstat_item live_vm_items[] = {
@@ -291,6 +293,11 @@ static int live_next(struct source *src, struct snapshot *out)
 	out->nproc = 0;
 	if (l->procs && procs_sample(l->procs, out) < 0)
 		out->nproc = 0;
+	/* The same for the writeback loop: a failed read leaves its values
+	 * out (none rather than stale ones) and the sample goes on. */
+	size_t nx = out->nx;
+	if (l->wb && wbsample_read(l->wb, out) < 0)
+		out->nx = nx;
 	return 0;
 }
 
@@ -306,6 +313,7 @@ static void live_close(struct source *src)
 			procps_stat_unref(&l->stat);
 		ident_table_free(l->idents);
 		procs_reader_free(l->procs);
+		wbsample_close(l->wb);
 		free(l->text);
 		free(l->known);
 		free(l);
@@ -316,6 +324,22 @@ static void live_close(struct source *src)
 static struct ident_table *live_idents(struct source *src)
 {
 	return ((struct live *)src->impl)->idents;
+}
+
+static int live_kernel_loop(struct source *src, bool on, char *why, size_t whylen)
+{
+	struct live *l = src->impl;
+	if (!on) {
+		wbsample_close(l->wb);
+		l->wb = NULL;
+		return 0;
+	}
+	if (l->wb)
+		return 0;
+	int rc = wbsample_open(&l->wb, why, whylen);
+	if (!rc && why && whylen)
+		snprintf(why, whylen, "%s", wbsample_note(l->wb));
+	return rc;
 }
 
 static int live_sample_procs(struct source *src, bool on)
@@ -337,6 +361,7 @@ static const struct source_ops live_ops = {
 	.close = live_close,
 	.idents = live_idents,
 	.sample_procs = live_sample_procs,
+	.kernel_loop = live_kernel_loop,
 };
 
 struct source *source_live_open(char *errbuf, size_t errlen)

@@ -47,7 +47,7 @@ struct sweep {
 static void sweep_free(struct sweep *s)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
-		for (size_t k = 0; k < s->nknobs; k++)
+		for (size_t k = 0; s->cases[i].sets && k < s->nknobs; k++)
 			free(s->cases[i].sets[k]);
 		free(s->cases[i].sets);
 		free(s->cases[i].refs);
@@ -254,54 +254,63 @@ static int sweep_set_knobs(struct sweep *s, const struct sweep_case *c)
 	return 0;
 }
 
+/* The child's side of sweep_spawn: never returns. */
+static void sweep_exec(const struct opts *o)
+{
+	/* its own group, so that a signal reaches every process of it; stdout
+	 * is the table's, for the mail, so the command's output goes to stderr;
+	 * and a group not in the foreground must not read the tty */
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (setpgid(0, 0) < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "wbtop: --sweep: setting up the command: %s\n", strerror(errno));
+		_exit(126);
+	}
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	execvp(o->command[0], o->command);
+	fprintf(stderr, "wbtop: --sweep: %s: %s\n", o->command[0], strerror(errno));
+	_exit(127);
+}
+
 static pid_t sweep_spawn(const struct opts *o)
 {
 	pid_t pid = fork();
-	if (pid == 0) {
-		/* its own group, so that a signal reaches every process of it */
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		/* stdout is the table's, for the mail: the command's output goes to
-		 * stderr; and a group not in the foreground must not read the tty */
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execvp(o->command[0], o->command);
-		fprintf(stderr, "wbtop: --sweep: %s: %s\n", o->command[0], strerror(errno));
-		_exit(127);
+	if (pid == 0)
+		sweep_exec(o);
+	/* also here, whichever of the two runs first; EACCES: the child has
+	 * exec'd, so it made its group itself */
+	if (pid > 0 && setpgid(pid, pid) < 0 && errno != EACCES) {
+		int e = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		errno = e;
+		return -1;
 	}
-	if (pid > 0)
-		setpgid(pid, pid);	/* also here: whichever of the two runs first */
 	return pid;
 }
 
 /* Stop the command's process group: sig, then SIGKILL after 2 s. */
 static void sweep_stop(pid_t pid, int sig)
 {
-	kill(-pid, sig);
+	/* ESRCH: the group is gone already; waitpid below reaps the leader */
+	if (kill(-pid, sig) < 0 && errno != ESRCH)
+		kill(pid, sig);
 	for (int i = 0; i < 200; i++) {
 		if (waitpid(pid, NULL, WNOHANG) == pid)
 			return;
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
-	kill(-pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	if (kill(-pid, SIGKILL) < 0 && errno != ESRCH)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
-static int sweep_append(struct rec_writer *w, const struct frame *f, const char *path)
-{
-	if (rec_writer_append(w, f->cur, f->sys_dip, f->dev_dip) == 0)
-		return 0;
-	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));
-	(void)path;
-	return -1;
-}
-
-static int sweep_step(struct sweep *s, struct rec_writer *w, const char *path)
+/* One sample into the run's recording; -1 (reported) if either fails. */
+static int sweep_step(struct sweep *s, struct rec_writer *w)
 {
 	const struct frame *f;
 	int rc = pipeline_step(s->pipe, &f);
@@ -309,7 +318,10 @@ static int sweep_step(struct sweep *s, struct rec_writer *w, const char *path)
 		fprintf(stderr, "wbtop: %s\n", s->src->errmsg[0] ? s->src->errmsg : "the live source ended");
 		return -1;
 	}
-	return sweep_append(w, f, path);
+	if (rec_writer_append(w, f->cur, f->sys_dip, f->dev_dip) == 0)
+		return 0;
+	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));	/* it names the file */
+	return -1;
 }
 
 static void sweep_meta_run(struct rec_writer *w, struct sweep *s, const struct sweep_case *c, long rep)
@@ -358,7 +370,7 @@ static int sweep_one(struct sweep *s, const struct sweep_case *c, long rep, cons
 	sweep_meta_run(w, s, c, rep);
 	pipeline_restart(s->pipe);
 	uint64_t step_ns = (uint64_t)(s->o->delay_s * 1e9), start_ns = ticker_now_ns();
-	int status = sweep_step(s, w, path) < 0 ? 1 : 0;	/* the baseline, before the command */
+	int status = sweep_step(s, w) < 0 ? 1 : 0;	/* the baseline, before the command */
 	pid_t pid = status ? -1 : sweep_spawn(s->o);
 	if (!status && pid < 0) {
 		fprintf(stderr, "wbtop: --sweep: cannot start the command: %s\n", strerror(errno));
@@ -371,8 +383,9 @@ static int sweep_one(struct sweep *s, const struct sweep_case *c, long rep, cons
 			status = 128 + ticker_stop_signal();
 			break;
 		}
-		exited = waitpid(pid, &wstatus, WNOHANG) == pid;
-		if (sweep_step(s, w, path) < 0)
+		pid_t done = waitpid(pid, &wstatus, WNOHANG);
+		exited = done == pid || (done < 0 && errno == ECHILD);	/* gone: no status to wait for */
+		if (sweep_step(s, w) < 0)
 			status = 1;	/* the last sample is taken after the command ended */
 	}
 	if (pid > 0 && !exited)
@@ -463,6 +476,12 @@ static int sweep_prepare(struct sweep *s)
 	char err[256];
 	if (!(s->src = source_live_open(err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
+		return 1;
+	}
+	/* -P: each run's recording keeps the processes writing, as -w does */
+	int rc = s->o->procs ? source_sample_procs(s->src, true) : 0;
+	if (rc < 0) {
+		fprintf(stderr, "wbtop: -P: cannot sample processes: %s\n", strerror(-rc));
 		return 1;
 	}
 	return (s->pipe = pipeline_new(s->src, &s->o->dip, pipeline_marks_rule(s->o->dip_given))) ? 0 : 1;

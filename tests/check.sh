@@ -14,7 +14,7 @@ step() { # name, command...
 	if "$@"; then p=$((p + 1)); else f=$((f + 1)); echo "== $name FAILED"; fi
 }
 step unit "$build/san/unit-tests"
-WBTOP="$root/$build/san/wbtop" WBTOP_PLAIN="$root/wbtop" step e2e sh tests/e2e/run.sh
+WBPROBE="$root/$build/san/wbprobe" WBTOP="$root/$build/san/wbtop" WBTOP_PLAIN="$root/wbtop" step e2e sh tests/e2e/run.sh
 if [ -f tests/fuzz/run.sh ]; then
 	step fuzz sh tests/fuzz/run.sh "$build"
 fi

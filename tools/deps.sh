@@ -5,7 +5,7 @@
 # build stops.  Tools the tests use (tmux, sysstat, ...) come along with
 # "deps.sh test".
 set -u
-need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite3:libsqlite3-dev"
+need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite3:libsqlite3-dev libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev"
 need_bin="pkg-config:pkg-config cc:gcc make:make"
 if [ "${1:-}" = test ]; then
 	need_pc="$need_pc check:check"

@@ -97,7 +97,9 @@ def main():
     env = dict(os.environ, LC_ALL="C", S_TIME_FORMAT="ISO")
     start = time.monotonic()
     procs = {
-        "wbtop": subprocess.Popen([WBTOP, "-b", "-a", "-d", "1", "-n", str(INTERVALS), "--devices", "^vda$"],
+        "wbtop": subprocess.Popen([WBTOP, "-b", "-a", "-d", "1", "-n", str(INTERVALS), "--devices", "^vda$",
+                                   # the fixture's vda is not this kernel's: no tracefs/debugfs figures
+                                   "--no-kernel-trace"],
                                   stdout=subprocess.PIPE, text=True, env=env),
         "vmstat": subprocess.Popen(["vmstat", "1", str(INTERVALS + 1)], stdout=subprocess.PIPE, text=True, env=env),
         "iostat": subprocess.Popen(["iostat", "-dxy", "vda", "1", str(INTERVALS)], stdout=subprocess.PIPE,

@@ -38,3 +38,42 @@ restore_dirty_knobs() {
 	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $_vm/dirty_background_bytes
 	else echo "$old_bg_ratio" > $_vm/dirty_background_ratio; fi
 }
+
+# The test driver of the writeback trace source (tests/probe/wbprobe.c),
+# built next to the wbtop under test.
+WBPROBE=${WBPROBE:-$(dirname "$WBTOP")/wbprobe}
+need_probe() { [ -x "$WBPROBE" ] || fail "no $WBPROBE (make $(dirname "$WBTOP")/wbprobe)"; }
+
+# tracefs and debugfs at their usual places.  When the host has not mounted
+# them, the test starts again in a private mount namespace that has, so the
+# host's mounts stay as they were.  Call before anything is set up.
+need_kernfs() {
+	mountpoint -q /sys/kernel/tracing && mountpoint -q /sys/kernel/debug && return 0
+	[ -z "${WB_KERNFS_NS:-}" ] || fail "tracefs or debugfs would not mount"
+	rm -rf "$TMP"
+	trap - EXIT
+	WB_KERNFS_NS=1 exec unshare -m --propagation private sh -c '
+		mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+		mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug
+		exec sh "$0"' "$1"
+}
+
+# A tracefs instance of the test's own reading balance_dirty_pages as text
+# into FILE (an independent reader of what wbtop reads); sets REF_PID.
+start_ref_reader() {
+	_ref=/sys/kernel/tracing/instances/wbtest-$$
+	mkdir "$_ref" || return 1
+	on_exit "rmdir $_ref 2>/dev/null"
+	echo 1 > "$_ref/events/writeback/balance_dirty_pages/enable" || return 1
+	cat "$_ref/trace_pipe" > "$1" &
+	REF_PID=$!
+	on_exit "kill $REF_PID 2>/dev/null; wait $REF_PID 2>/dev/null"
+}
+# Stop it, after what it has buffered is read; its overruns must be none.
+stop_ref_reader() {
+	sleep 0.5
+	kill $REF_PID 2>/dev/null
+	wait $REF_PID 2>/dev/null
+	awk '/overrun:/ { s += $2 } END { exit s != 0 }' "$_ref"/per_cpu/cpu*/stats ||
+		fail "the reference reader lost events"
+}

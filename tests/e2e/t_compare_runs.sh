@@ -21,13 +21,14 @@ writer() {
 	done | dd of="$mnt/f" bs=64k iflag=fullblock oflag=direct 2>/dev/null
 	rm -f "$mnt/f"
 }
-# record SIDE CASE MOUNT SEGMENTS...: 3.5 s from 0.5 s after the writer began
+# record SIDE CASE MOUNT SEGMENTS...: 3.5 s from 0.5 s after the writer began;
+# the file is named after the side, so that only --case pairs the runs
 record() {
 	side=$1 case=$2 mnt=$3; shift 3
 	writer "$mnt" "$@" &
 	wpid=$!
 	sleep 0.5
-	"$WBTOP" -b -q -d 0.25 -n 14 -w "$TMP/$side/run-$case.wbrec" --case "$case" 2>"$TMP/rec.err" ||
+	"$WBTOP" -b -q -d 0.25 -n 14 -w "$TMP/$side/$side-$case.wbrec" --case "$case" 2>"$TMP/rec.err" ||
 		fail "recording $side/$case: $(cat "$TMP/rec.err")"
 	wait $wpid
 }
@@ -39,9 +40,9 @@ record B c1 "$TMP/i17-c1" $fast
 record B c2 "$TMP/i17-c2" $fast
 
 # The device table of case c1, as JSON: every figure of loop c1's device.
-"$WBTOP" --compare "$TMP/A/run-c1.wbrec" "$TMP/B/run-c1.wbrec" --format json >"$TMP/pair.json" ||
+"$WBTOP" --compare "$TMP/A/A-c1.wbrec" "$TMP/B/B-c1.wbrec" --format json >"$TMP/pair.json" ||
 	fail "compare --format json failed"
-"$WBTOP" --compare "$TMP/A/run-c1.wbrec" "$TMP/B/run-c1.wbrec" --width 80 >"$TMP/pair.txt" ||
+"$WBTOP" --compare "$TMP/A/A-c1.wbrec" "$TMP/B/B-c1.wbrec" --width 80 >"$TMP/pair.txt" ||
 	fail "compare failed"
 cat "$TMP/pair.txt"
 awk 'length > 80 { bad = 1 } END { exit bad }' "$TMP/pair.txt" || fail "a line over 80 columns"
@@ -88,8 +89,8 @@ sel="^$TMP/i17-c"
 "$WBTOP" --compare "$TMP/A" "$TMP/B" --devices "$sel" >"$TMP/sets.txt" || fail "compare of directories failed"
 cat "$TMP/sets.txt"
 # (options before --: all after it is side B)
-"$WBTOP" --devices "$sel" --compare "$TMP/A/run-c1.wbrec" "$TMP/A/run-c2.wbrec" -- "$TMP/B/run-c2.wbrec" \
-	"$TMP/B/run-c1.wbrec" >"$TMP/lists.txt" || fail "compare of lists failed"
+"$WBTOP" --devices "$sel" --compare "$TMP/A/A-c1.wbrec" "$TMP/A/A-c2.wbrec" -- "$TMP/B/B-c2.wbrec" \
+	"$TMP/B/B-c1.wbrec" >"$TMP/lists.txt" || fail "compare of lists failed"
 cmp -s "$TMP/sets.txt" "$TMP/lists.txt" || fail "lists and directories differ: $(diff "$TMP/sets.txt" "$TMP/lists.txt")"
 for c in c1 c2; do
 	grep -Eq "^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +\+[0-9.]+% .* $c\$" "$TMP/sets.txt" || fail "case $c is not faster on B"
@@ -103,4 +104,6 @@ grep -q "^wbtop: --group '(': not a regular expression" "$TMP/e" || fail "bad --
 "$WBTOP" --compare "$TMP/A" 2>"$TMP/e"; [ $? -eq 2 ] || fail "--compare with one side: not exit 2"
 "$WBTOP" --compare "$TMP/A" -- "$TMP/nonexistent" 2>"$TMP/e" && fail "a missing side was accepted"
 grep -q "nonexistent" "$TMP/e" || fail "missing side: $(cat "$TMP/e")"
+"$WBTOP" -b -n 1 --case c1 2>"$TMP/e" >/dev/null; [ $? -eq 2 ] || fail "--case without -w: not exit 2"
+grep -q "^wbtop: --case names a recording" "$TMP/e" || fail "--case without -w: $(cat "$TMP/e")"
 exit 0

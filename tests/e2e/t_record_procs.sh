@@ -27,12 +27,13 @@ kill $ddpid 2>/dev/null
 "$WBTOP" -r "$rec" -b -P > "$TMP/replay" 2> "$TMP/replay.err" || fail "replay -P exited $?: $(cat "$TMP/replay.err")"
 [ -s "$TMP/replay.err" ] && fail "replay -P wrote to stderr: $(cat "$TMP/replay.err")"
 
-# The first row of each process table: table PID S wkB/s ... command
+# The first row of each process table: table PID S wkB/s ... command (its
+# first word: live, the command is the whole command line)
 first_rows() {
 	awk '/^procs [0-9]+ tasks:/ { t++; row = 0; inproc = 1; next }
-	     inproc && $1 == "PID" { next }
+	     inproc && $1 == "PID" { for (i = 1; i <= NF; i++) if ($i == "command") cmd = i; next }
 	     inproc && NF == 0 { inproc = 0; next }
-	     inproc && ++row == 1 { print t, $0 }' "$1"
+	     inproc && ++row == 1 { line = t; for (i = 1; i <= cmd; i++) line = line " " $i; print line }' "$1"
 }
 first_rows "$TMP/replay" > "$TMP/rows"
 tables=$(grep -c '^procs [0-9]* tasks:' "$TMP/replay")

@@ -26,11 +26,11 @@ grep -q "^procs r [0-9]* b [0-9]* thr" "$TMP/pane" && { scr_show; fail "a thrott
 scr_keys p
 scr_wait "processes (p: close)" 3
 # dd's row: pid, state, a write rate, its share of bo, ..., the command
-row="^ *$ddpid [A-Z] +[0-9.]+[KMG] +[0-9.]+ .* dd *\$"
+row="^ *$ddpid [A-Z] +[0-9.]+[KMG] +[0-9.]+ .* dd( [^ ].*)? *\$"
 scr_wait_re "$row" 10
 scr_cap >/dev/null
 grep -qE "^procs r [0-9]+ b [0-9]+ thr [0-9]+ " "$TMP/pane" || { scr_show; fail "no throttled count on the summary line"; }
-grep -qE "^ tasks [0-9]+  writing [0-9]+ at [0-9.]+[KMG]/s  bo [0-9.]+[KMG]/s  throttled [0-9]+ \(wchan, best effort\)" "$TMP/pane" ||
+grep -qE "^ tasks [0-9]+  writing [0-9]+ at [0-9.]+[KMG]/s  bo [0-9.]+[KMG]/s  throttled [0-9]+ \((wchan, best effort|trace)\)" "$TMP/pane" ||
 	{ scr_show; fail "the pane's totals"; }
 grep -qE "PID S write/s share%  cpu% thr wait" "$TMP/pane" || { scr_show; fail "the pane's header"; }
 share=$(grep -E "$row" "$TMP/pane" | awk '{ print $4 }')
@@ -60,10 +60,10 @@ on_exit "kill $ddpid 2>/dev/null"
 scr_start_live 120 40 LANG=C.UTF-8 -- -P -d 0.5
 scr_wait "processes (p: close)" 5
 # best effort: seen in balance_dirty_pages at the instant of a sample
-scr_wait_re "^ *$ddpid D .* yes +dirty-limit .* dd *\$" 20
+scr_wait_re "^ *$ddpid D .* yes +dirty-limit .* dd( [^ ].*)? *\$" 20
 scr_cap >/dev/null
 grep -qE "^procs r [0-9]+ b [0-9]+ thr [1-9]" "$TMP/pane" || { scr_show; fail "the summary does not count the throttled dd"; }
-grep -qE "throttled [1-9][0-9]* \(wchan, best effort\)" "$TMP/pane" || { scr_show; fail "the pane's totals do not count it"; }
+grep -qE "throttled [1-9][0-9]* \((wchan, best effort|trace)\)" "$TMP/pane" || { scr_show; fail "the pane's totals do not count it"; }
 # the loop device's flush worker, attributed to it
 grep -qE " $loop +flusher " "$TMP/pane" || echo "(no flush worker of $loop in this frame: they take turns)"
 scr_quit

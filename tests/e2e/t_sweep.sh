@@ -19,7 +19,7 @@ knobs() { echo "$(cat $vm/dirty_background_ratio) $(cat $vm/dirty_background_byt
 before=$(knobs)
 cmd="for i in 1 2 3; do dd if=/dev/zero of=$TMP/i17-sw\$i/f bs=1M count=24 conv=fsync 2>/dev/null & done; wait; echo ran-\$\$"
 
-"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/sw" --width 80 \
+"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/sw" --width 80 -P \
 	--devices "^$TMP/i17-sw" --plot "$TMP/sw.svg" -- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" ||
 	fail "sweep failed: $(cat "$TMP/err")"
 cat "$TMP/err" "$TMP/out"
@@ -40,6 +40,8 @@ assert meta["case"] == "vm.dirty_background_ratio=" + sys.argv[2], meta
 assert meta["sweep"] == "vm.dirty_background_ratio=" + sys.argv[2], meta
 assert meta["command"] == "sh -c '" + sys.argv[4] + "'", meta["command"]
 assert meta["exit_status"] == "0" and float(meta["wall_s"]) > 0, meta
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[3], uri=True)
+assert db.execute("SELECT count(*) FROM procs").fetchone()[0] > 0, "-P: no processes recorded"
 PY
 done
 grep -q "restored vm.dirty_background" "$TMP/err" || fail "no restore reported"
@@ -57,6 +59,32 @@ grep -q '^TOTAL (the devices shown)' "$TMP/out" || fail "no TOTAL block"
 [ "$(grep -c '<g class="run">' "$TMP/sw.svg")" -eq 2 ] || fail "the SVG does not hold both runs"
 for dev in $devs; do grep -q ">$dev " "$TMP/sw.svg" || fail "$dev is not in the SVG's legend"; done
 awk 'length > 80 { bad = 1 } END { exit bad }' "$TMP/out" || fail "a line over 80 columns"
+
+# --repeat: one value run twice, the first run against the second.
+"$WBTOP" --sweep vm.dirty_background_ratio=5 --repeat 2 -d 0.2 --sweep-dir "$TMP/rep" \
+	-- sh -c "$cmd" >"$TMP/out" 2>"$TMP/err" || fail "sweep --repeat failed: $(cat "$TMP/err")"
+for n in 1 2; do
+	[ -s "$TMP/rep/vm.dirty_background_ratio=5,run=$n.wbrec" ] || fail "no recording of run $n: $(ls "$TMP/rep")"
+done
+grep -q '^A: vm.dirty_background_ratio=5  ' "$TMP/out" && grep -q '^B: vm.dirty_background_ratio=5  ' "$TMP/out" ||
+	fail "--repeat: $(head -5 "$TMP/out")"
+[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after --repeat, $before before"
+
+# Two knobs: the cross product, the first knob varying slowest, each case
+# compared with the first.
+expire=$(cat $vm/dirty_expire_centisecs)
+on_exit "echo $expire > $vm/dirty_expire_centisecs"
+e2=$((expire + 100))
+"$WBTOP" --sweep vm.dirty_background_ratio=5,15 --sweep "dirty_expire_centisecs=$expire,$e2" -d 0.2 \
+	--sweep-dir "$TMP/x" -- sleep 0.3 >"$TMP/out" 2>"$TMP/err" || fail "two knobs: $(cat "$TMP/err")"
+for c in "5,vm.dirty_expire_centisecs=$expire" "5,vm.dirty_expire_centisecs=$e2" \
+	"15,vm.dirty_expire_centisecs=$expire" "15,vm.dirty_expire_centisecs=$e2"; do
+	[ -s "$TMP/x/vm.dirty_background_ratio=$c.wbrec" ] || fail "no run $c: $(ls "$TMP/x")"
+done
+[ "$(grep -c "^A: vm.dirty_background_ratio=5,vm.dirty_expire_centisecs=$expire " "$TMP/out")" -eq 3 ] ||
+	fail "two knobs: not three tables against the first case"
+[ "$(knobs)" = "$before" ] && [ "$(cat $vm/dirty_expire_centisecs)" = "$expire" ] ||
+	fail "knobs $(knobs) $(cat $vm/dirty_expire_centisecs) after two knobs"
 
 # A failing command stops the sweep after its run; the knob is put back.
 "$WBTOP" --sweep dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/fail" -- sh -c 'exit 3' \
@@ -85,6 +113,23 @@ rc=$?
 [ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGINT, $before before"
 sleep 0.2
 pgrep -f 'sleep 47.123' >/dev/null && fail "the command outlived the sweep"
+# SIGTERM the same way (exit 143)
+"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/term" \
+	-- sh -c 'sleep 47.124' >/dev/null 2>"$TMP/err2" &
+pid2=$!
+on_exit "kill $pid2 2>/dev/null"
+i=0
+while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f 'sleep 47.124' >/dev/null; do
+	i=$((i + 1)); [ $i -lt 100 ] || fail "the SIGTERM run did not start: $(cat "$TMP/err2")"
+	sleep 0.1
+done
+kill -TERM $pid2
+wait $pid2
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143: $(cat "$TMP/err2")"
+[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGTERM, $before before"
+sleep 0.2
+pgrep -f 'sleep 47.124' >/dev/null && fail "the command outlived the SIGTERM"
 python3 -c 'import sqlite3, sys
 m = dict(sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True).execute("SELECT key, value FROM meta"))
 assert m["exit_status"] == "interrupted" and m["state"] == "closed", m' \

@@ -260,6 +260,16 @@ START_TEST(test_compare_json_width_errors)
 		      err, sizeof err));
 	ck_assert_int_lt(rc, 0);
 	ck_assert_msg(strstr(err, "/nonexistent.wbrec"), "%s", err);
+	/* a recording of one sample has no interval: every figure unknown, no crash */
+	char *one = cmp_path("one.wbrec");
+	struct cmp_run r1 = { "fs:1", NULL, NULL, "one", 0, { 0 }, { 0 } };
+	cmp_write(one, &r1);
+	o.width = 0;
+	t = cmp_text((const char *const[]){ one }, 1, (const char *const[]){ b }, 1, &o, &rc, err, sizeof err);
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_assert_msg(strstr(t, "  mean MB/s                               -         0.02         -\n"), "%s", t);
+	free(t);
+	free(one);
 	struct series *s;
 	ck_assert_int_eq(series_load(b, &s, err, sizeof err), 0);
 	ck_assert_str_eq(s->case_name, "new");

@@ -382,7 +382,7 @@ START_TEST(test_dev_extras)
 	ck_assert_int_eq(snapshot_add_x(&a, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 78, 100), 0);
 	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 78, 50), 0);
 	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 79, 50), 0);
-	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XSYS, 0, 0, 1), -EINVAL);	/* no system kinds yet */
+	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XSYS, SNAP_NXSYS, 0, 1), -EINVAL);	/* no such kind */
 	snapshot_sort_x(&a);
 	snapshot_sort_x(&b);
 	ck_assert_uint_eq(b.nx, 5);

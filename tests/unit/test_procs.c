@@ -241,6 +241,70 @@ START_TEST(test_rates_share_cpu)
 }
 END_TEST
 
+/* With the writeback trace in the samples: throttling is the trace's, not
+ * the wchan guess; a task the trace has not seen paused is not throttled. */
+START_TEST(test_traced_throttling)
+{
+	struct fixture fx;
+	fx_init(&fx);
+	const int32_t pids[] = { 100, 101, 102 };
+	for (int k = 0; k < 2; k++) {
+		struct snapshot *s = k ? &fx.cur : &fx.prev;
+		for (size_t i = 0; i < 3; i++) {
+			struct proc_counters *p = fx_add(s, pids[i], "dd", 'D');
+			p->write_bytes = (uint64_t)(k + 1) * MiB;
+			snprintf(p->wchan, sizeof p->wchan, "balance_dirty_pages");
+		}
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XSYS, SNAP_XSYS_TRACE_LOST, 0, 0), 0);
+		/* 100 paused 300 ms in the 2 s on 7:3; 101 was seen but not paused */
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 100, 1000 + 300u * k), 0);
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_PAUSES, 100, 50 + 40u * k), 0);
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, 100, 90000), 0);
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_BDI, 100, snap_xobj_dev(7, 3)), 0);
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 101, 20), 0);
+		/* 102 first throttled in this interval: from 0, since the trace ran before */
+		if (k)
+			ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 102, 40), 0);
+		snapshot_sort_x(s);
+	}
+	struct proc_row rows[8];
+	struct procs_summary sum;
+	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 8, &sum);
+	ck_assert_uint_eq(n, 3);
+	ck_assert(sum.traced);
+	ck_assert_uint_eq(sum.nthrottled, 2);
+	const struct proc_row *a = find_row(rows, n, 100), *b = find_row(rows, n, 101),
+			      *c = find_row(rows, n, 102);
+	ck_assert(a && b && c);
+	ck_assert(a->traced && a->throttled);
+	ck_assert_double_eq_tol(a->paused_ms_s, 150.0, 1e-9);
+	ck_assert_double_eq_tol(a->pauses_s, 20.0, 1e-9);
+	ck_assert_double_eq(a->ratelimit_kbps, 90000);
+	ck_assert(a->has_bdi && a->bdi_major == 7 && a->bdi_minor == 3);
+	ck_assert(b->traced && !b->throttled);	/* in balance_dirty_pages by wchan, no pause */
+	ck_assert(c->traced && c->throttled && c->ratelimit_kbps < 0 && !c->has_bdi);
+	ck_assert_double_eq_tol(c->paused_ms_s, 20.0, 1e-9);
+	/* without the trace in the previous sample, a new counter has no rate */
+	for (size_t i = 0; i < fx.prev.nx; i++)
+		if (fx.prev.x[i].scope == SNAP_XSYS)
+			fx.prev.x[i].kind = SNAP_XSYS_DIRTY_LIMIT_KB;
+	double v;
+	ck_assert(!derive_x(&fx.prev, &fx.cur, SNAP_XTASK, 102, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	ck_assert(derive_x(&fx.prev, &fx.cur, SNAP_XTASK, 100, SNAP_XTASK_THROTTLED_MS, 2.0, &v));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(procs_print_batch(f, &sum, rows, n), 0);
+	fclose(f);
+	ck_assert_msg(strstr(text, " 2 throttled, ") != NULL, "%s", text);	/* not called a guess */
+	ck_assert_msg(strstr(text, "thr_ms/s pauses/s   rl_kB/s held_on  command") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "   150.0     20.0   90000.0 7:3      dd") != NULL, "%s", text);
+	free(text);
+	fx_free(&fx);
+}
+END_TEST
+
 START_TEST(test_top_n_by_write_rate)
 {
 	struct fixture fx;
@@ -545,7 +609,7 @@ START_TEST(test_print_batch)
 	FILE *f = open_memstream(&text, &len);
 	ck_assert_int_eq(procs_print_batch(f, &s, rows, 3), 0);
 	fclose(f);
-	ck_assert_msg(strstr(text, "procs 300 tasks: 1 writing 51200.0 kB/s (bo 52000.0 kB/s), 1 throttled, 2 in D state") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "procs 300 tasks: 1 writing 51200.0 kB/s (bo 52000.0 kB/s), 1 throttled (a guess from wchan), 2 in D state") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "40 hidden (/proc/PID/io unreadable: not root)") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "   4242 D    51200.0       0.0   98.5   35.0 task    -        yes dirty-limit balance_dirty_pages      dd\n") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "     77 D     hidden    hidden      -    0.0 task    -        ?   unknown     -                        secret\n") != NULL, "%s", text);
@@ -612,6 +676,7 @@ Suite *procs_suite(void)
 	tc = tcase_create("view");
 	tcase_add_test(tc, test_rates_share_cpu);
 	tcase_add_test(tc, test_top_n_by_write_rate);
+	tcase_add_test(tc, test_traced_throttling);
 	tcase_add_loop_test(tc, test_lifecycle, 0, sizeof life_cases / sizeof life_cases[0]);
 	tcase_add_test(tc, test_first_sample_and_dt_zero);
 	tcase_add_test(tc, test_comm_sanitized);

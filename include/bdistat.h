@@ -1,0 +1,108 @@
+/*
+ * bdistat.h - the kernel's per-device and per-cgroup writeback state as it
+ * prints it (a source).
+ *
+ * debugfs bdi/MAJ:MIN/stats gives each device's (BDI's) dirty and writeback
+ * pages, its share of the dirty threshold and the kernel's estimate of its
+ * write bandwidth; bdi/MAJ:MIN/wb_stats the same per cgroup writeback domain;
+ * a memory cgroup's memory.stat how much of its page cache is dirty or under
+ * writeback.  The parsers are pure (text in, numbers out) and fuzzed; the
+ * readers open the files.  Not a view: nothing here prints.
+ *
+ * Units as the kernel prints them: _kb (KiB), _kbps (KiB/s), _bytes.
+ */
+#ifndef WBTOP_BDISTAT_H
+#define WBTOP_BDISTAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which fields a parse found, one bit each (older kernels lack some). */
+enum bdistat_field {
+	BDS_WRITEBACK, BDS_RECLAIMABLE, BDS_BDI_THRESH, BDS_DIRTY_THRESH, BDS_BG_THRESH,
+	BDS_DIRTIED, BDS_WRITTEN, BDS_WRITE_BW, BDS_NFIELDS
+};
+
+/* One device's bdi/MAJ:MIN/stats. */
+struct bdistat_dev {
+	uint32_t major, minor;
+	uint32_t have;			/* 1 << enum bdistat_field */
+	uint64_t kb[BDS_NFIELDS];	/* BdiWriteback, BdiReclaimable, BdiDirtyThresh,
+					 * DirtyThresh, BackgroundThresh, BdiDirtied,
+					 * BdiWritten (KiB), BdiWriteBandwidth (KiB/s) */
+	bool has_root_wb;		/* wb_stats gave the root domain (WbCgIno 1) */
+	uint64_t root_wb_bw_kbps;	/* its WbWriteBandwidth */
+};
+
+/* The kernel's estimate of the device's write bandwidth, KiB/s: the root
+ * writeback domain's.  Kernels with wb_stats (6.11+) print 0 as
+ * BdiWriteBandwidth while the device has nothing dirty, though the
+ * estimate is kept; before them BdiWriteBandwidth is the estimate. */
+uint64_t bdistat_write_bw_kbps(const struct bdistat_dev *d);
+
+/* One cgroup writeback domain of a device (a block of wb_stats). */
+struct bdistat_wb {
+	uint32_t major, minor;
+	uint64_t cg_ino;		/* WbCgIno: the cgroup's inode number */
+	uint32_t have;			/* the bits of enum bdistat_field it gave */
+	uint64_t kb[BDS_NFIELDS];	/* WbWriteback, WbReclaimable, WbDirtyThresh,
+					 * -, -, WbDirtied, WbWritten, WbWriteBandwidth */
+};
+
+/* One memory cgroup's memory.stat. */
+struct bdistat_cg {
+	uint64_t ino;			/* the cgroup directory's inode number */
+	char path[96];			/* below the cgroup mount, "/" for the root */
+	uint64_t dirty_bytes;		/* v2 file_dirty, v1 dirty */
+	uint64_t writeback_bytes;	/* v2 file_writeback, v1 writeback */
+};
+
+/* Parse the text of a stats file into out (major/minor untouched).  0, or
+ * -EINVAL when none of its fields is there. */
+int bdistat_parse_stats(const char *text, size_t len, struct bdistat_dev *out);
+
+/* Parse the text of a wb_stats file: each block starts at WbCgIno.  Blocks
+ * are appended to *arr (grown; *n and *cap kept).  The number of blocks, or
+ * -ENOMEM. */
+int bdistat_parse_wb(const char *text, size_t len, uint32_t major, uint32_t minor,
+		     struct bdistat_wb **arr, size_t *n, size_t *cap);
+
+/* Parse memory.stat (cgroup v2 or v1) into out's byte counts.  0, or
+ * -EINVAL (and both counts 0) when it has neither dirty field. */
+int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out);
+
+/* One sample of all of it. */
+struct bdistat_sample {
+	size_t ndev, cap_dev;
+	struct bdistat_dev *dev;	/* sorted by (major, minor) */
+	size_t nwb, cap_wb;
+	struct bdistat_wb *wb;
+	size_t ncg, cap_cg;
+	struct bdistat_cg *cg;		/* in directory-walk order */
+};
+
+void bdistat_sample_init(struct bdistat_sample *s);
+void bdistat_sample_free(struct bdistat_sample *s);
+
+/* The readers, rooted at debugfs_dir (normally /sys/kernel/debug) and
+ * cgroup_dir (normally /sys/fs/cgroup; a v1 hierarchy's memory directory
+ * works too).  0 or a negative errno with one line in why: -ENOENT when
+ * debugfs is not mounted (we do not mount it), -EACCES when not root. */
+struct bdistat_reader;
+int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const char *cgroup_dir,
+		 char *why, size_t whylen);
+/* Read every device and, when cgroups is true, every memory cgroup, into s
+ * (emptied first).  0 or a negative errno; a device or cgroup that vanishes
+ * during the read is left out. */
+int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups);
+/* The same for the devices want(ctx, major, minor) says yes to. */
+int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups,
+		      bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx);
+void bdistat_close(struct bdistat_reader *r);	/* NULL is a no-op */
+
+/* The device major:minor in s, or NULL. */
+const struct bdistat_dev *bdistat_find(const struct bdistat_sample *s, uint32_t major,
+				       uint32_t minor);
+
+#endif

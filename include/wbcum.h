@@ -1,0 +1,64 @@
+/*
+ * wbcum.h - the writeback loop's interval sums (wbloop.h) as cumulative
+ * counters, the way a snapshot keeps every other kernel counter.
+ *
+ * A sample carries counters, not per-interval sums, so that rates come from
+ * any two samples (a replay that skips samples, a recording read at another
+ * step).  This module adds each interval to per-task and per-BDI totals
+ * since the start.  A task is kept while it has been throttled in the last
+ * keep_ms; after that its row goes (bounded memory on a machine where
+ * thousands of short-lived writers come and go), and if it is throttled
+ * again its total starts over, which a reader sees as a new counter.  BDIs
+ * are few and are kept.  Pure: no I/O, no clock (the caller gives now_ms).
+ */
+#ifndef WBTOP_WBCUM_H
+#define WBTOP_WBCUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wbloop.h"
+
+struct wbcum_task {
+	int32_t pid;
+	char comm[16];
+	uint64_t paused_ms;		/* sum of pauses since first seen */
+	uint64_t pauses;
+	uint64_t task_ratelimit_kbps;	/* the last decision's */
+	bool bdi_devt;			/* the BDI below is a block device */
+	uint32_t bdi_major, bdi_minor;	/* of the last decision */
+	uint64_t last_ms;		/* when it was last in an interval */
+};
+
+struct wbcum_bdi {
+	char bdi[32];
+	bool devt;			/* "MAJ:MIN": major and minor are set */
+	uint32_t major, minor;
+	uint64_t throttled_ms, pauses;	/* over all its tasks */
+	uint64_t written_pages;		/* by flusher passes */
+};
+
+struct wbcum {
+	size_t ntask, cap_task;
+	struct wbcum_task *task;	/* sorted by pid */
+	size_t nbdi, cap_bdi;
+	struct wbcum_bdi *bdi;		/* in order of first appearance */
+	uint64_t written_pages[WBLOOP_NREASON];
+	char reason_name[WBLOOP_NREASON][16];
+	uint64_t events, lost_events;
+	bool has_global;		/* a dirty limit was ever seen */
+	uint64_t dirty_limit_pages;	/* the last one */
+};
+
+void wbcum_init(struct wbcum *c);
+void wbcum_free(struct wbcum *c);	/* c can be reused after wbcum_init */
+
+/* Add interval w, seen at now_ms; drop tasks not seen for more than
+ * keep_ms.  0 or -ENOMEM (then c holds what it had before). */
+int wbcum_add(struct wbcum *c, const struct wbloop *w, uint64_t now_ms, uint64_t keep_ms);
+
+/* The task pid, or NULL. */
+const struct wbcum_task *wbcum_find_task(const struct wbcum *c, int32_t pid);
+
+#endif

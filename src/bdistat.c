@@ -1,0 +1,490 @@
+/*
+ * bdistat.c - debugfs bdi stats, wb_stats and memory.stat: parsers and readers.
+ *
+ * The files are "Key:   value unit" lines (debugfs) or "key value" lines
+ * (memory.stat).  The parsers take any bytes: unknown keys are skipped, a
+ * value must be digits and fit 64 bits, a line without one is ignored.  The
+ * readers walk debugfs bdi/ and the memory cgroup tree once a sample; the
+ * buffers they read into grow with the longest file and are kept.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bdistat.h"
+
+/* One "key<sep> value" line; *end_of_line past its newline. */
+struct bdistat_line {
+	const char *key;
+	size_t keylen;
+	bool has_val;
+	uint64_t val;
+};
+
+/* The kernel writes these a line per key with no leading space, so the
+ * key ends at the separator, found with memchr (thousands of lines a sample
+ * on a machine with many devices). */
+static const char *bdistat_split(const char *p, const char *end, char sep, struct bdistat_line *l)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *eol = nl ? nl : end;
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	l->key = p;
+	const char *at = memchr(p, sep, (size_t)(eol - p));
+	const char *tab = memchr(p, '\t', (size_t)((at ? at : eol) - p));
+	if (sep != ' ') {
+		const char *sp = memchr(p, ' ', (size_t)((at ? at : eol) - p));
+		if (sp || tab)
+			at = NULL;	/* a space inside the key: not a "Key:" line */
+	} else if (tab) {
+		at = tab;	/* memory.stat: a tab separates as well as a space */
+	}
+	l->keylen = at ? (size_t)(at - p) : 0;
+	p = at ? at + 1 : eol;
+	/* values are right-aligned after a run of spaces: 8 at a time */
+	for (uint64_t w; eol - p >= 8 && (memcpy(&w, p, 8), w == 0x2020202020202020ull);)
+		p += 8;
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	l->has_val = p < eol && *p >= '0' && *p <= '9';
+	l->val = 0;
+	for (; p < eol && *p >= '0' && *p <= '9'; p++) {
+		uint64_t d = (uint64_t)(*p - '0');
+		if (l->val > (UINT64_MAX - d) / 10) {
+			l->has_val = false;	/* does not fit: not a value we can show */
+			break;
+		}
+		l->val = l->val * 10 + d;
+	}
+	return nl ? nl + 1 : end;
+}
+
+static bool bdistat_is(const struct bdistat_line *l, const char *key)
+{
+	size_t n = strlen(key);
+	return l->keylen == n && memcmp(l->key, key, n) == 0;
+}
+
+/* Keys with their lengths: a line is mostly told apart by its length. */
+struct bdistat_key {
+	const char *name;
+	size_t len;
+};
+#define BDS_KEY(k) { k, sizeof k - 1 }
+#define BDS_NOKEY { NULL, 0 }
+
+static const struct bdistat_key bdistat_dev_keys[BDS_NFIELDS] = {
+	BDS_KEY("BdiWriteback"), BDS_KEY("BdiReclaimable"), BDS_KEY("BdiDirtyThresh"),
+	BDS_KEY("DirtyThresh"), BDS_KEY("BackgroundThresh"), BDS_KEY("BdiDirtied"),
+	BDS_KEY("BdiWritten"), BDS_KEY("BdiWriteBandwidth"),
+};
+
+static const struct bdistat_key bdistat_wb_keys[BDS_NFIELDS] = {
+	BDS_KEY("WbWriteback"), BDS_KEY("WbReclaimable"), BDS_KEY("WbDirtyThresh"), BDS_NOKEY,
+	BDS_NOKEY, BDS_KEY("WbDirtied"), BDS_KEY("WbWritten"), BDS_KEY("WbWriteBandwidth"),
+};
+
+/* The field of keys[] the line names, or -1. */
+static int bdistat_field_of(const struct bdistat_line *l, const struct bdistat_key *keys)
+{
+	for (int f = 0; f < BDS_NFIELDS; f++)
+		if (keys[f].len == l->keylen && keys[f].name && memcmp(l->key, keys[f].name, l->keylen) == 0)
+			return f;
+	return -1;
+}
+
+int bdistat_parse_stats(const char *text, size_t len, struct bdistat_dev *out)
+{
+	out->have = 0;
+	memset(out->kb, 0, sizeof out->kb);
+	for (const char *p = text, *end = text + len; p < end;) {
+		struct bdistat_line l;
+		p = bdistat_split(p, end, ':', &l);
+		int f = l.has_val ? bdistat_field_of(&l, bdistat_dev_keys) : -1;
+		if (f >= 0 && !(out->have & 1u << f)) {
+			out->kb[f] = l.val;
+			out->have |= 1u << f;
+		}
+	}
+	return out->have ? 0 : -EINVAL;
+}
+
+int bdistat_parse_wb(const char *text, size_t len, uint32_t major, uint32_t minor,
+		     struct bdistat_wb **arr, size_t *n, size_t *cap)
+{
+	int blocks = 0;
+	struct bdistat_wb *cur = NULL;
+	for (const char *p = text, *end = text + len; p < end;) {
+		struct bdistat_line l;
+		p = bdistat_split(p, end, ':', &l);
+		if (!l.has_val)
+			continue;
+		if (bdistat_is(&l, "WbCgIno")) {
+			if (*n == *cap) {
+				size_t ncap = *cap ? *cap * 2 : 16;
+				struct bdistat_wb *na = ncap < SIZE_MAX / sizeof *na ?
+					realloc(*arr, ncap * sizeof *na) : NULL;
+				if (!na)
+					return -ENOMEM;
+				*arr = na;
+				*cap = ncap;
+			}
+			cur = &(*arr)[(*n)++];
+			memset(cur, 0, sizeof *cur);
+			cur->major = major;
+			cur->minor = minor;
+			cur->cg_ino = l.val;
+			blocks++;
+			continue;
+		}
+		int f = cur ? bdistat_field_of(&l, bdistat_wb_keys) : -1;
+		if (f >= 0 && !(cur->have & 1u << f)) {
+			cur->kb[f] = l.val;
+			cur->have |= 1u << f;
+		}
+	}
+	return blocks;
+}
+
+int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
+{
+	/* v2 says file_dirty, v1 dirty; a file has one or the other */
+	bool dirty = false, wb = false;
+	uint64_t dirty_bytes = 0, writeback_bytes = 0;
+	for (const char *p = text, *end = text + len; p < end;) {
+		struct bdistat_line l;
+		p = bdistat_split(p, end, ' ', &l);
+		if (!l.has_val)
+			continue;
+		if (!dirty && (bdistat_is(&l, "file_dirty") || bdistat_is(&l, "dirty"))) {
+			dirty_bytes = l.val;
+			dirty = true;
+		} else if (!wb && (bdistat_is(&l, "file_writeback") || bdistat_is(&l, "writeback"))) {
+			writeback_bytes = l.val;
+			wb = true;
+		}
+	}
+	out->dirty_bytes = dirty ? dirty_bytes : 0;
+	out->writeback_bytes = dirty ? writeback_bytes : 0;
+	return dirty ? 0 : -EINVAL;
+}
+
+void bdistat_sample_init(struct bdistat_sample *s)
+{
+	memset(s, 0, sizeof *s);
+}
+
+void bdistat_sample_free(struct bdistat_sample *s)
+{
+	free(s->dev);
+	free(s->wb);
+	free(s->cg);
+	bdistat_sample_init(s);
+}
+
+struct bdistat_reader {
+	int bdi_fd;			/* debugfs bdi/ */
+	int cg_fd;			/* the memory cgroup root, -1 if none */
+	char *buf;			/* the file being parsed */
+	size_t cap_buf;
+};
+
+/* The memory cgroup root under dir: v2 when it has cgroup.controllers,
+ * else a v1 memory hierarchy at dir itself or dir/memory. */
+static int bdistat_cgroup_root(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (faccessat(fd, "cgroup.controllers", F_OK, 0) == 0 ||
+	    faccessat(fd, "memory.stat", F_OK, 0) == 0)
+		return fd;
+	int mfd = openat(fd, "memory", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(fd);
+	if (mfd >= 0 && faccessat(mfd, "memory.stat", F_OK, 0) == 0)
+		return mfd;
+	if (mfd >= 0)
+		close(mfd);
+	return -1;
+}
+
+int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const char *cgroup_dir,
+		 char *why, size_t whylen)
+{
+	*out = NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/bdi", debugfs_dir);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+		if (err == EACCES || err == EPERM)
+			snprintf(why, whylen, "not root: %s is for root only", debugfs_dir);
+		else if (err == ENOENT)
+			snprintf(why, whylen, "debugfs is not mounted at %s (mount -t debugfs none %s)",
+				 debugfs_dir, debugfs_dir);
+		else
+			snprintf(why, whylen, "cannot open %s: %s", path, strerror(err));
+		return -err;
+	}
+	struct bdistat_reader *r = calloc(1, sizeof *r);
+	if (!r) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r->bdi_fd = fd;
+	r->cg_fd = cgroup_dir ? bdistat_cgroup_root(cgroup_dir) : -1;
+	*out = r;
+	return 0;
+}
+
+void bdistat_close(struct bdistat_reader *r)
+{
+	if (!r)
+		return;
+	close(r->bdi_fd);
+	if (r->cg_fd >= 0)
+		close(r->cg_fd);
+	free(r->buf);
+	free(r);
+}
+
+/* The whole of name under dirfd into r->buf; its length or a negative errno. */
+static long bdistat_slurp(struct bdistat_reader *r, int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t len = 0;
+	for (;;) {
+		if (len + 1024 > r->cap_buf) {
+			size_t ncap = r->cap_buf ? r->cap_buf * 2 : 8192;
+			char *nb = realloc(r->buf, ncap);
+			if (!nb) {
+				close(fd);
+				return -ENOMEM;
+			}
+			r->buf = nb;
+			r->cap_buf = ncap;
+		}
+		ssize_t n = read(fd, r->buf + len, r->cap_buf - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	r->buf[len] = '\0';
+	return (long)len;
+}
+
+static int bdistat_cmp_dev(const void *a, const void *b)
+{
+	const struct bdistat_dev *x = a, *y = b;
+	if (x->major != y->major)
+		return x->major < y->major ? -1 : 1;
+	return (x->minor > y->minor) - (x->minor < y->minor);
+}
+
+/* One bdi/MAJ:MIN directory into s; a vanished one is skipped. */
+static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, const char *name,
+			    uint32_t major, uint32_t minor)
+{
+	int dfd = openat(r->bdi_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	long len = bdistat_slurp(r, dfd, "stats");
+	int rc = 0;
+	struct bdistat_dev *dev = NULL;
+	if (len >= 0) {
+		if (s->ndev == s->cap_dev) {
+			size_t ncap = s->cap_dev ? s->cap_dev * 2 : 32;
+			struct bdistat_dev *nd = realloc(s->dev, ncap * sizeof *nd);
+			if (!nd) {
+				close(dfd);
+				return -ENOMEM;
+			}
+			s->dev = nd;
+			s->cap_dev = ncap;
+		}
+		struct bdistat_dev *d = &s->dev[s->ndev];
+		d->major = major;
+		d->minor = minor;
+		d->has_root_wb = false;
+		d->root_wb_bw_kbps = 0;
+		if (bdistat_parse_stats(r->buf, (size_t)len, d) == 0)
+			s->ndev++;
+		else
+			d = NULL;
+		dev = d;
+	} else if (len == -ENOMEM) {
+		rc = -ENOMEM;
+	}
+	len = rc ? rc : bdistat_slurp(r, dfd, "wb_stats");	/* kernels before 6.11 lack it */
+	if (len >= 0) {
+		size_t first = s->nwb;
+		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb, &s->cap_wb);
+		rc = n < 0 ? n : 0;
+		for (size_t i = first; dev && i < s->nwb; i++)
+			if (s->wb[i].cg_ino == 1 && (s->wb[i].have & 1u << BDS_WRITE_BW)) {
+				dev->has_root_wb = true;
+				dev->root_wb_bw_kbps = s->wb[i].kb[BDS_WRITE_BW];
+			}
+	} else if (len == -ENOMEM) {
+		rc = -ENOMEM;
+	}
+	close(dfd);
+	return rc;
+}
+
+/* "MAJ:MIN" (a block device's BDI) into its numbers; false for other names. */
+static bool bdistat_devt(const char *name, uint32_t *major, uint32_t *minor)
+{
+	uint64_t v[2] = { 0, 0 };
+	const char *p = name;
+	for (int k = 0; k < 2; k++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if ((v[k] = v[k] * 10 + (uint64_t)(*p - '0')) > UINT32_MAX)
+				return false;
+		if (*p++ != (k == 0 ? ':' : '\0'))
+			return false;
+	}
+	*major = (uint32_t)v[0];
+	*minor = (uint32_t)v[1];
+	return true;
+}
+
+static int bdistat_read_devs(struct bdistat_reader *r, struct bdistat_sample *s,
+			     bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx)
+{
+	int dup_fd = dup(r->bdi_fd);
+	if (dup_fd < 0)
+		return -errno;
+	DIR *d = fdopendir(dup_fd);
+	if (!d) {
+		int err = errno;
+		close(dup_fd);
+		return -err;
+	}
+	rewinddir(d);	/* the dup shares the position the last read left at the end */
+	int rc = 0;
+	struct dirent *e;
+	while (!rc && (e = readdir(d))) {
+		uint32_t ma, mi;
+		if (bdistat_devt(e->d_name, &ma, &mi) && (!want || want(ctx, ma, mi)))
+			rc = bdistat_read_dev(r, s, e->d_name, ma, mi);
+	}
+	closedir(d);
+	bool sorted = true;
+	for (size_t i = 1; i < s->ndev && sorted; i++)
+		sorted = bdistat_cmp_dev(&s->dev[i - 1], &s->dev[i]) < 0;
+	if (!sorted)
+		qsort(s->dev, s->ndev, sizeof *s->dev, bdistat_cmp_dev);
+	return rc;
+}
+
+/* dfd's memory.stat, then each child directory's, depth first. */
+static int bdistat_walk_cg(struct bdistat_reader *r, struct bdistat_sample *s, int dfd,
+			   char *path, size_t plen, int depth)
+{
+	struct stat st;
+	long len = bdistat_slurp(r, dfd, "memory.stat");
+	if (len == -ENOMEM)
+		return -ENOMEM;
+	if (len >= 0 && fstat(dfd, &st) == 0) {
+		if (s->ncg == s->cap_cg) {
+			size_t ncap = s->cap_cg ? s->cap_cg * 2 : 32;
+			struct bdistat_cg *nc = realloc(s->cg, ncap * sizeof *nc);
+			if (!nc)
+				return -ENOMEM;
+			s->cg = nc;
+			s->cap_cg = ncap;
+		}
+		struct bdistat_cg *c = &s->cg[s->ncg];
+		c->ino = (uint64_t)st.st_ino;
+		snprintf(c->path, sizeof c->path, "%s", plen ? path : "/");
+		if (bdistat_parse_memstat(r->buf, (size_t)len, c) == 0)
+			s->ncg++;
+	}
+	if (depth >= 32)
+		return 0;	/* deeper than any real hierarchy: stop, do not loop */
+	int sub = dup(dfd);
+	DIR *d = sub < 0 ? NULL : fdopendir(sub);
+	if (!d) {
+		if (sub >= 0)
+			close(sub);
+		return 0;
+	}
+	rewinddir(d);	/* the dup shares dfd's position, at the end after the last walk */
+	int rc = 0;
+	struct dirent *e;
+	while (!rc && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		int cfd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cfd < 0)
+			continue;	/* removed since the listing */
+		size_t n = strlen(e->d_name);
+		if (plen + 1 + n < 4096) {
+			path[plen] = '/';
+			memcpy(path + plen + 1, e->d_name, n + 1);
+			rc = bdistat_walk_cg(r, s, cfd, path, plen + 1 + n, depth + 1);
+			path[plen] = '\0';
+		}
+		close(cfd);
+	}
+	closedir(d);
+	return rc;
+}
+
+int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups)
+{
+	return bdistat_read_some(r, s, cgroups, NULL, NULL);
+}
+
+int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups,
+		      bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx)
+{
+	s->ndev = s->nwb = s->ncg = 0;
+	int rc = bdistat_read_devs(r, s, want, ctx);
+	if (!rc && cgroups && r->cg_fd >= 0) {
+		char path[4096] = "";
+		rc = bdistat_walk_cg(r, s, r->cg_fd, path, 0, 0);
+	}
+	return rc;
+}
+
+uint64_t bdistat_write_bw_kbps(const struct bdistat_dev *d)
+{
+	return d->has_root_wb ? d->root_wb_bw_kbps : d->kb[BDS_WRITE_BW];
+}
+
+const struct bdistat_dev *bdistat_find(const struct bdistat_sample *s, uint32_t major,
+				       uint32_t minor)
+{
+	size_t lo = 0, hi = s->ndev;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bdistat_dev *d = &s->dev[mid];
+		if (d->major == major && d->minor == minor)
+			return d;
+		if (d->major < major || (d->major == major && d->minor < minor))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

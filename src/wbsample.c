@@ -1,0 +1,263 @@
+/*
+ * wbsample.c - the kernel's writeback loop as values of a live snapshot.
+ *
+ * Part of the live source: each sample drains the trace source (wbtrace.h)
+ * into interval sums (wbloop.h), adds them to totals (wbcum.h) and reads
+ * debugfs and the memory cgroups (bdistat.h); what it found goes into the
+ * snapshot as values beside the fixed blocks (snapshot.h), in the units the
+ * kinds name.  A part that cannot work (not root, debugfs not mounted) is
+ * left out with one line saying why; the others go on.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bdistat.h"
+#include "wbcum.h"
+#include "wbsample.h"
+#include "wbtrace.h"
+
+/* A task's totals are kept this long after its last pause decision. */
+#define WBSAMPLE_KEEP_MS 60000
+/* An idle device's debugfs figures are read at least this often. */
+#define WBSAMPLE_IDLE_MS 10000
+
+/* What the last sample knew of a device, to read debugfs only where the
+ * kernel's state can have moved: a device with I/O, with dirty or
+ * writeback pages when last read, or not read for WBSAMPLE_IDLE_MS. */
+struct wbsample_dev {
+	uint32_t major, minor;
+	uint64_t io;			/* write sectors + writes in flight, as diskstats had them */
+	uint64_t read_ms;		/* when its debugfs figures were last read, 0 never */
+	bool busy;			/* dirty or writeback pages then */
+};
+
+struct wbsample {
+	struct wbtrace *trace;		/* NULL: no tracing (see note) */
+	struct bdistat_reader *bdi;	/* NULL: no debugfs */
+	struct wbloop interval;
+	struct wbcum total;
+	struct bdistat_sample stats;
+	struct wbsample_dev *dev;	/* sorted by major:minor, as the last snapshot */
+	size_t ndev, cap_dev;
+	struct wbsample_dev *spare;	/* the next sample's table, swapped with dev */
+	size_t cap_spare;
+	uint64_t now_ms;
+	char note[512];
+};
+
+/* The system-wide written-by-reason kinds, by the kernel's reason names. */
+static const struct {
+	const char *reason;
+	enum snap_xsys kind;
+} wbsample_reasons[] = {
+	{ "background", SNAP_XSYS_WB_BACKGROUND_KB }, { "vmscan", SNAP_XSYS_WB_VMSCAN_KB },
+	{ "sync", SNAP_XSYS_WB_SYNC_KB }, { "periodic", SNAP_XSYS_WB_PERIODIC_KB },
+	{ "laptop_timer", SNAP_XSYS_WB_LAPTOP_TIMER_KB }, { "fs_free_space", SNAP_XSYS_WB_FS_FREE_SPACE_KB },
+	{ "forker_thread", SNAP_XSYS_WB_FORKER_THREAD_KB }, { "foreign_flush", SNAP_XSYS_WB_FOREIGN_FLUSH_KB },
+};
+
+static void wbsample_note_add(struct wbsample *ws, const char *what, const char *why)
+{
+	size_t len = strlen(ws->note);
+	snprintf(ws->note + len, sizeof ws->note - len, "%s%s: %s", len ? "; " : "", what, why);
+}
+
+int wbsample_open(struct wbsample **out, char *why, size_t whylen)
+{
+	*out = NULL;
+	struct wbsample *ws = calloc(1, sizeof *ws);
+	if (!ws)
+		return -ENOMEM;
+	wbloop_init(&ws->interval);
+	wbcum_init(&ws->total);
+	bdistat_sample_init(&ws->stats);
+	char line[256];
+	int rt = wbtrace_open(&ws->trace, line, sizeof line);
+	if (rt)
+		wbsample_note_add(ws, "throttling", line);
+	else if (wbtrace_note(ws->trace)[0])
+		wbsample_note_add(ws, "trace", wbtrace_note(ws->trace));
+	int rb = bdistat_open(&ws->bdi, "/sys/kernel/debug", "/sys/fs/cgroup", line, sizeof line);
+	if (rb)
+		wbsample_note_add(ws, "per-device limits", line);
+	if (rt && rb) {
+		snprintf(why, whylen, "%s", ws->note);
+		wbsample_close(ws);
+		return rt;
+	}
+	*out = ws;
+	return 0;
+}
+
+const char *wbsample_note(const struct wbsample *ws)
+{
+	return ws->note;
+}
+
+static int wbsample_add(struct snapshot *s, enum snap_xscope scope, unsigned kind, uint64_t obj,
+			uint64_t value, int rc)
+{
+	return rc ? rc : snapshot_add_x(s, scope, kind, obj, value);
+}
+
+static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
+{
+	const struct wbcum *c = &ws->total;
+	uint64_t page_kb = out->page_size / 1024;
+	int rc = 0;
+	for (size_t i = 0; i < c->ntask; i++) {
+		const struct wbcum_task *t = &c->task[i];
+		uint64_t pid = (uint64_t)(uint32_t)t->pid;
+		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, pid, t->paused_ms, rc);
+		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_PAUSES, pid, t->pauses, rc);
+		rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, pid, t->task_ratelimit_kbps, rc);
+		if (t->bdi_devt)
+			rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_BDI, pid,
+					  snap_xobj_dev(t->bdi_major, t->bdi_minor), rc);
+	}
+	for (size_t i = 0; i < c->nbdi; i++) {
+		const struct wbcum_bdi *b = &c->bdi[i];
+		if (!b->devt)
+			continue;	/* not a block device: no row to put it on */
+		uint64_t obj = snap_xobj_dev(b->major, b->minor);
+		rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_THROTTLED_MS, obj, b->throttled_ms, rc);
+		rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_PAUSES, obj, b->pauses, rc);
+	}
+	for (size_t r = 0; r < WBLOOP_NREASON; r++)
+		for (size_t k = 0; k < sizeof wbsample_reasons / sizeof *wbsample_reasons; k++)
+			if (strcmp(c->reason_name[r], wbsample_reasons[k].reason) == 0)
+				rc = wbsample_add(out, SNAP_XSYS, wbsample_reasons[k].kind, 0,
+						  c->written_pages[r] * page_kb, rc);
+	rc = wbsample_add(out, SNAP_XSYS, SNAP_XSYS_TRACE_LOST, 0, c->lost_events, rc);
+	if (c->has_global)
+		rc = wbsample_add(out, SNAP_XSYS, SNAP_XSYS_DIRTY_LIMIT_KB, 0,
+				  c->dirty_limit_pages * page_kb, rc);
+	return rc;
+}
+
+static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
+{
+	int rc = 0;
+	for (size_t i = 0; i < ws->stats.ndev; i++) {
+		const struct bdistat_dev *d = &ws->stats.dev[i];
+		uint64_t obj = snap_xobj_dev(d->major, d->minor);
+		static const struct { enum bdistat_field f; enum snap_xdev kind; } map[] = {
+			{ BDS_RECLAIMABLE, SNAP_XDEV_WB_DIRTY_KB }, { BDS_WRITEBACK, SNAP_XDEV_WB_WRITEBACK_KB },
+			{ BDS_BDI_THRESH, SNAP_XDEV_WB_THRESH_KB }, { BDS_DIRTIED, SNAP_XDEV_WB_DIRTIED_KB },
+			{ BDS_WRITTEN, SNAP_XDEV_WB_WRITTEN_KB },
+		};
+		for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+			if (d->have & 1u << map[k].f)
+				rc = wbsample_add(out, SNAP_XDEV, map[k].kind, obj, d->kb[map[k].f], rc);
+		if (d->has_root_wb || (d->have & 1u << BDS_WRITE_BW))
+			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, obj, bdistat_write_bw_kbps(d), rc);
+	}
+	return rc;
+}
+
+static struct wbsample_dev *wbsample_dev_find(struct wbsample *ws, uint32_t major, uint32_t minor)
+{
+	size_t lo = 0, hi = ws->ndev;
+	uint64_t key = snap_xobj_dev(major, minor);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = snap_xobj_dev(ws->dev[mid].major, ws->dev[mid].minor);
+		if (k == key)
+			return &ws->dev[mid];
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The device table of this sample, with what the last one knew carried
+ * over: a device whose write counters moved is marked by io. */
+static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
+{
+	if (s->ndev > ws->cap_spare) {
+		struct wbsample_dev *g = realloc(ws->spare, s->ndev * sizeof *g);
+		if (!g)
+			return -ENOMEM;
+		ws->spare = g;
+		ws->cap_spare = s->ndev;
+	}
+	struct wbsample_dev *n = ws->spare;
+	for (size_t i = 0; i < s->ndev; i++) {
+		const struct dev_counters *d = &s->dev[i];
+		const struct wbsample_dev *old = wbsample_dev_find(ws, d->major, d->minor);
+		n[i] = old ? *old : (struct wbsample_dev){ d->major, d->minor, 0, 0, false };
+		uint64_t io = d->f[DS_WR_SECT] + d->f[DS_WR_IOS] + d->f[DS_IN_FLIGHT];
+		if (!old || io != old->io)
+			n[i].read_ms = 0;	/* I/O since: read it now */
+		n[i].io = io;
+	}
+	ws->spare = ws->dev;	/* two tables, swapped: no allocation in steady state */
+	size_t cap = ws->cap_spare;
+	ws->cap_spare = ws->cap_dev;
+	ws->dev = n;
+	ws->cap_dev = cap;
+	ws->ndev = s->ndev;
+	return 0;
+}
+
+static bool wbsample_want(void *ctx, uint32_t major, uint32_t minor)
+{
+	struct wbsample *ws = ctx;
+	struct wbsample_dev *d = wbsample_dev_find(ws, major, minor);
+	if (!d)
+		return false;	/* not a device of the sample: no row to put it on */
+	if (d->read_ms && !d->busy && ws->now_ms - d->read_ms < WBSAMPLE_IDLE_MS)
+		return false;
+	d->read_ms = ws->now_ms ? ws->now_ms : 1;
+	return true;
+}
+
+int wbsample_read(struct wbsample *ws, struct snapshot *out)
+{
+	int rc = 0;
+	if (ws->trace) {
+		rc = wbtrace_read(ws->trace, &ws->interval);
+		if (!rc)
+			rc = wbcum_add(&ws->total, &ws->interval, out->mono_ns / 1000000, WBSAMPLE_KEEP_MS);
+		if (!rc)
+			rc = wbsample_trace_values(ws, out);
+	}
+	if (!rc && ws->bdi) {
+		ws->now_ms = out->mono_ns / 1000000;
+		rc = wbsample_devs(ws, out);
+		if (!rc)
+			rc = bdistat_read_some(ws->bdi, &ws->stats, false, wbsample_want, ws);
+		for (size_t i = 0; !rc && i < ws->stats.ndev; i++) {
+			const struct bdistat_dev *d = &ws->stats.dev[i];
+			struct wbsample_dev *k = wbsample_dev_find(ws, d->major, d->minor);
+			if (k)
+				k->busy = d->kb[BDS_RECLAIMABLE] || d->kb[BDS_WRITEBACK];
+		}
+		if (!rc)
+			rc = wbsample_bdi_values(ws, out);
+	}
+	return rc;
+}
+
+const struct wbcum *wbsample_totals(const struct wbsample *ws)
+{
+	return ws->trace ? &ws->total : NULL;
+}
+
+void wbsample_close(struct wbsample *ws)
+{
+	if (!ws)
+		return;
+	wbtrace_close(ws->trace);
+	bdistat_close(ws->bdi);
+	wbloop_free(&ws->interval);
+	wbcum_free(&ws->total);
+	bdistat_sample_free(&ws->stats);
+	free(ws->dev);
+	free(ws->spare);
+	free(ws);
+}
