@@ -3,6 +3,7 @@
 #   make            build ./wbtop (installs missing build dependencies as root)
 #   make check      build with ASan+UBSan, run unit, end-to-end and fuzz tests
 #   make bench      print the cost figures (callgrind instructions, CPU, RSS)
+#   make dips-eval  run the labelled live corpus of the dip detector (root, ~5 min)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   a Debian package: dpkg-buildpackage -us -uc -b (debian/; tests/e2e/t_deb.sh)
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
@@ -55,7 +56,7 @@ FUZZ_CC  ?= clang
 FUZZFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
 
-.PHONY: all run check unit e2e fuzz fuzz-build bench install uninstall clean distclean
+.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval install uninstall clean distclean
 all: wbtop
 
 # Build and start the monitor: make run ARGS="-d 2"
@@ -139,6 +140,11 @@ $(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/main.o,$(O
 
 bench: wbtop $(BUILD)/bench/rec_bench
 	@BUILD=$(BUILD) sh bench/bench.sh
+
+# Writers at known rates on loop filesystems, drops of known depth injected, wbtop's marks
+# scored against them (tests/dips/corpus.sh).
+dips-eval: wbtop
+	@sh tests/dips/corpus.sh $(CURDIR)/wbtop
 
 install: wbtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

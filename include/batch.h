@@ -15,7 +15,9 @@
 
 struct batch;
 
-/* A sink writing to out.  all: show idle devices too.  devices_regex:
+/* A sink writing to out.  all: show idle devices too (without it, a device
+ * is shown while it does I/O, dips, or did I/O within the detector's
+ * baseline window: a paused writer's device stays listed).  devices_regex:
  * only devices whose kernel name, dm/md name or mount point match (NULL =
  * all); an invalid regex gives NULL and a message in err. */
 struct batch *batch_new(FILE *out, bool all, const char *devices_regex, char *err, size_t errlen);
@@ -35,7 +37,9 @@ void batch_set_time(struct batch *b, int decimals, bool iso);
 bool batch_dev_selected(const struct batch *b, const struct dev_counters *d);
 
 /* One interval: cur with its rates (dev[i] for cur->dev[i]) and dip marks
- * (dev_dip may be NULL).  Returns 0 or -errno of the failed write (EPIPE
+ * (dev_dip may be NULL); after the table, a "# dip NAME: cause" line for
+ * each mark (the cause from cause.h, against the device's usual figures,
+ * which the sink keeps).  Returns 0 or -errno of the failed write (EPIPE
  * when the reader went away). */
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip);

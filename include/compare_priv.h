@@ -35,7 +35,6 @@ const char *compare_num(char *buf, size_t len, const struct cmpstat_field *f, do
 /* The change from a to b as "+12.5%" or "-"; returns buf. */
 const char *compare_change(char *buf, size_t len, double a, double b);
 
-void compare_json_str(FILE *out, const char *s);
 void compare_json_num(FILE *out, double v);		/* null when not finite */
 void compare_json_stat(FILE *out, const struct cmpstat *s);
 void compare_json_change(FILE *out, const struct cmpstat *a, const struct cmpstat *b);

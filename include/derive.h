@@ -73,10 +73,11 @@ void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
 		      const struct dev_counters **prev_of);
 
 /* Of derive_dev's figures, only the status and the write rate, KiB/s (0 unless RATE_OK), the
- * same numbers: what the dip detector needs of every device every interval, without the
- * other fourteen figures that only a view needs. */
+ * same numbers, and in *w_ios (if not NULL) the writes completed in the interval (0 unless
+ * RATE_OK): what the dip detector needs of every device every interval, without the other
+ * fourteen figures that only a view needs. */
 enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
-				  double dt_s, double *wkb_s);
+				  double dt_s, double *wkb_s, double *w_ios);
 
 /* The figures the screen needs of every device every frame, shown or not: the status, whether
  * it is active, and what the history keeps (the registry's FIG_IN_HISTORY rows read r_s, w_s,

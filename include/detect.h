@@ -2,9 +2,11 @@
  * detect.h - the dip detector: decides, one interval at a time, whether write throughput dipped.
  *
  * What it is: pure code. Series of rates go in, one boolean per interval comes out. A value is
- * judged against a robust recent baseline (the median of the last few valid intervals) and
- * against the recent jitter of the series (so a quiet series is judged strictly and a noisy one
- * leniently); see doc/dips.md for the rule and why.
+ * judged against the level the series sustains (a high quantile of the recent intervals, which
+ * drops do not pull down) and against the series' symmetric jitter (so a quiet series is
+ * judged strictly and a noisy one leniently, while one-sided drops stay dips however often they
+ * come), and, when the caller knows it, against the number of requests the interval completed
+ * (a request or two is counting noise); see doc/dips.md for the rule and why.
  * What it is not: it does no I/O, reads no clock, prints nothing and never looks ahead, so live
  * and replayed data get the same marks. Units are the caller's: the rule is relative, so any
  * rate >= 0 works as long as one series (or group) keeps one unit; only dip_params.idle_floor
@@ -20,8 +22,12 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* Default of --dip: the smallest drop (percent below the recent median) that counts as a dip. */
-#define DIP_DEFAULT_DROP_PCT 10.0
+/* Default of --dip: the smallest drop (percent below the centre of the level the series
+ * sustains) that counts as a dip. */
+#define DIP_DEFAULT_DROP_PCT 8.0
+/* A series' level is judged from its last this many valid intervals: a device busy within
+ * them may be dipping (a paused writer), not idle. */
+#define DIP_BASELINE_INTERVALS 11
 /* Default idle floor, for rates in KiB/s (what vmstat bo, iostat and wbtop's derive use): below
  * 64 KiB/s a disk shows journal commits and log writes, not a workload. */
 #define DIP_DEFAULT_IDLE_KBPS 64.0
@@ -54,6 +60,10 @@ void dip_series_free(struct dip_series *s);
  * sample too. Returns true when this interval is a dip. */
 bool dip_series_feed(struct dip_series *s, double value, bool valid);
 
+/* The same, with reqs: the number of requests the interval completed (write I/Os), or a
+ * negative or non-finite number if unknown. A fall worth a few requests is not a dip. */
+bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid);
+
 /* Group of devices fed together each interval (e.g. all devices' write throughput), keyed by a
  * stable string per device; devices come and go between intervals. Per-device marks plus an
  * interval mark. Handles devices trading bandwidth under a shared limit. */
@@ -77,5 +87,10 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
  * key, which is compared only when the id is new. ids may be NULL. */
 bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
 			const double *values, size_t n, bool *marks);
+
+/* The same, with reqs[i] the requests device i completed in the interval (negative: unknown);
+ * reqs may be NULL (none known). */
+bool dip_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			 const double *values, const double *reqs, size_t n, bool *marks);
 
 #endif

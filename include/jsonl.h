@@ -29,5 +29,7 @@ struct sink *jsonl_sink_new(FILE *out, const char *out_name);
 /* Local time with milliseconds and UTC offset, ISO 8601 ("2024-05-01T08:00:01.000+02:00"):
  * the "time" member, and the CSV export's time column. */
 void jsonl_time(int64_t wall_ns, char *buf, size_t len);
+/* s as a JSON string (quotes and escapes); NULL as "". */
+void jsonl_str(FILE *out, const char *s);
 
 #endif

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "derive.h"
+#include "procs.h"
 #include "snapshot.h"
 
 /* The kernel exports process CPU times in USER_HZ ticks, 100 per second on
@@ -36,31 +37,12 @@
 /* Rows batch mode shows per interval (the screen picks its own). */
 #define PROCS_BATCH_ROWS 12
 
-/* What a task is, for the writeback picture. */
-enum procs_kind {
-	PROCS_KIND_TASK,	/* a user process */
-	PROCS_KIND_KTHREAD,	/* another kernel thread (e.g. a loop worker) */
-	PROCS_KIND_FLUSHER,	/* writeback worker: kworker ..+flush-MAJ:MIN, flush-MAJ:MIN, pdflush */
-	PROCS_KIND_KSWAPD	/* page reclaim, one per NUMA node */
-};
-
-/* What a task in D state waits for, from the function it sleeps in. */
-enum procs_wait {
-	PROCS_WAIT_NONE,	/* not in D state */
-	PROCS_WAIT_UNKNOWN,	/* D state, but wchan and stack unreadable (not root) */
-	PROCS_WAIT_DIRTY,	/* balance_dirty_pages: held by the dirty limits */
-	PROCS_WAIT_QOS,		/* the block layer holds writes back (wbt, rq_qos, blk cgroup) */
-	PROCS_WAIT_WRITEBACK,	/* a page under writeback (stable pages) */
-	PROCS_WAIT_SYNC,	/* fsync, sync, a journal commit */
-	PROCS_WAIT_IO,		/* other block I/O: a request tag, a locked page */
-	PROCS_WAIT_OTHER	/* D state elsewhere (locks, reclaim, ...) */
-};
-
 /* One row of the process pane. */
 struct proc_row {
 	int32_t pid;
 	char comm[32];
 	char cmdline[128];		/* the full command line, printable; "" if unknown */
+	bool self;			/* the wbtop that sampled: its writes are its recording's */
 	char state;			/* R, S, D, ... as /proc/PID/stat */
 	enum procs_kind kind;
 	enum rate_status status;	/* RATE_OK, or RATE_FIRST: new (or reused) pid, no rates yet */
@@ -123,25 +105,14 @@ int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct p
 struct sink;
 struct sink *procs_sink_new(FILE *out, const char *out_name);
 
-/* The kind of a task from its command name and kthread flag.  For a flush
- * worker, *major:*minor get the device number its name carries (0:0 if
- * none, as for "flush-btrfs-1" or "pdflush"), dev its device part ("7:0",
- * "btrfs-1", "" for all devices) and *active whether the kworker runs the
- * work now.  Output pointers may be NULL. */
-enum procs_kind procs_kind_of(const char *comm, bool kthread, uint32_t *major, uint32_t *minor,
-			      char *dev, size_t devlen, bool *active);
-
-/* What a task waits for, from its state and wchan ("" = unknown). */
-enum procs_wait procs_wait_of(char state, const char *wchan);
 /* Whether a wait means the task is held back from writing. */
 bool procs_wait_throttled(enum procs_wait w);
 /* Short labels: "dirty-limit", "wbt", ...; "task", "flusher", ... */
 const char *procs_wait_name(enum procs_wait w);
 const char *procs_kind_name(enum procs_kind k);
 
-/* The function a task sleeps in, from the text of /proc/PID/stack: the
- * innermost frame that says why (balance_dirty_pages, ...), else the
- * innermost frame outside the scheduler.  "" if none. */
-void procs_stack_wchan(const char *stack, char *wchan, size_t len);
+/* The command a row shows: its command line, else its name; wbtop's own row says so first
+ * ("(this wbtop) ..."): its writes are its recording's, part of what it measures.  buf. */
+const char *procs_row_command(const struct proc_row *r, char *buf, size_t len);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashidx.h"
 #include "ident.h"
 #include "snapshot.h"
 
@@ -152,9 +153,10 @@ void rec_codec_reset(struct rec_codec_dev *st, const uint64_t f[DS_NFIELDS]);
 /* devices.id -> a small index, for ids read from files: a damaged file may
  * hold any id, so nothing is sized by the ids themselves. */
 struct rec_idmap {
-	int64_t *ids;
+	int64_t *ids;		/* n of them; vals[k] is ids[k]'s value */
 	size_t *vals;
-	size_t cap, n;		/* cap: a power of two, or 0 */
+	size_t cap, n;		/* room in both arrays */
+	struct hashidx index;	/* id -> k */
 };
 /* The value of id, or SIZE_MAX. */
 size_t rec_idmap_get(const struct rec_idmap *m, int64_t id);

@@ -71,6 +71,7 @@ struct proc_counters {
 	char state;			/* R, S, D, ... */
 	bool kthread;
 	bool io_hidden;			/* /proc/PID/io unreadable (not root): write figures unknown */
+	bool self;			/* the wbtop that sampled: its writes are its recording's */
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;	/* /proc/PID/io */
 	uint64_t utime_jif, stime_jif;
 	char wchan[40];			/* where a D-state task sleeps; "" if unknown */

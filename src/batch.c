@@ -16,11 +16,21 @@
 #include <time.h>
 
 #include "batch.h"
+#include "cause.h"
+#include "detect.h"
 #include "figure.h"
 #include "ident.h"
 #include "sink.h"
 
 #define DIP_MARK " <<<<<"
+
+/* A device that was busy recently: the interval it last was, and its usual figures (what a
+ * dip's cause is judged against). */
+struct batch_seen {
+	char name[32];		/* as dev_counters.name */
+	unsigned long tick;
+	struct dip_cause_base usual;
+};
 
 struct batch {
 	FILE *out;
@@ -30,6 +40,10 @@ struct batch {
 	bool have_regex;
 	regex_t regex;
 	char *line;		/* one device line: 16 + BATCH_COL_MAX a registry row */
+	unsigned long tick;		/* intervals printed */
+	unsigned long knob_tick;	/* the interval a knob last changed in (0: none) */
+	struct batch_seen *seen;	/* devices busy within the baseline window */
+	size_t nseen, cap_seen;
 };
 
 /* A device line: the name and at most every registry column, each at most
@@ -73,6 +87,7 @@ void batch_free(struct batch *b)
 		return;
 	if (b->have_regex)
 		regfree(&b->regex);
+	free(b->seen);
 	free(b->line);
 	free(b);
 }
@@ -92,12 +107,93 @@ bool batch_dev_selected(const struct batch *b, const struct dev_counters *d)
 		       batch_match(b, id->mounts) || batch_match(b, id->key)));
 }
 
-static bool batch_dev_shown(const struct batch *b, const struct dev_counters *d,
-			    const struct dev_rates *r)
+/* The entry of name in b->seen, looked for at hint first (devices come in the same order);
+ * NULL if none. */
+static struct batch_seen *batch_seen_find(struct batch *b, const char *name, size_t hint)
+{
+	if (hint < b->nseen && strcmp(b->seen[hint].name, name) == 0)
+		return &b->seen[hint];
+	for (size_t j = 0; j < b->nseen; j++)
+		if (strcmp(b->seen[j].name, name) == 0)
+			return &b->seen[j];
+	return NULL;
+}
+
+/* Was device i busy now or within the detector's baseline window (a writer paused for a
+ * few seconds is the stall itself, not an idle device)? Notes it when busy now; 0 or
+ * -ENOMEM. */
+static int batch_dev_recent(struct batch *b, const struct dev_counters *d, size_t i, bool busy,
+			    bool *recent)
+{
+	struct batch_seen *e = batch_seen_find(b, d->name, i);
+	*recent = e && b->tick - e->tick <= DIP_BASELINE_INTERVALS;
+	if (!busy)
+		return 0;
+	if (!e) {
+		if (b->nseen == b->cap_seen) {
+			size_t cap = b->cap_seen ? 2 * b->cap_seen : 16;
+			struct batch_seen *n = realloc(b->seen, cap * sizeof *n);
+			if (!n)
+				return -ENOMEM;
+			b->seen = n;
+			b->cap_seen = cap;
+		}
+		e = &b->seen[b->nseen++];
+		snprintf(e->name, sizeof e->name, "%s", d->name);
+		dip_cause_base_init(&e->usual);
+	}
+	e->tick = b->tick;
+	*recent = true;
+	return 0;
+}
+
+/* What interval's figures say about a dip of device r (NULL: the system line). */
+static void batch_evidence(const struct batch *b, const struct sys_rates *sys,
+			   const struct dev_rates *r, struct dip_evidence *e)
+{
+	dip_evidence_init(e);
+	/* the events of an interval are printed before it: this one's, or the one before */
+	e->knob_changed = b->knob_tick && b->tick - b->knob_tick <= 1;
+	if (sys->status == RATE_OK) {
+		e->dirty_kb = (double)sys->dirty_kb;
+		e->dirty_thresh_kb = (double)sys->dirty_thresh_kb;
+		/* the kernel loop's trace, when it is read: writeback by vmscan */
+		if (sys->x_have & 1u << SNAP_XSYS_WB_VMSCAN_KB)
+			e->reclaim_kbps = sys->x[SNAP_XSYS_WB_VMSCAN_KB];
+	}
+	if (!r || r->status != RATE_OK)
+		return;
+	/* ... and the pauses of the tasks held to this device's dirty limit: exact throttling */
+	if (r->x_have & 1u << SNAP_XDEV_PAUSES)
+		e->throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
+	dip_evidence_dev(e, r);
+}
+
+/* The cause line of a dipping device, or a device's figures learnt as its usual ones. */
+static void batch_dev_cause(struct batch *b, const struct dev_counters *d, size_t i,
+			    const struct sys_rates *sys, const struct dev_rates *r, bool dip)
+{
+	struct batch_seen *e = batch_seen_find(b, d->name, i);
+	struct dip_evidence ev;
+	batch_evidence(b, sys, r, &ev);
+	if (!dip) {
+		if (e && r->status == RATE_OK)
+			dip_cause_base_learn(&e->usual, &ev);
+		return;
+	}
+	fprintf(b->out, "# dip %s: %s\n", d->name,
+		dip_cause_name(dip_cause_of(&ev, e ? &e->usual : NULL)));
+}
+
+static bool batch_dev_shown(struct batch *b, const struct dev_counters *d, size_t i,
+			    const struct dev_rates *r, bool dip)
 {
 	if (!batch_dev_selected(b, d))
 		return false;
-	return b->all || (r->status == RATE_OK && r->active);
+	bool recent = false;
+	if (batch_dev_recent(b, d, i, r->status == RATE_OK && r->active, &recent) < 0)
+		recent = true;	/* out of memory: rather one line too many than a stall hidden */
+	return b->all || recent || dip;
 }
 
 int batch_time_decimals(double interval_s, double slack)
@@ -255,12 +351,13 @@ static size_t batch_dev_line(char *line, size_t pos, const struct dev_rates *r,
  * has one of them, then the system's limit and flusher work by reason.
  * Nothing at all otherwise, so text from sources without it stays as it was. */
 static void batch_loop(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
-		       const struct dev_rates *dev)
+		       const struct dev_rates *dev, const bool *dev_dip)
 {
 	FILE *out = b->out;
 	bool any = false;
 	for (size_t i = 0; i < cur->ndev && !any; i++)
-		any = dev[i].status == RATE_OK && dev[i].x_have && batch_dev_shown(b, &cur->dev[i], &dev[i]);
+		any = dev[i].status == RATE_OK && dev[i].x_have &&
+		      batch_dev_shown(b, &cur->dev[i], i, &dev[i], dev_dip && dev_dip[i]);
 	if (any) {
 		fprintf(out, "%-12s", "writeback");
 		for (size_t c = 0; c < fig_ndev; c++)
@@ -270,7 +367,8 @@ static void batch_loop(struct batch *b, const struct snapshot *cur, const struct
 	}
 	for (size_t i = 0; any && i < cur->ndev; i++) {
 		const struct dev_rates *r = &dev[i];
-		if (r->status != RATE_OK || !r->x_have || !batch_dev_shown(b, &cur->dev[i], r))
+		if (r->status != RATE_OK || !r->x_have ||
+		    !batch_dev_shown(b, &cur->dev[i], i, r, dev_dip && dev_dip[i]))
 			continue;
 		size_t pos = (size_t)snprintf(b->line, 16, "%-12s", cur->dev[i].name);
 		for (size_t c = 0; c < fig_ndev; c++) {
@@ -308,6 +406,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
 {
 	FILE *out = b->out;
+	b->tick++;
 	batch_sys_line(b, cur, sys, sys_dip);
 	bool discard = false, flush = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
@@ -323,7 +422,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 	char *line = b->line;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!batch_dev_shown(b, d, &dev[i]))
+		if (!batch_dev_shown(b, d, i, &dev[i], dev_dip && dev_dip[i]))
 			continue;
 		size_t pos = (size_t)snprintf(line, 16, "%-12s", d->name);
 		pos = batch_dev_line(line, pos, &dev[i], cols, ncols);
@@ -335,7 +434,16 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 			fputs(" [reset]", out);
 		fputs(dev_dip && dev_dip[i] ? DIP_MARK "\n" : "\n", out);
 	}
-	batch_loop(b, cur, sys, dev);
+	/* the causes after the table, so that the marked lines stay as the traces mark them */
+	if (sys_dip) {
+		struct dip_evidence ev;
+		batch_evidence(b, sys, NULL, &ev);
+		fprintf(out, "# dip bo: %s\n", dip_cause_name(dip_cause_of(&ev, NULL)));
+	}
+	for (size_t i = 0; i < cur->ndev; i++)
+		if (batch_dev_selected(b, &cur->dev[i]))
+			batch_dev_cause(b, &cur->dev[i], i, sys, &dev[i], dev_dip && dev_dip[i]);
+	batch_loop(b, cur, sys, dev, dev_dip);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
@@ -344,6 +452,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 
 int batch_print_event(struct batch *b, const struct wb_event *e)
 {
+	b->knob_tick = b->tick + 1;	/* printed before the interval it happened in */
 	char when[48];
 	batch_time(b, e->wall_ns, when, sizeof when);
 	const char *what = e->observed ? "changed outside wbtop" : e->result ? strerror(-e->result) : "ok";

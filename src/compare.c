@@ -17,6 +17,7 @@
 #include "cmpstat.h"
 #include "compare.h"
 #include "compare_priv.h"
+#include "jsonl.h"
 #include "knob.h"
 
 /* ---- Pooling ---------------------------------------------------------- */
@@ -316,20 +317,6 @@ static int compare_match_keys(const struct series_dev **ka, size_t na, const str
 
 /* ---- JSON ------------------------------------------------------------- */
 
-void compare_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 void compare_json_num(FILE *out, double v)
 {
 	/* six significant digits: KiB/s to the KiB up to 1 GiB/s, without the
@@ -363,16 +350,16 @@ void compare_json_change(FILE *out, const struct cmpstat *a, const struct cmpsta
 static void compare_json_side(FILE *out, struct series *const *v, size_t n)
 {
 	fputs("{\"case\":", out);
-	compare_json_str(out, v[0]->case_name);
+	jsonl_str(out, v[0]->case_name);
 	fputs(",\"files\":[", out);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputc(',', out);
-		compare_json_str(out, v[i]->path);
+		jsonl_str(out, v[i]->path);
 	}
 	fputs("],\"command\":", out);
 	if (v[0]->command)
-		compare_json_str(out, v[0]->command);
+		jsonl_str(out, v[0]->command);
 	else
 		fputs("null", out);
 	fputs(",\"knobs\":{", out);
@@ -393,12 +380,12 @@ static void compare_json_dev(FILE *out, const struct series_dev *d)
 		return;
 	}
 	fputs("{\"key\":", out);
-	compare_json_str(out, d->key);
+	jsonl_str(out, d->key);
 	fputs(",\"label\":", out);
-	compare_json_str(out, d->label);
+	jsonl_str(out, d->label);
 	fputs(",\"mounts\":", out);
 	if (d->mounts)
-		compare_json_str(out, d->mounts);
+		jsonl_str(out, d->mounts);
 	else
 		fputs("null", out);
 	fputc('}', out);

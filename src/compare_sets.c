@@ -14,6 +14,7 @@
 #include "cmpstat.h"
 #include "compare.h"
 #include "compare_priv.h"
+#include "jsonl.h"
 
 /* ---- Finding recordings ----------------------------------------------- */
 
@@ -228,7 +229,7 @@ static void compare_sets_json(FILE *out, const struct compare_set *a, const stru
 		if (!cb)
 			continue;
 		fprintf(out, "%s{\"case\":", first ? "" : ",");
-		compare_json_str(out, ca->name);
+		jsonl_str(out, ca->name);
 		fprintf(out, ",\"runs_a\":%zu,\"runs_b\":%zu,\"stats_a\":", ca->n, cb->n);
 		compare_json_stat(out, &ca->total.st);
 		fputs(",\"stats_b\":", out);
@@ -256,7 +257,7 @@ static void compare_sets_json(FILE *out, const struct compare_set *a, const stru
 				continue;
 			if (!first)
 				fputc(',', out);
-			compare_json_str(out, s->cases[k].name);
+			jsonl_str(out, s->cases[k].name);
 			first = false;
 		}
 		fputc(']', out);

@@ -224,11 +224,13 @@ derive_dev_status(const struct dev_counters *prev, const struct dev_counters *cu
 }
 
 enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
-				  double dt_s, double *wkb_s)
+				  double dt_s, double *wkb_s, double *w_ios)
 {
 	uint64_t d[DS_NFIELDS];
 	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
 	*wkb_s = status == RATE_OK ? derive_num(d[DS_WR_SECT]) / 2.0 / dt_s : 0.0;
+	if (w_ios)
+		*w_ios = status == RATE_OK ? derive_num(d[DS_WR_IOS]) : 0.0;
 	return status;
 }
 

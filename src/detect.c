@@ -2,11 +2,17 @@
  * detect.c - the dip detector. Contract in include/detect.h; the rule and its reasons in
  * doc/dips.md.
  *
- * What it is: per series, a short window of recent values (the baseline is their median) and a
- * longer window of relative residuals (value - baseline) / baseline from quiet intervals (the
- * jitter is 1.4826 times their median absolute value, a robust standard deviation). An interval
- * dips when its value falls below the baseline by more than max(--dip, 3 * jitter), unless it
- * fell to (almost) nothing, which is the end of a run. A group adds: devices carrying a
+ * What it is: per series, a short window of recent values whose upper quartile is the level
+ * the series sustains (drops below it do not pull it down), capped by the median of the levels
+ * it held over a longer, slower window (so that a burst of a few intervals is not a level to
+ * fall from), and a longer window of the changes from one quiet interval to the next, relative
+ * to the recent upper quartile (the jitter is their median absolute value scaled to a standard
+ * deviation: the series' symmetric jitter, which one-sided drops touch only at their edges).
+ * An interval dips when its value falls below the level by more than max(--dip, 3 * jitter)
+ * plus the quartile's height above the centre, by more than a few requests' worth (counting
+ * noise) and by more than an absolute minimum, and was not made up for by the interval before,
+ * unless it fell to (almost) nothing, which is the end of a run; in a lone series the interval
+ * after a dip is judged at 0.6 of that threshold. A group adds: devices carrying a
  * negligible part of the traffic are not judged; a device's jitter is at least its peers'
  * pooled jitter (the devices of one run do the same work, and pooling gives a usable estimate
  * after a few intervals); the group total is judged too (under a shared limit devices trade
@@ -23,19 +29,28 @@
 #include <string.h>
 
 #include "detect.h"
+#include "hashidx.h"
 #include "median.h"
 #include "sortwin.h"
 
-/* Baseline: the median of the last 11 valid intervals. A stall may cover 5 of them and the
- * median is still the level before it. */
-enum { DIP_BASE_LEN = 11 };
+/* Level: the upper quartile of the last 11 valid intervals. Drops may fill 8 of them and the
+ * level is still the one before them. */
+enum { DIP_BASE_LEN = DIP_BASELINE_INTERVALS };
 _Static_assert((int)DIP_BASE_LEN <= (int)SORTWIN_SHORT, "the baseline window is pushed inline");
-/* Jitter: from the residuals of the last 60 quiet intervals; fewer make a noisy device look
- * quiet now and then, by chance. */
+/* The slow window: the level of every 4th interval, the last 11 of them (44 intervals). Its
+ * median is what the series has sustained; a burst shorter than about 20 intervals does not
+ * move it. */
+enum { DIP_SLOW_LEN = 11, DIP_SLOW_EVERY = 4 };
+_Static_assert((int)DIP_SLOW_LEN <= (int)SORTWIN_SHORT, "the slow window is pushed inline");
+/* Jitter: from the changes between the last 60 pairs of quiet intervals; fewer make a noisy
+ * device look quiet now and then, by chance. */
 enum { DIP_JITTER_LEN = 60 };
-/* No verdict until the baseline has 3 values and the jitter 3 residuals: the first samples of
- * a run (and its ramp) teach, they are not judged. */
-enum { DIP_MIN_LEVELS = 3, DIP_MIN_RESIDS = 3 };
+/* The first verdict on the third value after two changes (the fourth value of a run, counting
+ * the unjudged since-boot one in a log): the first samples teach, they are not judged. */
+enum { DIP_MIN_LEVELS = 3, DIP_MIN_RESIDS = 2 };
+/* A group member whose jitter is known from fewer changes (half the jitter window) is judged
+ * only if it looks like its peers'. */
+enum { DIP_PEER_RESIDS = 30 };
 /* The interval after a dip is recovery, not noise: it does not teach the jitter. */
 enum { DIP_SETTLE = 1 };
 /* The others in a group may have taken up what the dipping devices lost (a shared limit): then
@@ -57,10 +72,28 @@ enum { DIP_FORGET_AFTER = DIP_BASE_LEN };
 enum { DIP_POOL_MAX = 4096 };
 
 static const double DIP_JITTER_SIGMAS = 3.0;	/* a dip stands 3 sigma out of the noise */
+/* An upper quartile stands 0.674 sigma above the centre of symmetric (normal) jitter: the
+ * threshold is a fall from the centre, so the fall from the level must be that much more. */
+static const double DIP_LEVEL_SIGMAS = 0.674;
 static const double DIP_STOP_FRAC = 0.05;	/* under 5% of the baseline: stopped, not a dip */
-static const double DIP_MAD_TO_SIGMA = 1.4826;	/* median |x| -> standard deviation (normal) */
+static const double DIP_QUARTILE_TO_SIGMA = 1.4826;	/* upper quartile - median -> sigma */
+/* median |x - y| of two independent normal values -> their standard deviation: 1.4826 / sqrt 2 */
+static const double DIP_MAD_TO_SIGMA = 1.0483;
+/* In a lone series the interval after a dip is marked too while it is still below the level
+ * by 0.6 of the threshold: a recovery that is not yet one. */
+static const double DIP_AFTER_FRAC = 0.6;
+/* Counting noise: an interval's count of requests is off by a request or two (one split by
+ * the interval's edge, a writer's burst), so a fall of 3 requests or fewer from the level is
+ * not a dip. */
+static const double DIP_COUNT_SLACK = 3.0;
+/* ... and a fall that the interval before made up for in advance is not one either: its
+ * excess over the level between half and twice this one's shortfall. */
+static const double DIP_MADE_UP_RATIO = 2.0;
+/* The smallest fall that is a dip, in idle floors (256 KiB/s by default): below it a "drop" is
+ * a journal commit more or less. */
+static const double DIP_MIN_FALL_FLOORS = 4.0;
 static const double DIP_SHARE_FRAC = 0.25;	/* under 1/4 of an even share: background I/O */
-static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not a peer */
+static const double DIP_PEER_FACTOR = 2.0;	/* a young device twice as noisy is not a peer */
 
 /* Only magnitudes of residuals are ever used, so that window keeps |residual|.
  * A window keeps its values sorted, each with the (mod 256) number of its
@@ -74,11 +107,17 @@ static const double DIP_PEER_FACTOR = 2.0;	/* a new device twice as noisy is not
  * jitter window after. */
 struct dip_stat {
 	uint8_t nlevel, next_level, nresid, next_resid;	/* next_*: the tag the next value gets */
+	uint8_t nslow, next_slow, slow_wait;	/* slow_wait: values until the next slow push */
 	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
 	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
+	double reqs_per_unit;			/* requests an interval per unit of rate, last
+						 * known; 0: never known */
+	uint8_t slow_tag[SORTWIN_SHORT];
+	double slow_sorted[DIP_SLOW_LEN];	/* levels of every DIP_SLOW_EVERY-th value */
+	double last;				/* the value before (nlevel > 0) */
 	uint8_t resid_tag[DIP_JITTER_LEN];
-	double resid_sorted[DIP_JITTER_LEN];	/* |relative residuals| of recent quiet intervals,
-						 * ascending */
+	double resid_sorted[DIP_JITTER_LEN];	/* |change from the value before| / level of recent
+						 * quiet intervals, ascending */
 };
 
 struct dip_series {
@@ -109,16 +148,17 @@ struct dip_group {
 	size_t first;		/* hint: the device fed first last time */
 	/* scratch for one call, grown with the device set */
 	size_t *slot;		/* slot[i]: index in dev[] of input i, SIZE_MAX = no sample */
-	double *base;		/* base[i]: baseline of input i, NAN if none */
+	double *base;		/* base[i]: level of input i, NAN if none */
+	double *up;		/* up[i]: its recent upper quartile, NAN if none */
 	bool *part;		/* part[i]: input i is judged this interval */
+	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
 	double *pool;		/* |residuals| of all judged devices, or a sample of them */
 	size_t cap_in, cap_pool;
-	/* key -> index in dev[]: open addressing, SIZE_MAX = empty; kept at
-	 * most half full; rebuilt when devices are added past that or pruned.
-	 * Without it a group seeing thousands of new devices at once would
-	 * compare every key with every other (quadratic). */
-	size_t *hash;
-	size_t hash_cap;	/* a power of two, or 0 */
+	/* key -> index in dev[] (hashidx.h), rebuilt when devices are added
+	 * past half its size or pruned.  Without it a group seeing thousands
+	 * of new devices at once would compare every key with every other
+	 * (quadratic). */
+	struct hashidx index;
 };
 
 void dip_params_default(struct dip_params *p)
@@ -173,11 +213,31 @@ static double dip_sorted_median(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
-/* Median of the recent levels, NAN before the first. Residuals are learnt against it from the
- * second value on; verdicts wait for dip_stat_ready. */
-static double dip_stat_baseline(const struct dip_stat *st)
+/* The upper quartile of the recent values (nlevel > 0), interpolated between neighbouring
+ * ranks: where a series sits when it is not dipping. Its rank, 3/4 of (n - 1), in quarters:
+ * integer arithmetic, as it is read for every device in every interval. */
+static inline double dip_stat_upper(const struct dip_stat *st)
 {
-	return st->nlevel ? dip_sorted_median(st->level_sorted, st->nlevel) : NAN;
+	const double *s = st->level_sorted;
+	size_t q = 3 * ((size_t)st->nlevel - 1), lo = q / 4;
+	return q % 4 ? s[lo] + 0.25 * (double)(q % 4) * (s[lo + 1] - s[lo]) : s[lo];
+}
+
+/* The level the series sustains, NAN before the first value: the recent upper quartile, but no
+ * higher than the median of the slow window's levels (after a burst the recent values are
+ * high for a while; what the series sustained is the level before it). Changes are learnt
+ * against it from the second value on; verdicts wait for dip_stat_ready. */
+static double dip_stat_baseline(const struct dip_stat *st, double *upper)
+{
+	if (!st->nlevel)
+		return *upper = NAN;
+	double up = *upper = dip_stat_upper(st);
+	if (st->nslow) {
+		double slow = dip_sorted_median(st->slow_sorted, st->nslow);
+		if (slow < up)
+			up = slow;
+	}
+	return up;
 }
 
 static bool dip_stat_ready(const struct dip_stat *st)
@@ -191,10 +251,28 @@ static double dip_sigma_of(double *v, size_t n)
 	return n < DIP_MIN_RESIDS ? NAN : DIP_MAD_TO_SIGMA * median_of(v, n);
 }
 
+/* The jitter, from the residuals of quiet intervals: the spread of their upper part (90th
+ * percentile minus median), which one-sided drops leave alone; NAN if too few. */
 static double dip_stat_sigma(const struct dip_stat *st)
 {
 	return st->nresid < DIP_MIN_RESIDS ? NAN :
 	       DIP_MAD_TO_SIGMA * dip_sorted_median(st->resid_sorted, st->nresid);
+}
+
+
+/* The jitter a series is judged by: sigma (from its changes, or its peers'), and while the
+ * changes are fewer than half the jitter window, at least what the spread of the recent
+ * values' upper half says (upper quartile minus median, as a normal's): a handful of changes
+ * that happen to be small must not make a series that is plainly spread look quiet. Drops
+ * widen that spread a little, but a drop deep enough to matter stands out of it all the same;
+ * on a full estimate it is not used, as eleven values are too few for it to be steady. */
+static double dip_judged_sigma(const struct dip_stat *st, double sigma, double up)
+{
+	if (st->nresid >= DIP_JITTER_LEN / 2 || isnan(sigma))
+		return sigma;
+	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
+	double spread = up > 0.0 ? DIP_QUARTILE_TO_SIGMA * (up - mid) / up : 0.0;
+	return spread > sigma ? spread : sigma;
 }
 
 static void dip_stat_push_resid(struct dip_stat *st, double resid)
@@ -203,23 +281,58 @@ static void dip_stat_push_resid(struct dip_stat *st, double resid)
 			fabs(resid));
 }
 
-/* A group member's jitter: the larger of its own and its peers' (pooled). A member too new for
- * an estimate of its own is judged by its peers' jitter only if its first residuals look like
- * theirs (the smallest at most twice the pooled jitter): a device plainly noisier than its peers
- * (a disk that flushes in bursts) waits until its own jitter is known. NAN: not judged. */
+/* A group member's jitter: the larger of its own and its peers' (pooled), so that two or three
+ * changes that happen to be small do not make a device look quiet. A member with fewer than
+ * DIP_PEER_RESIDS changes is judged only if its jitter so far looks like its peers' (at most
+ * twice the pooled jitter): a device plainly noisier than its peers (a disk that flushes in
+ * bursts) waits until its own jitter is better known. NAN: not judged. */
 static double dip_member_sigma(const struct dip_stat *st, double pooled)
 {
-	if (st->nresid >= DIP_MIN_RESIDS)
-		return dip_max(dip_stat_sigma(st), pooled); /* a NAN argument is skipped */
-	double low = DIP_MAD_TO_SIGMA * (st->nresid ? st->resid_sorted[0] : 0.0);
-	return isnan(pooled) || low > DIP_PEER_FACTOR * pooled ? NAN : dip_max(low, pooled);
+	if (st->nresid < DIP_MIN_RESIDS)
+		return NAN;
+	double own = dip_stat_sigma(st);
+	if (st->nresid < DIP_PEER_RESIDS && !(own <= DIP_PEER_FACTOR * pooled))
+		return NAN;
+	return dip_max(own, pooled); /* a NAN pooled is skipped */
 }
 
-/* Is value below base by more than --dip percent and more than 3 sigma (not NAN)? */
-static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma)
+/* Requests an interval per unit of rate: from this interval's count when it is known (reqs
+ * >= 0) and the rate is not zero, else the last known; 0 if never known. */
+static double dip_reqs_per_unit(const struct dip_stat *st, double value, double reqs)
+{
+	return reqs >= 0.0 && reqs <= DBL_MAX && value > 0.0 ? reqs / value : st->reqs_per_unit;
+}
+
+/* Is value below the level base by more than frac of the threshold, max(--dip percent,
+ * 3 sigma) + 0.674 sigma (sigma NAN: no), by more than DIP_COUNT_SLACK requests (rpu requests
+ * per unit; 0: unknown, not checked) and by more than the smallest fall? */
+static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma,
+			     double rpu, double frac)
 {
 	double drop = p->drop_pct / 100.0, noise = DIP_JITTER_SIGMAS * sigma;
-	return (base - value) / base > (drop >= noise ? drop : noise);
+	double fall = base - value;
+	double offset = DIP_LEVEL_SIGMAS * sigma;	/* NAN with sigma: then no dip */
+	return fall / base > frac * ((drop >= noise ? drop : noise) + offset) &&
+	       fall > DIP_MIN_FALL_FLOORS * p->idle_floor &&
+	       !(rpu > 0.0 && fall * rpu <= DIP_COUNT_SLACK);
+}
+
+/* Does value dip below the level base, and not only as counting noise made up for in
+ * advance? A writer that completed a few blocks too many in the interval before (a rate
+ * limiter catching up) completes about as many too few in this one: when the interval before
+ * was above the level by between half and twice this one's shortfall, the two together are
+ * at the level, and this is not a dip. (A wild sample far above, followed by a drop, is not
+ * such a pair.) */
+static inline bool dip_interval_dips(const struct dip_stat *st, const struct dip_params *p,
+				     double base, double value, double sigma, double rpu,
+				     double frac)
+{
+	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac))
+		return false;
+	if (!st->nlevel)
+		return true;
+	double shortfall = base - value, excess = st->last - base;
+	return !(excess >= shortfall / DIP_MADE_UP_RATIO && excess <= shortfall * DIP_MADE_UP_RATIO);
 }
 
 /* Has a series (or a whole group) with this baseline stopped? At the idle floor, or under 5%
@@ -231,15 +344,33 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
 	return value <= p->idle_floor || value < DIP_STOP_FRAC * base;
 }
 
-/* Record value; its residual teaches the jitter unless the interval is a dip or recovery. */
+/* Record value; its change from the value before teaches the jitter unless the interval is a
+ * dip or recovery. Every DIP_SLOW_EVERY-th value from the third on, the recent upper quartile
+ * joins the slow window. */
 static inline __attribute__((always_inline)) void
 dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
-	       bool quiet)
+	       double up, bool quiet, double rpu)
 {
-	if (!quiet && dip_busy(p, base))
-		dip_stat_push_resid(st, (value - base) / base);
+	/* relative to the recent upper quartile, not to the level, which lags a series that has
+	 * just risen (after a burst it would teach a minute of huge residuals); a level too low
+	 * for any dip teaches nothing: a disk idling at a constant few hundred KiB/s would make
+	 * its noise look like none once it gets busy */
+	bool teach = !quiet && dip_busy(p, base) && up > DIP_MIN_FALL_FLOORS * p->idle_floor;
+	if (teach)
+		dip_stat_push_resid(st, (value - st->last) / up);
+	st->last = value;
 	sortwin_push_short(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
 			value);
+	st->reqs_per_unit = rpu;
+	if (st->nlevel < DIP_MIN_LEVELS)
+		return;
+	if (st->slow_wait) {
+		st->slow_wait--;
+		return;
+	}
+	sortwin_push_short(st->slow_sorted, st->slow_tag, DIP_SLOW_LEN, &st->nslow, &st->next_slow,
+			   dip_stat_upper(st));
+	st->slow_wait = DIP_SLOW_EVERY - 1;
 }
 
 static unsigned dip_settle_next(unsigned left, bool dip)
@@ -262,14 +393,22 @@ void dip_series_free(struct dip_series *s)
 
 bool dip_series_feed(struct dip_series *s, double value, bool valid)
 {
+	return dip_series_feed_reqs(s, value, -1.0, valid);
+}
+
+bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid)
+{
 	if (!s || !valid || !dip_rate_ok(value))
 		return false;
-	double base = dip_stat_baseline(&s->st);
-	double sigma = dip_stat_sigma(&s->st);
+	double up;
+	double base = dip_stat_baseline(&s->st, &up);
+	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), up);
+	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
+	double frac = s->settle_left ? DIP_AFTER_FRAC : 1.0;
 	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
-		   !dip_stopped(&s->p, base, value) && !isnan(sigma) &&
-		   dip_drop_exceeds(&s->p, base, value, sigma);
-	dip_stat_learn(&s->st, &s->p, value, base, dip || s->settle_left > 0);
+		   !dip_stopped(&s->p, base, value) &&
+		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac);
+	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu);
 	s->settle_left = dip_settle_next(s->settle_left, dip);
 	return dip;
 }
@@ -291,9 +430,11 @@ void dip_group_free(struct dip_group *g)
 	free(g->dev);
 	free(g->slot);
 	free(g->base);
+	free(g->up);
 	free(g->part);
+	free(g->rpu);
 	free(g->pool);
-	free(g->hash);
+	hashidx_free(&g->index);
 	free(g);
 }
 
@@ -318,7 +459,9 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 	if (n > g->cap_in) {
 		if (dip_grow(&g->slot, n, sizeof *g->slot) < 0 ||
 		    dip_grow(&g->base, n, sizeof *g->base) < 0 ||
-		    dip_grow(&g->part, n, sizeof *g->part) < 0)
+		    dip_grow(&g->up, n, sizeof *g->up) < 0 ||
+		    dip_grow(&g->part, n, sizeof *g->part) < 0 ||
+		    dip_grow(&g->rpu, n, sizeof *g->rpu) < 0)
 			return -ENOMEM;
 		g->cap_in = n;
 	}
@@ -330,21 +473,9 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 	return 0;
 }
 
-/* FNV-1a: short keys, no adversary; good enough to spread device names. */
-static size_t dip_hash_key(const char *key)
-{
-	uint64_t h = 14695981039346656037ull;
-	for (; *key; key++)
-		h = (h ^ (unsigned char)*key) * 1099511628211ull;
-	return (size_t)h;
-}
-
 static void dip_hash_put(struct dip_group *g, size_t j)
 {
-	size_t mask = g->hash_cap - 1, at = dip_hash_key(g->dev[j].key) & mask;
-	while (g->hash[at] != SIZE_MAX)
-		at = (at + 1) & mask;
-	g->hash[at] = j;
+	hashidx_put(&g->index, hashidx_str(g->dev[j].key), j);
 }
 
 /* Rebuild the index for the current dev[], with room for cap_dev devices
@@ -352,22 +483,8 @@ static void dip_hash_put(struct dip_group *g, size_t j)
  * fall back to a linear search). */
 static int dip_hash_rebuild(struct dip_group *g)
 {
-	size_t cap = 16;
-	while (cap < 2 * g->cap_dev)
-		cap *= 2;
-	if (cap != g->hash_cap) {
-		size_t *h = realloc(g->hash, cap * sizeof *h);
-		if (!h) {
-			free(g->hash);
-			g->hash = NULL;
-			g->hash_cap = 0;
-			return -ENOMEM;
-		}
-		g->hash = h;
-		g->hash_cap = cap;
-	}
-	for (size_t i = 0; i < cap; i++)
-		g->hash[i] = SIZE_MAX;
+	if (hashidx_reset(&g->index, g->cap_dev, 16) < 0)
+		return -ENOMEM;
 	for (size_t j = 0; j < g->ndev; j++)
 		dip_hash_put(g, j);
 	return 0;
@@ -380,16 +497,16 @@ static size_t dip_group_find(const struct dip_group *g, const char *key, uint64_
 {
 	if (hint < g->ndev && ((id && g->dev[hint].id == id) || strcmp(g->dev[hint].key, key) == 0))
 		return hint;
-	if (!g->hash) {
+	if (!g->index.cap) {
 		for (size_t j = 0; j < g->ndev; j++)
 			if (strcmp(g->dev[j].key, key) == 0)
 				return j;
 		return SIZE_MAX;
 	}
-	size_t mask = g->hash_cap - 1;
-	for (size_t at = dip_hash_key(key) & mask; g->hash[at] != SIZE_MAX; at = (at + 1) & mask)
-		if (strcmp(g->dev[g->hash[at]].key, key) == 0)
-			return g->hash[at];
+	size_t at = hashidx_start(&g->index, hashidx_str(key)), j;
+	while ((j = hashidx_next(&g->index, &at)) != SIZE_MAX)
+		if (strcmp(g->dev[j].key, key) == 0)
+			return j;
 	return SIZE_MAX;
 }
 
@@ -409,9 +526,9 @@ static size_t dip_group_add(struct dip_group *g, const char *key)
 	if (!d->key)
 		return SIZE_MAX;
 	size_t j = g->ndev++;
-	if (g->hash_cap < 2 * g->cap_dev)
+	if (g->index.cap < 2 * g->cap_dev)
 		dip_hash_rebuild(g);	/* grown: rebuild (it includes j) */
-	else if (g->hash)
+	else
 		dip_hash_put(g, j);
 	return j;
 }
@@ -423,6 +540,7 @@ struct dip_tally {
 	double busy_sum;	/* of those baselines */
 	size_t npart;		/* judged */
 	double sum_base, sum_value;	/* of the judged devices */
+	double sum_reqs;	/* their requests this interval, NAN if one is unknown */
 	size_t nresid;		/* residuals of the judged devices: the pool's size */
 	bool total_dipped;	/* the judged devices' total dipped */
 	double lost, marked_base;	/* of the devices marked: baseline minus value, baseline */
@@ -432,12 +550,12 @@ struct dip_tally {
  * busy; the share test comes in dip_group_participants); 0, or -ENOMEM if a new device could
  * not be added. One pass: each device's state is read while it is at hand. */
 static int dip_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, size_t n, struct dip_tally *t)
+			 const double *values, const double *reqs, size_t n, struct dip_tally *t)
 {
 	size_t prev = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		g->slot[i] = SIZE_MAX;
-		g->base[i] = NAN;
+		g->base[i] = g->up[i] = NAN;
 		g->part[i] = false;
 		if (!keys[i] || !dip_rate_ok(values[i]))
 			continue;
@@ -458,7 +576,8 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const uin
 			g->dev[prev].next = j;
 		prev = j;
 		const struct dip_stat *st = &g->dev[j].st;
-		g->base[i] = dip_stat_baseline(st);
+		g->base[i] = dip_stat_baseline(st, &g->up[i]);
+		g->rpu[i] = dip_reqs_per_unit(st, values[i], reqs ? reqs[i] : -1.0);
 		g->part[i] = dip_stat_ready(st) && dip_busy(&g->p, g->base[i]);
 		if (g->part[i]) {
 			t->busy_sum += g->base[i];
@@ -477,10 +596,12 @@ static void dip_group_participants(struct dip_group *g, const double *values, si
 	for (size_t i = 0; i < n; i++) {
 		g->part[i] = g->part[i] && g->base[i] >= min_base;
 		if (g->part[i]) {
+			const struct dip_stat *st = &g->dev[g->slot[i]].st;
 			t->sum_base += g->base[i];
 			t->sum_value += values[i];
+			t->sum_reqs += g->rpu[i] > 0.0 ? g->rpu[i] * values[i] : NAN;
 			t->npart++;
-			t->nresid += g->dev[g->slot[i]].st.nresid;
+			t->nresid += st->nresid;
 		}
 	}
 }
@@ -589,8 +710,10 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
-		double sigma = dip_member_sigma(&g->dev[g->slot[i]].st, pooled);
-		marks[i] = !isnan(sigma) && dip_drop_exceeds(&g->p, g->base[i], values[i], sigma);
+		const struct dip_dev *d = &g->dev[g->slot[i]];
+		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, pooled), g->up[i]);
+		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
+					     1.0);
 		if (marks[i]) {
 			dip = true;
 			t->lost += g->base[i] - values[i];
@@ -603,8 +726,9 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	 * quiet before a noisy device joined cannot make that device's swings a dip of the group.
 	 * While a member's jitter is unknown, so is the total's. */
 	double sigma_total = dip_max(dip_stat_sigma(&g->total), sqrt(indep_var) / sum_base);
-	t->total_dipped = !isnan(sigma_total) && !isnan(indep_var) &&
-			  dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total);
+	double rpu_total = isnan(t->sum_reqs) || !(sum_value > 0.0) ? 0.0 : t->sum_reqs / sum_value;
+	t->total_dipped = !isnan(indep_var) &&
+			  dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total, rpu_total, 1.0);
 	return dip || t->total_dipped;
 }
 
@@ -612,18 +736,19 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
  * residual unless the group is quiet (a dip the others may have taken up, or the interval
  * after one) or the device itself dipped now or in the interval before. */
 static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
-			    const bool *marks, bool group_quiet, double sum_base, double sum_value)
+			    const bool *marks, bool group_quiet, const struct dip_tally *t)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
-		dip_stat_learn(&d->st, &g->p, values[i], g->base[i],
-			       group_quiet || marks[i] || d->settle_left > 0);
+		dip_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
+			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i]);
 		d->settle_left = (uint8_t)dip_settle_next(d->settle_left, marks[i]);
 	}
-	if (!group_quiet && dip_busy(&g->p, sum_base))
-		dip_stat_push_resid(&g->total, (sum_value - sum_base) / sum_base);
+	/* against the sum of the present devices' levels: churn is not a residual */
+	if (!group_quiet && dip_busy(&g->p, t->sum_base))
+		dip_stat_push_resid(&g->total, (t->sum_value - t->sum_base) / t->sum_base);
 }
 
 /* Forget devices absent for a while, so that a churning device set does not grow forever.
@@ -642,7 +767,7 @@ static void dip_group_prune(struct dip_group *g, size_t present)
 			j++;
 		}
 	}
-	if (pruned && g->hash)
+	if (pruned && g->index.cap)
 		dip_hash_rebuild(g);	/* indices moved */
 }
 
@@ -655,6 +780,12 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
 bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
 			const double *values, size_t n, bool *marks)
 {
+	return dip_group_feed_reqs(g, keys, ids, values, NULL, n, marks);
+}
+
+bool dip_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			 const double *values, const double *reqs, size_t n, bool *marks)
+{
 	struct dip_tally t = { 0 };
 	if (!g || (n && (!keys || !values || !marks)))
 		return false;
@@ -662,7 +793,7 @@ bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint
 	if (dip_group_reserve(g, n) < 0)
 		return false;
 	g->tick++;
-	if (dip_group_map(g, keys, ids, values, n, &t) < 0)
+	if (dip_group_map(g, keys, ids, values, reqs, n, &t) < 0)
 		return false;
 	dip_group_participants(g, values, n, &t);
 	bool dip = dip_group_judge(g, values, n, &t, marks);
@@ -672,7 +803,7 @@ bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint
 	bool shared = t.total_dipped || t.lost > DIP_TRADE_FRAC * (t.sum_base - t.marked_base);
 	g->held = shared ? g->held + 1 : 0;
 	bool hold = (shared || g->settle_left > 0) && g->held <= DIP_HOLD_MAX;
-	dip_group_learn(g, values, n, marks, hold, t.sum_base, t.sum_value);
+	dip_group_learn(g, values, n, marks, hold, &t);
 	g->settle_left = dip_settle_next(g->settle_left, shared);
 	dip_group_prune(g, t.present);
 	return dip;

@@ -340,7 +340,7 @@ static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *
 {
 	(void)v;
 	/* the last column: even empty, it is the name */
-	snprintf(b, n, "%s", r->cmdline[0] ? r->cmdline : r->comm);
+	procs_row_command(r, b, n);
 	return FIG_PROC_OK;
 }
 

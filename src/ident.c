@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "hashidx.h"
 #include "ident.h"
 #include "sysfs.h"
 
@@ -50,11 +51,9 @@ struct ident_table {
 	struct ident_mount *mnt;
 	size_t nmnt;
 	bool mnt_loaded;
-	/* major:minor -> index in slot[]: open addressing, SIZE_MAX = empty,
-	 * at most half full.  Thousands of devices appearing at once must not
-	 * each search all the others. */
-	size_t *hash;
-	size_t hash_cap;	/* a power of two */
+	/* major:minor -> index in slot[] (hashidx.h): thousands of devices
+	 * appearing at once must not each search all the others. */
+	struct hashidx index;
 };
 
 /* One line of a small sysfs file, trailing newline removed; NULL if absent. */
@@ -400,7 +399,7 @@ void ident_table_free(struct ident_table *t)
 		free(t->slot[i]);
 	}
 	free(t->slot);
-	free(t->hash);
+	hashidx_free(&t->index);
 	ident_mounts_clear(t);
 	if (t->mountinfo_fd >= 0)
 		close(t->mountinfo_fd);
@@ -409,39 +408,20 @@ void ident_table_free(struct ident_table *t)
 
 static size_t ident_hash_of(uint32_t major, uint32_t minor)
 {
-	uint64_t x = ((uint64_t)major << 32 | minor) * 0x9E3779B97F4A7C15ull;	/* Fibonacci hashing */
-	return (size_t)(x >> 17);
+	return hashidx_u64((uint64_t)major << 32 | minor);
 }
 
 static void ident_hash_put(struct ident_table *t, size_t i)
 {
-	size_t mask = t->hash_cap - 1;
-	size_t at = ident_hash_of(t->slot[i]->id.major, t->slot[i]->id.minor) & mask;
-	while (t->hash[at] != SIZE_MAX)
-		at = (at + 1) & mask;
-	t->hash[at] = i;
+	hashidx_put(&t->index, ident_hash_of(t->slot[i]->id.major, t->slot[i]->id.minor), i);
 }
 
 /* Rebuild the index for slot[0..n) with room for cap slots; 0 or -ENOMEM
  * (then finds fall back to a linear search). */
 static int ident_hash_rebuild(struct ident_table *t)
 {
-	size_t cap = 64;
-	while (cap < 2 * t->cap)
-		cap *= 2;
-	if (cap != t->hash_cap) {
-		size_t *h = realloc(t->hash, cap * sizeof *h);
-		if (!h) {
-			free(t->hash);
-			t->hash = NULL;
-			t->hash_cap = 0;
-			return -ENOMEM;
-		}
-		t->hash = h;
-		t->hash_cap = cap;
-	}
-	for (size_t i = 0; i < cap; i++)
-		t->hash[i] = SIZE_MAX;
+	if (hashidx_reset(&t->index, t->cap, 64) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < t->n; i++)
 		ident_hash_put(t, i);
 	return 0;
@@ -449,18 +429,16 @@ static int ident_hash_rebuild(struct ident_table *t)
 
 static struct ident_slot *ident_find(struct ident_table *t, uint32_t major, uint32_t minor)
 {
-	if (!t->hash) {
+	if (!t->index.cap) {
 		for (size_t i = 0; i < t->n; i++)
 			if (t->slot[i]->id.major == major && t->slot[i]->id.minor == minor)
 				return t->slot[i];
 		return NULL;
 	}
-	size_t mask = t->hash_cap - 1;
-	for (size_t at = ident_hash_of(major, minor) & mask; t->hash[at] != SIZE_MAX; at = (at + 1) & mask) {
-		struct ident_slot *slot = t->slot[t->hash[at]];
-		if (slot->id.major == major && slot->id.minor == minor)
-			return slot;
-	}
+	size_t at = hashidx_start(&t->index, ident_hash_of(major, minor)), i;
+	while ((i = hashidx_next(&t->index, &at)) != SIZE_MAX)
+		if (t->slot[i]->id.major == major && t->slot[i]->id.minor == minor)
+			return t->slot[i];
 	return NULL;
 }
 
@@ -498,9 +476,9 @@ static struct ident_slot *ident_append(struct ident_table *t)
 /* Index the slot just appended (its major:minor now set). */
 static void ident_index_last(struct ident_table *t)
 {
-	if (t->hash_cap < 2 * t->cap)
+	if (t->index.cap < 2 * t->cap)
 		ident_hash_rebuild(t);
-	else if (t->hash)
+	else
 		ident_hash_put(t, t->n - 1);
 }
 
@@ -620,7 +598,7 @@ void ident_table_sweep(struct ident_table *t)
 			i++;
 		}
 	}
-	if (removed && t->hash)
+	if (removed && t->index.cap)
 		ident_hash_rebuild(t);	/* slots moved */
 }
 

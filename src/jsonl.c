@@ -49,7 +49,7 @@ void jsonl_time(int64_t wall_ns, char *buf, size_t len)
 	snprintf(buf, len, "%s.%03ld%.3s:%.2s", date, ms, zone, zone[0] ? zone + 3 : "00");
 }
 
-static void jsonl_str(FILE *out, const char *s)
+void jsonl_str(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {

@@ -31,6 +31,7 @@ struct pipeline {
 	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;
 	double *values;
+	double *reqs;		/* writes each device completed in the interval, -1 unknown */
 	struct wb_event changes[SNAP_NKNOBS];
 	struct frame frame;
 };
@@ -72,6 +73,7 @@ void pipeline_free(struct pipeline *p)
 	free(p->name_keys);
 	free(p->ids);
 	free(p->values);
+	free(p->reqs);
 	free(p);
 }
 
@@ -106,6 +108,7 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	GROW(name_keys);
 	GROW(ids);
 	GROW(values);
+	GROW(reqs);
 #undef GROW
 	/* a new device slot has no single-device rates yet */
 	memset(p->rate_step + p->cap, 0, (cap - p->cap) * sizeof *p->rate_step);
@@ -125,8 +128,10 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!have_rates || derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i]) != RATE_OK)
-			p->values[i] = -1.0;
+		if (!have_rates ||
+		    derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]) !=
+		    RATE_OK)
+			p->values[i] = p->reqs[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
 		p->keys[i] = ident_dev_key(d, p->name_keys[i], sizeof p->name_keys[i]);
 		p->ids[i] = keyed ? d->ident->key_serial : 0;
@@ -135,8 +140,8 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
 		return;
 	}
-	f->interval_dip = dip_group_feed_ids(p->dev_det, p->keys, p->ids, p->values, cur->ndev,
-					     p->dips);
+	f->interval_dip = dip_group_feed_reqs(p->dev_det, p->keys, p->ids, p->values, p->reqs,
+					      cur->ndev, p->dips);
 }
 
 /* The source's recorded marks in place of the detector's, when the rule

@@ -9,6 +9,10 @@
  * libproc2 for PIDS_WCHAN_NAME would open one more file for every task
  * although only the few blocked ones matter.  Not pure, not a view: the
  * figures are raw counters; procs_view.h turns them into rates.
+ *
+ * Here too, pure, the parsers of what the kernel says of a task (procs.h):
+ * kernel thread names, wchans and stacks, classified through tables, not
+ * chains of ifs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +24,6 @@
 #include <libproc2/pids.h>
 
 #include "procs.h"
-#include "procs_view.h"
 
 #define PROCS_PF_KTHREAD 0x00200000ul	/* task flag of kernel threads (include/linux/sched.h) */
 #define PROCS_CAP_SYS_PTRACE 19		/* lets /proc/PID/io be read for every task */
@@ -34,10 +37,216 @@ static enum pids_item procs_items[] = {
 enum { PI_PID, PI_CMD, PI_STATE, PI_FLAGS, PI_EUID, PI_UTIME, PI_STIME,
        PI_RBYTES, PI_WBYTES, PI_CBYTES, PI_RCHAR, PI_WCHAR, PI_CMDLINE, PI_COUNT };
 
+/* ---- parsing what the kernel says of a task: wchan, stack, thread name ---- */
+
+/* Where a wait is decided by a function name prefix.  First match wins, so
+ * longer, more specific prefixes come before shorter ones. */
+struct procs_wait_rule {
+	const char *prefix;
+	enum procs_wait wait;
+};
+
+static const struct procs_wait_rule procs_wait_rules[] = {
+	/* balance_dirty_pages (often inlined into ..._ratelimited_flags)
+	 * sleeps TASK_KILLABLE: the dirtier pays for the dirty limits. */
+	{ "balance_dirty_pages", PROCS_WAIT_DIRTY },
+	{ "throttle_vm_writeout", PROCS_WAIT_DIRTY },	/* old kernels */
+	{ "wbt_wait", PROCS_WAIT_QOS },
+	{ "rq_qos_wait", PROCS_WAIT_QOS },
+	{ "__rq_qos_throttle", PROCS_WAIT_QOS },
+	{ "blkcg_maybe_throttle", PROCS_WAIT_QOS },
+	{ "folio_wait_writeback", PROCS_WAIT_WRITEBACK },
+	{ "__folio_wait_writeback", PROCS_WAIT_WRITEBACK },
+	{ "folio_wait_stable", PROCS_WAIT_WRITEBACK },
+	{ "wait_on_page_writeback", PROCS_WAIT_WRITEBACK },
+	{ "wait_for_stable_page", PROCS_WAIT_WRITEBACK },
+	{ "jbd2_log_wait_commit", PROCS_WAIT_SYNC },
+	{ "jbd2_complete_transaction", PROCS_WAIT_SYNC },
+	{ "filemap_fdatawait", PROCS_WAIT_SYNC },
+	{ "__filemap_fdatawait", PROCS_WAIT_SYNC },
+	{ "filemap_write_and_wait", PROCS_WAIT_SYNC },
+	{ "file_write_and_wait", PROCS_WAIT_SYNC },
+	{ "wb_wait_for_completion", PROCS_WAIT_SYNC },
+	{ "sync_inodes_sb", PROCS_WAIT_SYNC },
+	{ "xfs_log_force", PROCS_WAIT_SYNC },
+	{ "blk_mq_get_tag", PROCS_WAIT_IO },
+	{ "submit_bio_wait", PROCS_WAIT_IO },
+	{ "folio_wait_bit", PROCS_WAIT_IO },
+	{ "__folio_lock", PROCS_WAIT_IO },
+	{ "__lock_page", PROCS_WAIT_IO },
+	{ "wait_on_page_bit", PROCS_WAIT_IO },
+	{ "__wait_on_buffer", PROCS_WAIT_IO },
+	{ "bit_wait_io", PROCS_WAIT_IO },
+	{ "io_schedule", PROCS_WAIT_IO },
+};
+
+/* Frames that only say "asleep": the kernel's own wchan skips these
+ * (__sched functions), and so does the stack fallback. */
+static const char *const procs_sched_prefixes[] = {
+	"__schedule", "schedule", "io_schedule", "preempt_schedule", "__cond_resched",
+	"wait_for_completion", "__wait_for_common", "do_wait_for_common",
+	"bit_wait", "out_of_line_wait_on_bit", "__wait_on_bit", "usleep_range", "msleep",
+	"rwsem_down", "down_", "__down", "__mutex_lock", "mutex_lock",
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool procs_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static enum procs_wait procs_wait_lookup(const char *fn)
+{
+	for (size_t i = 0; i < NELEM(procs_wait_rules); i++)
+		if (procs_has_prefix(fn, procs_wait_rules[i].prefix))
+			return procs_wait_rules[i].wait;
+	return PROCS_WAIT_OTHER;
+}
+
+static bool procs_is_sched_frame(const char *fn)
+{
+	for (size_t i = 0; i < NELEM(procs_sched_prefixes); i++)
+		if (procs_has_prefix(fn, procs_sched_prefixes[i]))
+			return true;
+	return false;
+}
+
+enum procs_wait procs_wait_of(char state, const char *wchan)
+{
+	if (state != 'D')
+		return PROCS_WAIT_NONE;
+	/* "0" is what the kernel prints when it will not say (not root, or
+	 * the task woke up), "-" what libproc2 makes of it. */
+	if (!wchan || !wchan[0] || strcmp(wchan, "0") == 0 || strcmp(wchan, "-") == 0)
+		return PROCS_WAIT_UNKNOWN;
+	return procs_wait_lookup(wchan);
+}
+
+/* One stack line: "[<0>] balance_dirty_pages+0x2a1/0xb80" (older kernels
+ * print the address inside the brackets).  Copies the function name. */
+static bool procs_stack_frame(const char *line, size_t linelen, char *fn, size_t fnlen)
+{
+	const char *end = line + linelen;
+	const char *p = memchr(line, ']', linelen);
+	if (!p)
+		return false;
+	p++;
+	while (p < end && *p == ' ')
+		p++;
+	size_t n = 0;
+	while (p + n < end && p[n] != '+' && p[n] != ' ')
+		n++;
+	if (n == 0 || n >= fnlen)
+		return false;
+	memcpy(fn, p, n);
+	fn[n] = '\0';
+	return true;
+}
+
+void procs_stack_wchan(const char *stack, char *wchan, size_t len)
+{
+	char fn[128], first[128] = "";
+	if (len)
+		wchan[0] = '\0';
+	for (const char *line = stack; line && *line; ) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		if (procs_stack_frame(line, n, fn, sizeof fn) && !procs_is_sched_frame(fn)) {
+			if (procs_wait_lookup(fn) != PROCS_WAIT_OTHER) {
+				snprintf(wchan, len, "%s", fn);
+				return;
+			}
+			if (!first[0])
+				snprintf(first, sizeof first, "%s", fn);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	snprintf(wchan, len, "%s", first);
+}
+
+/* "7:0" -> 7, 0; anything else (a bdi name like "btrfs-1") -> false. */
+static bool procs_parse_devnum(const char *s, uint32_t *major, uint32_t *minor)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	unsigned long ma = strtoul(s, &end, 10);
+	if (*end != ':' || end[1] < '0' || end[1] > '9')
+		return false;
+	unsigned long mi = strtoul(end + 1, &end, 10);
+	if (*end != '\0' || ma > UINT32_MAX || mi > UINT32_MAX)
+		return false;
+	*major = (uint32_t)ma;
+	*minor = (uint32_t)mi;
+	return true;
+}
+
+/* Kernel thread names that do writeback or reclaim, across kernel
+ * generations: 2.6.32-3.x had a "flush-MAJ:MIN" thread per device and a
+ * "bdi-default" forker, earlier kernels a pool of "pdflush" threads;
+ * today a workqueue worker describes its work after "+" (running) or "-"
+ * (last ran): "kworker/u8:3+flush-7:0". */
+struct procs_kind_rule {
+	const char *prefix;
+	enum procs_kind kind;
+	bool dev_follows;	/* the device part follows the prefix */
+};
+
+static const struct procs_kind_rule procs_kind_rules[] = {
+	{ "flush-", PROCS_KIND_FLUSHER, true },
+	{ "pdflush", PROCS_KIND_FLUSHER, false },
+	{ "bdi-default", PROCS_KIND_FLUSHER, false },
+	{ "kswapd", PROCS_KIND_KSWAPD, false },
+};
+
+enum procs_kind procs_kind_of(const char *comm, bool kthread, uint32_t *major, uint32_t *minor,
+			      char *dev, size_t devlen, bool *active)
+{
+	uint32_t ma = 0, mi = 0;
+	bool act = false;
+	const char *devpart = NULL;
+	enum procs_kind kind = kthread ? PROCS_KIND_KTHREAD : PROCS_KIND_TASK;
+	/* A user process may call itself "flush-8:0"; only kernel threads count. */
+	if (kthread) {
+		const char *name = comm;
+		bool dedicated = true;
+		if (procs_has_prefix(comm, "kworker/")) {
+			const char *sep = strpbrk(comm + 8, "+-");
+			name = sep ? sep + 1 : "";
+			act = sep && *sep == '+';
+			dedicated = false;
+		}
+		for (size_t i = 0; i < NELEM(procs_kind_rules); i++) {
+			const struct procs_kind_rule *r = &procs_kind_rules[i];
+			if (!procs_has_prefix(name, r->prefix) || (!dedicated && r->kind != PROCS_KIND_FLUSHER))
+				continue;
+			kind = r->kind;
+			devpart = r->dev_follows ? name + strlen(r->prefix) : "";
+			act = dedicated || act;
+			break;
+		}
+	}
+	if (kind == PROCS_KIND_FLUSHER && !procs_parse_devnum(devpart, &ma, &mi))
+		ma = mi = 0;
+	if (kind != PROCS_KIND_FLUSHER)
+		act = false;
+	if (major)
+		*major = ma;
+	if (minor)
+		*minor = mi;
+	if (dev && devlen)
+		snprintf(dev, devlen, "%s", devpart ? devpart : "");
+	if (active)
+		*active = act;
+	return kind;
+}
+
 struct procs_reader {
 	struct pids_info *info;
 	bool privileged;	/* every task's /proc/PID/io is readable */
 	uid_t euid;
+	pid_t self;		/* this process: marked in the sample as wbtop's own */
 	char buf[8192];		/* /proc/PID/wchan or stack; a deep stack is cut, which is fine */
 };
 
@@ -68,6 +277,7 @@ struct procs_reader *procs_reader_new(void)
 	}
 	r->privileged = procs_have_ptrace_cap();
 	r->euid = geteuid();
+	r->self = getpid();
 	return r;
 }
 
@@ -133,6 +343,7 @@ static void procs_fill(struct procs_reader *r, struct pids_stack *st, struct pro
 	const char *cmd = PIDS_VAL(PI_CMD, str, st, info);
 	memset(c, 0, sizeof *c);
 	c->pid = PIDS_VAL(PI_PID, s_int, st, info);
+	c->self = c->pid == r->self;
 	snprintf(c->comm, sizeof c->comm, "%s", cmd ? cmd : "");
 	c->state = (char)PIDS_VAL(PI_STATE, s_ch, st, info);
 	c->kthread = (PIDS_VAL(PI_FLAGS, ul_int, st, info) & PROCS_PF_KTHREAD) != 0;

@@ -1,12 +1,12 @@
 /*
  * procs_view.c - per-process write rates, throttling and kernel writeback
- * threads from two snapshots; the -P batch table.
+ * threads from two snapshots; the -P batch table.  (What a thread name or
+ * a wchan means is parsed in procs.c, with the sampler.)
  *
  * Pure: no files, no clock.  Both proc arrays are sorted by pid, so one
  * merge pass matches every task with its previous sample; rows are kept in
  * the caller's array by bounded insertion, so thousands of processes cost
- * O(n) and nothing is allocated.  Names and wchans are classified through
- * tables, not chains of ifs.
+ * O(n) and nothing is allocated.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,91 +17,9 @@
 #include "procs_view.h"
 #include "sink.h"
 
-/* ---- names of kernel threads ---- */
-
-/* Where a wait is decided by a function name prefix.  First match wins, so
- * longer, more specific prefixes come before shorter ones. */
-struct procs_wait_rule {
-	const char *prefix;
-	enum procs_wait wait;
-};
-
-static const struct procs_wait_rule procs_wait_rules[] = {
-	/* balance_dirty_pages (often inlined into ..._ratelimited_flags)
-	 * sleeps TASK_KILLABLE: the dirtier pays for the dirty limits. */
-	{ "balance_dirty_pages", PROCS_WAIT_DIRTY },
-	{ "throttle_vm_writeout", PROCS_WAIT_DIRTY },	/* old kernels */
-	{ "wbt_wait", PROCS_WAIT_QOS },
-	{ "rq_qos_wait", PROCS_WAIT_QOS },
-	{ "__rq_qos_throttle", PROCS_WAIT_QOS },
-	{ "blkcg_maybe_throttle", PROCS_WAIT_QOS },
-	{ "folio_wait_writeback", PROCS_WAIT_WRITEBACK },
-	{ "__folio_wait_writeback", PROCS_WAIT_WRITEBACK },
-	{ "folio_wait_stable", PROCS_WAIT_WRITEBACK },
-	{ "wait_on_page_writeback", PROCS_WAIT_WRITEBACK },
-	{ "wait_for_stable_page", PROCS_WAIT_WRITEBACK },
-	{ "jbd2_log_wait_commit", PROCS_WAIT_SYNC },
-	{ "jbd2_complete_transaction", PROCS_WAIT_SYNC },
-	{ "filemap_fdatawait", PROCS_WAIT_SYNC },
-	{ "__filemap_fdatawait", PROCS_WAIT_SYNC },
-	{ "filemap_write_and_wait", PROCS_WAIT_SYNC },
-	{ "file_write_and_wait", PROCS_WAIT_SYNC },
-	{ "wb_wait_for_completion", PROCS_WAIT_SYNC },
-	{ "sync_inodes_sb", PROCS_WAIT_SYNC },
-	{ "xfs_log_force", PROCS_WAIT_SYNC },
-	{ "blk_mq_get_tag", PROCS_WAIT_IO },
-	{ "submit_bio_wait", PROCS_WAIT_IO },
-	{ "folio_wait_bit", PROCS_WAIT_IO },
-	{ "__folio_lock", PROCS_WAIT_IO },
-	{ "__lock_page", PROCS_WAIT_IO },
-	{ "wait_on_page_bit", PROCS_WAIT_IO },
-	{ "__wait_on_buffer", PROCS_WAIT_IO },
-	{ "bit_wait_io", PROCS_WAIT_IO },
-	{ "io_schedule", PROCS_WAIT_IO },
-};
-
-/* Frames that only say "asleep": the kernel's own wchan skips these
- * (__sched functions), and so does the stack fallback. */
-static const char *const procs_sched_prefixes[] = {
-	"__schedule", "schedule", "io_schedule", "preempt_schedule", "__cond_resched",
-	"wait_for_completion", "__wait_for_common", "do_wait_for_common",
-	"bit_wait", "out_of_line_wait_on_bit", "__wait_on_bit", "usleep_range", "msleep",
-	"rwsem_down", "down_", "__down", "__mutex_lock", "mutex_lock",
-};
+/* ---- labels ---- */
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static bool procs_has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static enum procs_wait procs_wait_lookup(const char *fn)
-{
-	for (size_t i = 0; i < NELEM(procs_wait_rules); i++)
-		if (procs_has_prefix(fn, procs_wait_rules[i].prefix))
-			return procs_wait_rules[i].wait;
-	return PROCS_WAIT_OTHER;
-}
-
-static bool procs_is_sched_frame(const char *fn)
-{
-	for (size_t i = 0; i < NELEM(procs_sched_prefixes); i++)
-		if (procs_has_prefix(fn, procs_sched_prefixes[i]))
-			return true;
-	return false;
-}
-
-enum procs_wait procs_wait_of(char state, const char *wchan)
-{
-	if (state != 'D')
-		return PROCS_WAIT_NONE;
-	/* "0" is what the kernel prints when it will not say (not root, or
-	 * the task woke up), "-" what libproc2 makes of it. */
-	if (!wchan || !wchan[0] || strcmp(wchan, "0") == 0 || strcmp(wchan, "-") == 0)
-		return PROCS_WAIT_UNKNOWN;
-	return procs_wait_lookup(wchan);
-}
 
 bool procs_wait_throttled(enum procs_wait w)
 {
@@ -126,125 +44,6 @@ const char *procs_kind_name(enum procs_kind k)
 		[PROCS_KIND_FLUSHER] = "flusher", [PROCS_KIND_KSWAPD] = "kswapd",
 	};
 	return (unsigned)k < NELEM(names) ? names[k] : "?";
-}
-
-/* One stack line: "[<0>] balance_dirty_pages+0x2a1/0xb80" (older kernels
- * print the address inside the brackets).  Copies the function name. */
-static bool procs_stack_frame(const char *line, size_t linelen, char *fn, size_t fnlen)
-{
-	const char *end = line + linelen;
-	const char *p = memchr(line, ']', linelen);
-	if (!p)
-		return false;
-	p++;
-	while (p < end && *p == ' ')
-		p++;
-	size_t n = 0;
-	while (p + n < end && p[n] != '+' && p[n] != ' ')
-		n++;
-	if (n == 0 || n >= fnlen)
-		return false;
-	memcpy(fn, p, n);
-	fn[n] = '\0';
-	return true;
-}
-
-void procs_stack_wchan(const char *stack, char *wchan, size_t len)
-{
-	char fn[128], first[128] = "";
-	if (len)
-		wchan[0] = '\0';
-	for (const char *line = stack; line && *line; ) {
-		const char *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		if (procs_stack_frame(line, n, fn, sizeof fn) && !procs_is_sched_frame(fn)) {
-			if (procs_wait_lookup(fn) != PROCS_WAIT_OTHER) {
-				snprintf(wchan, len, "%s", fn);
-				return;
-			}
-			if (!first[0])
-				snprintf(first, sizeof first, "%s", fn);
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	snprintf(wchan, len, "%s", first);
-}
-
-/* "7:0" -> 7, 0; anything else (a bdi name like "btrfs-1") -> false. */
-static bool procs_parse_devnum(const char *s, uint32_t *major, uint32_t *minor)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return false;
-	unsigned long ma = strtoul(s, &end, 10);
-	if (*end != ':' || end[1] < '0' || end[1] > '9')
-		return false;
-	unsigned long mi = strtoul(end + 1, &end, 10);
-	if (*end != '\0' || ma > UINT32_MAX || mi > UINT32_MAX)
-		return false;
-	*major = (uint32_t)ma;
-	*minor = (uint32_t)mi;
-	return true;
-}
-
-/* Kernel thread names that do writeback or reclaim, across kernel
- * generations: 2.6.32-3.x had a "flush-MAJ:MIN" thread per device and a
- * "bdi-default" forker, earlier kernels a pool of "pdflush" threads;
- * today a workqueue worker describes its work after "+" (running) or "-"
- * (last ran): "kworker/u8:3+flush-7:0". */
-struct procs_kind_rule {
-	const char *prefix;
-	enum procs_kind kind;
-	bool dev_follows;	/* the device part follows the prefix */
-};
-
-static const struct procs_kind_rule procs_kind_rules[] = {
-	{ "flush-", PROCS_KIND_FLUSHER, true },
-	{ "pdflush", PROCS_KIND_FLUSHER, false },
-	{ "bdi-default", PROCS_KIND_FLUSHER, false },
-	{ "kswapd", PROCS_KIND_KSWAPD, false },
-};
-
-enum procs_kind procs_kind_of(const char *comm, bool kthread, uint32_t *major, uint32_t *minor,
-			      char *dev, size_t devlen, bool *active)
-{
-	uint32_t ma = 0, mi = 0;
-	bool act = false;
-	const char *devpart = NULL;
-	enum procs_kind kind = kthread ? PROCS_KIND_KTHREAD : PROCS_KIND_TASK;
-	/* A user process may call itself "flush-8:0"; only kernel threads count. */
-	if (kthread) {
-		const char *name = comm;
-		bool dedicated = true;
-		if (procs_has_prefix(comm, "kworker/")) {
-			const char *sep = strpbrk(comm + 8, "+-");
-			name = sep ? sep + 1 : "";
-			act = sep && *sep == '+';
-			dedicated = false;
-		}
-		for (size_t i = 0; i < NELEM(procs_kind_rules); i++) {
-			const struct procs_kind_rule *r = &procs_kind_rules[i];
-			if (!procs_has_prefix(name, r->prefix) || (!dedicated && r->kind != PROCS_KIND_FLUSHER))
-				continue;
-			kind = r->kind;
-			devpart = r->dev_follows ? name + strlen(r->prefix) : "";
-			act = dedicated || act;
-			break;
-		}
-	}
-	if (kind == PROCS_KIND_FLUSHER && !procs_parse_devnum(devpart, &ma, &mi))
-		ma = mi = 0;
-	if (kind != PROCS_KIND_FLUSHER)
-		act = false;
-	if (major)
-		*major = ma;
-	if (minor)
-		*minor = mi;
-	if (dev && devlen)
-		snprintf(dev, devlen, "%s", devpart ? devpart : "");
-	if (active)
-		*active = act;
-	return kind;
 }
 
 /* ---- rows ---- */
@@ -334,6 +133,7 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 	r->pid = c->pid;
 	procs_copy_text(r->comm, c->comm, sizeof r->comm);
 	procs_copy_text(r->cmdline, c->cmdline, sizeof r->cmdline);
+	r->self = c->self;
 	r->state = c->state;
 	r->kind = procs_kind_of(r->comm, c->kthread, &r->flush_major, &r->flush_minor,
 				devpart, sizeof devpart, &r->flush_active);
@@ -624,4 +424,10 @@ static const struct sink_ops procs_sink_ops = {
 struct sink *procs_sink_new(FILE *out, const char *out_name)
 {
 	return sink_stream_new(&procs_sink_ops, out, out_name);
+}
+
+const char *procs_row_command(const struct proc_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", r->self ? "(this wbtop) " : "", r->cmdline[0] ? r->cmdline : r->comm);
+	return buf;
 }

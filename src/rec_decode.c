@@ -300,6 +300,7 @@ static int rec_rp_load_procs(struct rec_replay *rp, int64_t seq, struct snapshot
 		const unsigned char *state = sqlite3_column_text(st, 2);
 		p->state = state ? (char)state[0] : '\0';
 		p->kthread = sqlite3_column_int(st, 3) != 0;
+		p->self = rp->wbtop_pid && pid == rp->wbtop_pid;
 		p->io_hidden = sqlite3_column_int(st, 4) != 0;
 		p->read_bytes = (uint64_t)sqlite3_column_int64(st, 5);
 		p->write_bytes = (uint64_t)sqlite3_column_int64(st, 6);

@@ -309,6 +309,16 @@ static const struct source_ops rec_replay_ops = {
 	.marks = rec_replay_marks,
 };
 
+/* The pid of the wbtop that wrote the file (older recordings do not say). */
+static void rec_rp_self_pid(struct rec_replay *rp)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(rp->db, "SELECT value FROM meta WHERE key = 'wbtop_pid'", -1, &st,
+			       NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		rp->wbtop_pid = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+}
+
 struct source *rec_replay_open(const char *path, bool follow, char *err, size_t errlen)
 {
 	struct rec_replay *rp = calloc(1, sizeof *rp);
@@ -338,6 +348,7 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 		if (rec_rp_int(rp, RS_MIN, NULL, &rp->first_seq) != 0)
 			rp->first_seq = 0;
 		rp->base = rp->pos = rp->first_seq;
+		rec_rp_self_pid(rp);
 		if ((r = rec_rp_find_last(rp)) < 0 || (r = rec_rp_load_marks(rp)) < 0)
 			rec_set_err(err, errlen, "%s", rp->src.errmsg);
 	}

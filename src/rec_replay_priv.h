@@ -64,6 +64,7 @@ struct rec_replay {
 	char *path;
 	bool follow;
 	bool tolerant;			/* unfinished file: its tail may be cut */
+	int64_t wbtop_pid;		/* the recorder's own pid (meta wbtop_pid), 0 unknown */
 	sqlite3_stmt *st[RS_COUNT];
 	struct ident_table *idents;
 	struct rec_row *rows;		/* devices rows read so far */

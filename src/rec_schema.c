@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "hashidx.h"
 #include "rec.h"
 #include "rec_schema.h"
 
@@ -535,56 +536,54 @@ void rec_codec_reset(struct rec_codec_dev *st, const uint64_t f[DS_NFIELDS])
 		memcpy(st->prev, f, sizeof st->prev);
 }
 
-/* ---- Id map (open addressing, linear probing) ------------------------- */
+/* ---- Id map: ids and values in arrays, a hash index over them ------------ */
 
-static size_t rec_idmap_slot(const struct rec_idmap *m, int64_t id)
+static size_t rec_idmap_find(const struct rec_idmap *m, int64_t id)
 {
-	uint64_t h = (uint64_t)id * UINT64_C(0x9E3779B97F4A7C15);
-	size_t i = (size_t)(h >> 32) & (m->cap - 1);
-	while (m->vals[i] != SIZE_MAX && m->ids[i] != id)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	if (!m->index.cap)
+		return SIZE_MAX;
+	size_t at = hashidx_start(&m->index, hashidx_u64((uint64_t)id)), i;
+	while ((i = hashidx_next(&m->index, &at)) != SIZE_MAX)
+		if (m->ids[i] == id)
+			return i;
+	return SIZE_MAX;
 }
 
 size_t rec_idmap_get(const struct rec_idmap *m, int64_t id)
 {
-	return m->cap ? m->vals[rec_idmap_slot(m, id)] : SIZE_MAX;
-}
-
-static int rec_idmap_grow(struct rec_idmap *m)
-{
-	struct rec_idmap g = { .cap = m->cap ? 2 * m->cap : 64 };
-	g.ids = malloc(g.cap * sizeof *g.ids);
-	g.vals = malloc(g.cap * sizeof *g.vals);
-	if (!g.ids || !g.vals) {
-		free(g.ids);
-		free(g.vals);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < g.cap; i++)
-		g.vals[i] = SIZE_MAX;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->vals[i] == SIZE_MAX)
-			continue;
-		size_t j = rec_idmap_slot(&g, m->ids[i]);
-		g.ids[j] = m->ids[i];
-		g.vals[j] = m->vals[i];
-	}
-	g.n = m->n;
-	rec_idmap_free(m);
-	*m = g;
-	return 0;
+	size_t i = rec_idmap_find(m, id);
+	return i == SIZE_MAX ? SIZE_MAX : m->vals[i];
 }
 
 int rec_idmap_put(struct rec_idmap *m, int64_t id, size_t val)
 {
-	if (2 * (m->n + 1) > m->cap && rec_idmap_grow(m) < 0)
-		return -ENOMEM;
-	size_t i = rec_idmap_slot(m, id);
-	if (m->vals[i] == SIZE_MAX)
-		m->n++;
-	m->ids[i] = id;
-	m->vals[i] = val;
+	size_t i = rec_idmap_find(m, id);
+	if (i != SIZE_MAX) {
+		m->vals[i] = val;
+		return 0;
+	}
+	if (m->n == m->cap) {
+		/* both arrays to the same room; cap changes only once both have it */
+		size_t cv = m->cap, ci = m->cap;
+		if (grow_array((void **)&m->vals, &cv, m->n + 1, sizeof *m->vals, 64) < 0 ||
+		    grow_array((void **)&m->ids, &ci, cv, sizeof *m->ids, 64) < 0)
+			return -ENOMEM;
+		m->cap = cv;
+	}
+	m->ids[m->n] = id;
+	m->vals[m->n] = val;
+	i = m->n++;
+	if (m->index.cap < 2 * m->n) {
+		/* rebuilt at twice the ids' room: a rebuild per doubling */
+		if (hashidx_reset(&m->index, m->cap, 64) < 0) {
+			m->n--;
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < m->n; k++)
+			hashidx_put(&m->index, hashidx_u64((uint64_t)m->ids[k]), k);
+	} else {
+		hashidx_put(&m->index, hashidx_u64((uint64_t)id), i);
+	}
 	return 0;
 }
 
@@ -592,6 +591,7 @@ void rec_idmap_free(struct rec_idmap *m)
 {
 	free(m->ids);
 	free(m->vals);
+	hashidx_free(&m->index);
 	memset(m, 0, sizeof *m);
 }
 

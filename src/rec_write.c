@@ -37,7 +37,7 @@
 
 #include "grow.h"
 #include "knob.h"
-#include "procs_view.h"
+#include "procs.h"
 #include "rec.h"
 #include "rec_schema.h"
 #include "sink.h"
@@ -226,7 +226,8 @@ static int rec_writer_meta(struct rec_writer *w)
 		memset(&u, 0, sizeof u);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	char created[32], key_ratio[16], key_max[16], chunk[16], version[16], procs_max[16];
+	char created[32], key_ratio[16], key_max[16], chunk[16], version[16], procs_max[16], pid[16];
+	snprintf(pid, sizeof pid, "%d", (int)getpid());	/* its own rows in the procs table */
 	snprintf(created, sizeof created, "%lld", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
 	snprintf(key_ratio, sizeof key_ratio, "%d", REC_KEYFRAME_RATIO);
 	snprintf(key_max, sizeof key_max, "%d", REC_KEYFRAME_MAX);
@@ -245,6 +246,7 @@ static int rec_writer_meta(struct rec_writer *w)
 		{ "keyframe_max", key_max },
 		{ "chunk_bytes", chunk },
 		{ "procs_max", procs_max },
+		{ "wbtop_pid", pid },
 		{ "state", "recording" },
 	};
 	sqlite3_stmt *st = NULL;
@@ -775,7 +777,7 @@ static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_d
 /* ---- Processes -------------------------------------------------------- */
 
 /* A writeback thread: a flush worker (by its device, or its name) or
- * kswapd, as the process view tells them (procs_kind_of: only kernel
+ * kswapd, told as the process view tells them (procs_kind_of: only kernel
  * threads; a user process may call itself anything). */
 static bool rec_proc_is_kernel_wb(const struct proc_counters *p)
 {

@@ -186,8 +186,8 @@ static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, con
 			scr_addf(s, &ln, role, "%*s", w, v);
 	}
 	/* Names come from the processes: anything unprintable would break the row. */
-	char cmd[sizeof r->cmdline];
-	snprintf(cmd, sizeof cmd, "%s", r->cmdline[0] ? r->cmdline : r->comm);
+	char cmd[sizeof r->cmdline + 16];
+	procs_row_command(r, cmd, sizeof cmd);
 	for (char *p = cmd; *p; p++)
 		if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
 			*p = '?';

@@ -197,14 +197,15 @@ void scr_draw_gauge(struct screen *s, int y)
 	 * over the last SCR_TREND_WINDOW_S, said first ("30s avg"). */
 	struct screen_trend tr = { r->dirtied_kbps, r->written_kbps, 0 };
 	scr_gauge_trend(s, &tr);
+	/* the window the forecasts average over is said last, where there is room: at 80
+	 * columns the forecasts themselves come first */
 	char win[24];
-	snprintf(win, sizeof win, "  %.0fs avg:", tr.span_s > 0 ? tr.span_s : r->dt_s);
-	scr_add(s, &ln, SCR_DIM, win);
+	snprintf(win, sizeof win, "(%.0fs avg)", tr.span_s > 0 ? tr.span_s : r->dt_s);
 	double growth_kbps = tr.dirtied_kbps - tr.written_kbps;
 	double t = screen_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
 	if (t >= 0) {
 		snprintf(c, sizeof c, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
-		scr_field(s, &ln, "grows", SCR_NORMAL, c);	/* one space after "avg:" */
+		scr_field(s, &ln, " grows", SCR_NORMAL, c);
 		scr_field(s, &ln, "limit in", t < 30 ? SCR_WARN : SCR_NORMAL,
 			  screen_fmt_duration(t, b, sizeof b));
 	} else {
@@ -220,6 +221,7 @@ void scr_draw_gauge(struct screen *s, int y)
 	} else if (used) {
 		scr_add(s, &ln, SCR_NORMAL, "  nothing being written");
 	}
+	scr_field(s, &ln, "", SCR_DIM, win);
 }
 
 enum scr_force { SCR_SINGLE, SCR_IDLE_MEMBER, SCR_IN_FORCE };

@@ -3,7 +3,9 @@
 # each held at 24 MB/s; the second writer is paused (SIGSTOP on its process
 # group) for five seconds.  wbtop -b -d 1 marks the paused intervals for
 # that device (one interval of slack at each edge) and nothing in the
-# steady stretches.
+# steady stretches; without -a the paused device's idle rows stay listed
+# (it is dipping, and was busy within the baseline window), and each
+# paused interval's cause is "writers stopped".
 . "$E2E_LIB"
 need_root "makes loop devices and filesystems"
 command -v pv >/dev/null || skip "pv not installed"
@@ -26,7 +28,7 @@ for i in 1 2 3; do
 done
 on_exit "kill -CONT -$w1 -$w2 -$w3 2>/dev/null; kill -TERM -$w1 -$w2 -$w3 2>/dev/null; sleep 0.5"
 sleep 2		# let the writers settle before the baseline
-"$WBTOP" -b -a -d 1 -n $N --devices "^($dev1|$dev2|$dev3)\$" >"$TMP/out" 2>"$TMP/err" &
+"$WBTOP" -b -d 1 -n $N --devices "^($dev1|$dev2|$dev3)\$" >"$TMP/out" 2>"$TMP/err" &
 wb=$!
 # wbtop keeps absolute deadlines: interval k ends k seconds after it started
 sleep "$STOP_AT".5
@@ -34,6 +36,12 @@ kill -STOP -"$w2" || fail "could not stop writer 2"
 sleep "$STOP_FOR"
 kill -CONT -"$w2"
 wait $wb || fail "wbtop exited $?: $(cat "$TMP/err")"
+# The paused device is listed in every interval, its idle ones included.
+# (the device table only: a writeback table may follow it, with the same names)
+listed=$(awk -v d2="$dev2" '$1 == "device" { t = 1; next } $1 == "writeback" || $1 == "#" || NF == 0 { t = 0 }
+	t && $1 == d2' "$TMP/out" | wc -l)
+[ "$listed" -eq $N ] || { grep -E "^(time|$dev2) " "$TMP/out" | awk '{print $1, $6}' | head -80
+	fail "$dev2 listed in $listed of $N intervals"; }
 # Per interval, which devices are marked.
 awk -v d1="$dev1" -v d2="$dev2" -v d3="$dev3" '
 	$1 == "time" { k++ }
@@ -54,4 +62,17 @@ if [ $bad -ne 0 ]; then
 	grep -E "^(time|$dev1|$dev2|$dev3) " "$TMP/out" | awk '{print $1, $2, $6, $NF}' | head -120
 	fail "marks do not match the pause"
 fi
-echo "paused intervals $((first + 1))-$((last - 1)) marked for $dev2; no marks in the steady stretches"
+# Each paused interval's mark gives its cause: the writer stopped submitting (or, when
+# something else on the machine changed a knob in or just before it, the knob change).
+causes=$(awk -v d2="$dev2" -v a="$first" -v b="$last" '
+	$1 == "time" { k++ }
+	$1 == "#" && $3 == "knob" { knob = k + 1 }
+	$1 == "#" && $2 == "dip" && $3 == d2 ":" && k > a && k < b {
+		n++
+		if ($0 ~ /: writers stopped$/ || ($0 ~ /: knob change$/ && knob && k - knob <= 1)) ok++
+	}
+	END { printf "%d %d\n", ok, n }' "$TMP/out")
+set -- $causes
+[ "$2" -ge $((last - first - 1)) ] && [ "$1" -eq "$2" ] ||
+	{ grep "^# dip" "$TMP/out"; fail "causes of the paused intervals: $1 of $2 'writers stopped'"; }
+echo "paused intervals $((first + 1))-$((last - 1)) marked for $dev2, cause 'writers stopped'; no marks in the steady stretches"

@@ -3,7 +3,7 @@
 # it fsyncs at least twice a sample; by default (every 5 s of samples) a few
 # times in all for a 3 s run; a copy of the main file taken mid-run lags by
 # at most that period; a recording on a watched device says so on stderr,
-# one on tmpfs says nothing.
+# one on tmpfs says nothing; -P labels wbtop's own row.
 . "$E2E_LIB"
 command -v strace >/dev/null 2>&1 || skip "strace is not installed"
 fsyncs() { grep -c 'sync(' "$1"; }
@@ -46,6 +46,14 @@ echo "copy at 3.5 s: $c lines, whole recording $f"
 "$WBTOP" -b -n 1 -d 0.1 -w "$TMP/q.wbrec" --rec-sync 0.5 >/dev/null 2>"$TMP/err" || fail "--rec-sync 0.5 refused"
 "$WBTOP" -b -n 1 --rec-sync 5 >/dev/null 2>"$TMP/err" && fail "--rec-sync without -w accepted"
 grep -q -- '--rec-sync' "$TMP/err" || fail "no message naming --rec-sync: $(cat "$TMP/err")"
+
+# wbtop's own writes are labelled as its own in -P, live and in the replay
+# (the recording says which pid wrote it).
+"$WBTOP" -b -P -d 0.3 -n 3 -w "$TMP/self.wbrec" >"$TMP/self.txt" 2>/dev/null || fail "-P -w failed"
+grep -q '(this wbtop) .*wbtop' "$TMP/self.txt" || fail "-P: wbtop's own row not labelled: $(grep -A12 '^procs' "$TMP/self.txt" | head -14)"
+"$WBTOP" -r "$TMP/self.wbrec" -b -P >"$TMP/self-replay.txt" || fail "replay -P failed"
+grep -q '(this wbtop) wbtop' "$TMP/self-replay.txt" || fail "replay -P: wbtop's own row not labelled"
+[ "$(grep -c '(this wbtop)' "$TMP/self-replay.txt")" -le 3 ] || fail "more than one row a block labelled as wbtop's own"
 
 # Which device the recording lives on, when wbtop watches it.
 need_root "loop devices"

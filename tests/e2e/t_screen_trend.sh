@@ -2,7 +2,7 @@
 # The gauge's forecasts ("grows ..., limit in ...  drains in ...") against
 # periodic writeback: data is dirtied at a steady 10M/s and written in
 # bursts (20M/s for 2.5 s, then nothing for 2.5 s).  The forecasts are
-# averaged over the last 30 s and say so ("30s avg:"; less early on), so
+# averaged over the last 30 s and say so ("(30s avg)", at the end; less early on), so
 # they do not flip between "drains in" and "nothing being written" from
 # one interval to the next.
 . "$E2E_LIB"
@@ -28,7 +28,7 @@ i=0
 while [ $i -lt 12 ]; do
 	scr_cap >/dev/null
 	line=$(grep -E "^ +bg [0-9.]+[KMG] limit" "$TMP/pane")
-	echo "$line" | grep -qE "[0-9]+s avg:" || { scr_show; fail "the forecast does not say its window"; }
+	echo "$line" | grep -qE "\([0-9]+s avg\)" || { scr_show; fail "the forecast does not say its window"; }
 	echo "$line" | grep -qF "drains in" || { scr_show; fail "the forecast flipped: $line"; }
 	echo "$line" | grep -qF "nothing being written" && { scr_show; fail "the forecast flipped: $line"; }
 	i=$((i + 1))

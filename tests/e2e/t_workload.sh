@@ -16,6 +16,7 @@ wait $pid || fail "wbtop exited $?: $(cat "$TMP/err")"
 # Sum the wkB/s column (interval 1 s) of the device's lines.
 total=$(awk -v dev="$name" '
 	$1 == "device" { for (i = 1; i <= NF; i++) if ($i == "wkB/s") col = i }
+	$1 == "writeback" { col = 0 }	# the kernel loop table lists the device again
 	$1 == dev && col { sum += $col; n++ }
 	END { printf "%.0f %d\n", sum, n }' "$TMP/out")
 sum=${total% *} lines=${total#* }

@@ -324,7 +324,7 @@ START_TEST(test_write_rate_is_derive_devs)
 		size_t nok = 0;
 		for (size_t i = 0; i < nc && bad < 0; i++) {
 			double w;
-			enum rate_status st = derive_dev_write(pair[i], &ca[i], dt, &w);
+			enum rate_status st = derive_dev_write(pair[i], &ca[i], dt, &w, NULL);
 			if (st != full[i].status || (st == RATE_OK && memcmp(&w, &full[i].wkb_s, sizeof w)))
 				bad = (int)i;
 			/* the brief: its status, activity and every figure the history keeps */

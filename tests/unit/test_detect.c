@@ -15,9 +15,13 @@
  * (multiples of 10), noisy members, dips of a third of the devices, group-wide slowdowns,
  * devices missing for an interval and devices gone long enough to be forgotten. The hash
  * was taken before the sorted windows, the jitter maximum and the pruning were made cheaper
- * (a speed-up must not change a mark), and changed once on purpose since: a dip the others
+ * (a speed-up must not change a mark), and changed on purpose since: a dip the others
  * cannot have taken up no longer silences the whole group's learning (6708 marks before,
- * 6712 after). A change to the rule changes it; a speed-up must not. */
+ * 6712 after); and again when drops came to be measured from the level the series sustains
+ * (an upper quartile), noise from the changes between intervals, verdicts from the fourth value
+ * on, the interval after a dip of a lone series judged at 0.6 of the threshold, --dip 8 (6712
+ * marks before, 8052 after: this run's halved devices and slowdowns recur every few hundred
+ * intervals and are found more often). A change to the rule changes it; a speed-up must not. */
 static uint64_t golden_lcg = 12345;
 static uint32_t golden_rnd(void)
 {
@@ -72,8 +76,8 @@ START_TEST(test_decisions_unchanged)
 		h = (h ^ (sd ? 7 : 3)) * 1099511628211ull;
 		nmarks += sd;
 	}
-	ck_assert_uint_eq(nmarks, 6712);
-	ck_assert_uint_eq(h, 0x380e28779646f05full);
+	ck_assert_uint_eq(nmarks, 8052);
+	ck_assert_uint_eq(h, 0xe598e2577e44646ull);
 	dip_group_free(g);
 	dip_series_free(s);
 }
@@ -212,7 +216,7 @@ START_TEST(test_params_default)
 	struct dip_params p;
 	dip_params_default(&p);
 	ck_assert_double_eq(p.drop_pct, DIP_DEFAULT_DROP_PCT);
-	ck_assert_double_eq(p.drop_pct, 10.0);
+	ck_assert_double_eq(p.drop_pct, 8.0);
 	ck_assert_double_eq(p.idle_floor, DIP_DEFAULT_IDLE_KBPS);
 }
 END_TEST
@@ -233,7 +237,7 @@ START_TEST(test_params_parse)
 		struct dip_params p;
 		dip_params_default(&p);
 		ck_assert_msg(dip_params_parse(&p, cases[i].text) == cases[i].rc, "%s", cases[i].text);
-		ck_assert_double_eq(p.drop_pct, cases[i].rc == 0 ? cases[i].pct : 10.0);
+		ck_assert_double_eq(p.drop_pct, cases[i].rc == 0 ? cases[i].pct : 8.0);
 	}
 	struct dip_params p;
 	dip_params_default(&p);

@@ -1004,7 +1004,7 @@ END_TEST
  * (50), a flush worker (60), an idle kworker (61), a task in D state that
  * writes nothing (70), a user task calling itself kswapd (80) and one that
  * wrote 1 GB before the recording and nothing since (81). */
-static void procs_sample(struct snapshot *s, int n)
+static void fake_procs_sample(struct snapshot *s, int n)
 {
 	s->nproc = 0;
 	if (n == 3)
@@ -1051,7 +1051,7 @@ static void procs_sample(struct snapshot *s, int n)
 }
 
 /* Whether pid is among the stored processes of sample n (the rule of
- * rec_write.c, worked out by hand for procs_sample). */
+ * rec_write.c, worked out by hand for fake_procs_sample). */
 static bool procs_expected(int32_t pid, int n)
 {
 	if (n == 3)
@@ -1080,7 +1080,7 @@ START_TEST(test_procs_roundtrip)
 	for (int n = 0; n < NS; n++) {
 		snapshot_init(&want[n]);
 		gen_sample(&g, n, &want[n]);
-		procs_sample(&want[n], n);
+		fake_procs_sample(&want[n], n);
 		ck_assert_int_eq(rec_writer_append(w, &want[n], false, NULL), 0);
 	}
 	ck_assert_int_eq(rec_writer_close(w, err, sizeof err), 0);
@@ -1159,7 +1159,7 @@ START_TEST(test_procs_table_absent)
 	snapshot_init(&got);
 	for (int n = 0; n < 5; n++) {
 		gen_sample(&g, n, &s);
-		procs_sample(&s, n);
+		fake_procs_sample(&s, n);
 		ck_assert_int_eq(rec_writer_append(w, &s, false, NULL), 0);
 	}
 	ck_assert_int_eq(rec_writer_close(w, err, sizeof err), 0);

@@ -1,0 +1,64 @@
+/*
+ * cause.h - why a marked interval dipped, from evidence in the same interval.
+ *
+ * What it is: pure code. The figures of a marked interval (the device's writes, queue, await,
+ * flushes; the system's dirty data against its limit; knob changes; throttling when known)
+ * and the device's own baseline of the same figures go in, one cause of a small documented
+ * set comes out (doc/dips.md, "Causes"). The baseline is kept here too: an exponentially
+ * weighted mean of the figures over undipped intervals.
+ * What it is not: it reads nothing and prints nothing; a sink asks it and shows the answer.
+ */
+#ifndef WBTOP_CAUSE_H
+#define WBTOP_CAUSE_H
+
+#include <stdbool.h>
+
+enum dip_cause {
+	DIP_CAUSE_UNKNOWN,
+	DIP_CAUSE_KNOB,			/* a knob changed in the interval or the one before */
+	DIP_CAUSE_THROTTLED,		/* the kernel throttled writers at the dirty limit */
+	DIP_CAUSE_THROTTLED_GUESS,	/* dirty data at its limit, or writers waiting there */
+	DIP_CAUSE_STOPPED,		/* writers stopped submitting: nothing queued, w/s down */
+	DIP_CAUSE_FLUSH,		/* flushes or barriers: f/s or f_await up */
+	DIP_CAUSE_SLOWED,		/* the device slowed: queue full, await up */
+	DIP_CAUSE_RECLAIM,		/* reclaim busy (kswapd, vmscan writeback) */
+	DIP_CAUSE_SHARED_DISK,		/* bandwidth taken by another device on the same disk */
+};
+
+/* A device's usual figures; start with dip_cause_base_init. */
+struct dip_cause_base {
+	double w_s, aqu_sz, w_await_ms, f_s, f_await_ms;
+	unsigned n;			/* intervals learnt (saturates) */
+};
+
+/* What one interval shows. Unknown figures are negative (or, for the booleans, false). */
+struct dip_evidence {
+	double w_s, aqu_sz, w_await_ms, f_s, f_await_ms;	/* the device this interval */
+	bool knob_changed;		/* a knob changed in this interval or the one before */
+	double dirty_kb, dirty_thresh_kb;	/* system-wide */
+	int throttled_exact;		/* writers the kernel throttled (tracefs) */
+	int throttled_wchan;		/* writers waiting in balance_dirty_pages, by wchan */
+	double reclaim_kbps;		/* writeback by reclaim (kswapd, vmscan) */
+	bool sibling_rose;		/* another device on the same backing disk rose */
+};
+
+void dip_cause_base_init(struct dip_cause_base *b);
+
+/* Learn an undipped interval's figures (not a dip's: they are what it is judged against). */
+void dip_cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e);
+
+/* The cause of a marked interval; b may be NULL (no baseline: only what needs none). */
+enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause_base *b);
+
+/* "writers stopped", "device slowed", "throttled", "throttled (guess)", ... */
+const char *dip_cause_name(enum dip_cause c);
+
+/* An evidence with every figure unknown. */
+void dip_evidence_init(struct dip_evidence *e);
+
+struct dev_rates;
+/* The device's own figures of an interval into e (r: derived, RATE_OK; flush figures only
+ * where the kernel counts them): which figures are evidence is this module's to say. */
+void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r);
+
+#endif

@@ -1,0 +1,227 @@
+#!/bin/sh
+# The labelled live corpus of the dip detector (make dips-eval).
+#
+# Three ext4 filesystems on loop devices (direct I/O to their backing files,
+# so a device's write rate follows its writer), one writer each:
+# pv -L RATE into a FIFO, dd oflag=direct from it.  While wbtop records
+# (-b --format json -d 1), drops of known depth and length are injected
+# into the running writers (pv -R PID -L RATE; SIGSTOP for a full stop) and
+# written down with their wall-clock times.  tests/dips/score.py then
+# compares wbtop's marks with them: per scenario the drops found and missed
+# and the false marks per 100 steady device-intervals.
+#
+# Usage: sh tests/dips/corpus.sh [WBTOP]   (as root; DIPS_ONLY=name runs one
+# scenario; DIPS_KEEP=DIR keeps the raw output there)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+WBTOP=${1:-$root/wbtop}
+[ "$(id -u)" = 0 ] || { echo "SKIP: dips-eval needs root (loop devices, filesystems)"; exit 77; }
+for c in pv losetup mkfs.ext4 python3; do
+	command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }
+done
+[ -x "$WBTOP" ] || { echo "dips-eval: $WBTOP: not built" >&2; exit 2; }
+
+WORK=$(mktemp -d /var/tmp/wbtop-i16-dips.XXXXXX)
+OUT=${DIPS_KEEP:-$WORK/out}
+mkdir -p "$OUT"
+CLEANUPS=""
+on_exit() { CLEANUPS="$*; $CLEANUPS"; }
+trap 'eval "$CLEANUPS"; rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+
+now() { date +%s.%N; }
+# Sleep until T seconds after the wall-clock time T0 (fractions allowed).
+sleep_until() {
+	d=$(awk -v t0="$1" -v t="$2" -v n="$(now)" 'BEGIN { d = t0 + t - n; print (d > 0 ? d : 0) }')
+	sleep "$d"
+}
+
+# The three filesystems, made once and shared by the scenarios.
+DEVS=""
+for i in 1 2 3; do
+	img=$WORK/d$i.img mnt=$WORK/m$i
+	truncate -s 1600M "$img" || exit 1
+	dev=$(losetup -f --show --direct-io=on "$img") || { echo "dips-eval: losetup failed" >&2; exit 1; }
+	on_exit "losetup -d $dev 2>/dev/null"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 ||
+		{ echo "dips-eval: mkfs.ext4 $dev failed" >&2; exit 1; }
+	mkdir -p "$mnt"
+	mount "$dev" "$mnt" || { echo "dips-eval: mount $dev failed" >&2; exit 1; }
+	on_exit "umount -l $mnt 2>/dev/null"
+	DEVS="$DEVS $(basename "$dev")"
+done
+set -- $DEVS
+DEV1=$1 DEV2=$2 DEV3=$3
+devname() { eval "echo \$DEV$1"; }
+
+# start_writer W KIB BS: writer W held at KIB KiB/s in requests of BS bytes
+# (dd units: 1M); rewrites a 1000-block file so that it never fills.
+# Sets PV_W (pv's pid) and SINK_W.
+start_writer() {
+	w=$1 fifo=$WORK/fifo$1
+	rm -f "$fifo"
+	mkfifo "$fifo" || exit 1
+	pv -q -L "${2}k" /dev/zero >"$fifo" 2>/dev/null &
+	eval "PV_$w=\$!"
+	# the loop holds the FIFO open across dd runs; it ends when pv does
+	sh -c "while dd of=$WORK/m$w/f bs=$3 count=1000 iflag=fullblock oflag=direct conv=notrunc 2>/dev/null; do :; done" \
+		<"$fifo" >/dev/null 2>&1 &
+	eval "SINK_$w=\$!"
+	eval "BASE_$w=$2"
+	WRITERS="$WRITERS $w"
+	label device "$w" 0 0 0
+}
+stop_writers() {
+	for w in $WRITERS; do
+		eval "kill -CONT \$PV_$w; kill -TERM \$PV_$w \$SINK_$w" 2>/dev/null
+	done
+	for w in $WRITERS; do eval "wait \$PV_$w \$SINK_$w" 2>/dev/null; done
+	WRITERS=""
+}
+on_exit stop_writers
+WRITERS=""
+
+# setrate PID RATE: a running pv's new rate.  pv -R now and then times out
+# on a loaded machine ("message not received"); setting a rate twice is
+# harmless, so it is tried again.
+setrate() {
+	for _try in 1 2 3 4 5; do
+		pv -R "$1" -L "$2" 2>/dev/null && return 0
+	done
+	echo "dips-eval: $SCEN: pv -R $1 -L $2 failed" >&2
+}
+
+# label KIND W DEPTH_PCT T_START T_END: one line of the scenario's labels.
+label() { echo "$1 $(devname "$2") $3 $4 $5" >>"$LABELS"; }
+
+# drop W DEPTH SECONDS: writer W DEPTH percent below its base rate for
+# SECONDS, from now (100: stopped); labelled with its wall-clock times.
+drop() {
+	w=$1 depth=$2 len=$3
+	eval "pv=\$PV_$w base=\$BASE_$w"
+	t0=$(now)
+	if [ "$depth" = 100 ]; then
+		kill -STOP "$pv"
+	else
+		setrate "$pv" "$((base * (100 - depth) / 100))k"
+	fi
+	sleep "$len"
+	if [ "$depth" = 100 ]; then kill -CONT "$pv"; else setrate "$pv" "${base}k"; fi
+	label drop "$w" "$depth" "$t0" "$(now)"
+}
+
+# run_wbtop N: wbtop records N 1-s intervals of the scenario's devices in
+# the background, as JSON (the marks, with times) and as batch text (the
+# causes); sets T0 (its start) and WB, WBT (their pids).
+run_wbtop() {
+	T0=$(now)
+	"$WBTOP" -b --format json -d 1 -n "$1" --devices "^($DEV1|$DEV2|$DEV3)\$" \
+		>"$OUT/$SCEN.json" 2>"$OUT/$SCEN.err" &
+	WB=$!
+	"$WBTOP" -b -d 1 -n "$1" --devices "^($DEV1|$DEV2|$DEV3)\$" \
+		>"$OUT/$SCEN.txt" 2>>"$OUT/$SCEN.err" &
+	WBT=$!
+}
+finish() {
+	wait "$WB" || echo "dips-eval: $SCEN: wbtop exited $?: $(head -c 300 "$OUT/$SCEN.err")" >&2
+	wait "$WBT" || echo "dips-eval: $SCEN: wbtop (text) exited $?" >&2
+	stop_writers
+	sleep 1
+}
+begin() {
+	SCEN=$1
+	LABELS=$OUT/$SCEN.labels
+	: >"$LABELS"
+	case "$SCEN" in *${DIPS_ONLY:-}*) return 0 ;; esac
+	return 1
+}
+
+# 1. Sparse drops of 10-100 %, 2-4 s each, one writer at a time, 8 s or more
+# apart; three writers at 32 MiB/s in 1 MiB requests.
+if begin sparse; then
+	for w in 1 2 3; do start_writer $w 32768 1M; done
+	sleep 4
+	run_wbtop 96
+	t=12
+	# writer, depth in percent, length in seconds
+	for ev in "1 10 3" "2 15 3" "3 20 3" "1 30 2" "2 50 2" "3 100 3" \
+		  "2 10 4" "3 15 3" "1 20 3" "2 30 2" "3 50 2" "1 100 3" \
+		  "3 15 3" "1 15 3" "2 20 2"; do
+		set -- $ev
+		sleep_until "$T0" $t
+		drop "$1" "$2" "$3"
+		t=$((t + $3 + 2))
+	done
+	finish
+fi
+
+# 2. An erratic writer: 40 MiB/s with drops of 20-45 % for 2-3 s, 3-6 s apart
+# (a fixed pseudo-random schedule), next to two steady writers.
+if begin erratic; then
+	for w in 1 2 3; do start_writer $w 40960 1M; done
+	sleep 4
+	run_wbtop 70
+	awk 'BEGIN { srand(16); t = 8; while (t < 62) {
+		depth = 20 + int(rand() * 26); len = 2 + int(rand() * 2)
+		printf "%d %d %d\n", t, depth, len
+		t += len + 3 + int(rand() * 4) } }' >"$WORK/erratic.plan"
+	while read -r t depth len; do
+		sleep_until "$T0" "$t"
+		drop 1 "$depth" "$len"
+	done <"$WORK/erratic.plan"
+	finish
+fi
+
+# 3. Counting noise: steady writers of 10 MiB/s in 512 KiB requests and of
+# 30 MiB/s in 1 MiB; nothing must be marked.
+if begin counting; then
+	start_writer 1 10240 512K
+	start_writer 2 10240 512K
+	start_writer 3 30720 1M
+	sleep 4
+	run_wbtop 50
+	finish
+fi
+
+# 4. A burst that ends: a steady 30 MiB/s writer; another device writes at
+# 200 MiB/s for 6 s, then nothing.  Neither the steady device, nor the
+# bursting one, nor the system line is to be marked after it.
+if begin burst; then
+	start_writer 1 30720 1M
+	start_writer 2 204800 1M
+	kill -STOP "$PV_2"
+	sleep 4
+	run_wbtop 45
+	sleep_until "$T0" 14
+	t0=$(now)
+	kill -CONT "$PV_2"
+	sleep 6
+	kill -STOP "$PV_2"
+	label burst 2 0 "$t0" "$(now)"
+	finish
+fi
+
+# 5. Three writers trading bandwidth: 30 MiB/s each; now and then one falls
+# by 60 % (to 12 MiB/s) for 3 s while another takes up what it lost (48 MiB/s).  The
+# one that fell is a dip; the one that rose, and its return, are not.
+if begin trading; then
+	for w in 1 2 3; do start_writer $w 30720 1M; done
+	sleep 4
+	run_wbtop 70
+	t=12
+	for ev in "1 2" "2 3" "3 1" "1 3" "2 1" "3 2"; do
+		set -- $ev
+		sleep_until "$T0" $t
+		eval "rpv=\$PV_$2"
+		rt0=$(now)
+		setrate "$rpv" 49152k
+		drop "$1" 60 3
+		setrate "$rpv" 30720k
+		label rise "$2" 0 "$rt0" "$(now)"
+		t=$((t + 9))
+	done
+	finish
+fi
+
+python3 "$here/score.py" "$OUT"

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Score the dip marks of a corpus run (tests/dips/corpus.sh) against its labels.
+
+usage: score.py DIR   (DIR holds SCENARIO.json, wbtop -b --format json, and
+SCENARIO.labels, lines "KIND DEVICE DEPTH_PCT T_START T_END" in wall-clock
+seconds; KIND is device (one of the scenario's writers: only these devices are
+scored, the machine may have others), drop, rise or burst)
+
+SCENARIO.txt, the same intervals as batch text from a second wbtop started
+with the first, gives each mark's cause ("# dip NAME: cause" lines): a full
+stop (depth 100) is to be "writers stopped".
+
+An interval is (end - dt_s, end], its end the sample's wall_ns.  A drop is
+found when its device is marked in an interval that overlaps it (or ends
+within half a second after it).  Steady intervals are those of a device that
+overlap no labelled event on it, nor the 1.5 s after one, and are not among
+the first 3 (wbtop's warm-up): a mark there is a false mark.  The burst's
+device and the system line are also checked for marks in the 12 s after the
+burst ended.  Exit status 0 when the targets hold, 1 otherwise.
+"""
+import json, os, sys
+
+WARMUP = 3
+AFTER = 1.5
+BURST_AFTER = 12.0
+
+
+def load(dirname, scen):
+    frames = []
+    with open(os.path.join(dirname, scen + '.json')) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                frames.append(json.loads(line))
+    labels = []
+    with open(os.path.join(dirname, scen + '.labels')) as f:
+        for line in f:
+            kind, dev, depth, t0, t1 = line.split()
+            labels.append((kind, dev, float(depth), float(t0), float(t1)))
+    return frames, labels
+
+
+def text_causes(dirname, scen):
+    """Per interval of the batch text (in order): {device: cause}."""
+    path = os.path.join(dirname, scen + '.txt')
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            if line.startswith('time '):
+                out.append({})
+            elif line.startswith('# dip ') and out:
+                name, cause = line[6:].rstrip('\n').split(': ', 1)
+                out[-1][name] = cause
+    return out
+
+
+def intervals(frames):
+    """Per device: [(start, end, marked)]; and the system line's."""
+    devs, sysl = {}, []
+    for k, fr in enumerate(frames):
+        end = fr['wall_ns'] / 1e9
+        start = end - fr.get('dt_s', 1.0)
+        if k < WARMUP or fr.get('status') != 'ok':
+            continue
+        sysl.append((start, end, fr.get('dip', False)))
+        for d in fr.get('devices', []):
+            if d.get('status') != 'ok':
+                continue
+            devs.setdefault(d['name'], []).append((start, end, d.get('dip', False)))
+    return devs, sysl
+
+
+def overlaps(a0, a1, b0, b1):
+    return min(a1, b1) - max(a0, b0) > 0
+
+
+def score(dirname, scen):
+    frames, labels = load(dirname, scen)
+    devs, sysl = intervals(frames)
+    mine = {dev for kind, dev, _, _, _ in labels if kind == 'device'}
+    devs = {d: v for d, v in devs.items() if d in mine}
+    labels = [l for l in labels if l[0] != 'device']
+    res = {'drops': [], 'steady': 0, 'false': 0, 'burst_marks': 0, 'stops': 0, 'stops_right': 0}
+    causes = text_causes(dirname, scen)
+    ends = [fr['wall_ns'] / 1e9 for fr in frames]
+    for kind, dev, depth, t0, t1 in labels:
+        if kind != 'drop':
+            continue
+        found = any(m and overlaps(s, e, t0, t1 + 0.5) for s, e, m in devs.get(dev, []))
+        res['drops'].append((depth, t1 - t0, found))
+        if depth >= 100 and found and causes:
+            # the text run's intervals line up with the JSON run's, one for one
+            said = [causes[k].get(dev) for k, e in enumerate(ends)
+                    if k < len(causes) and overlaps(e - 1.0, e, t0, t1 + 0.5) and dev in causes[k]]
+            res['stops'] += 1
+            res['stops_right'] += bool(said) and all(c == 'writers stopped' for c in said)
+    for dev, ivs in devs.items():
+        evs = [(t0, t1) for _, d, _, t0, t1 in labels if d == dev]
+        for s, e, m in ivs:
+            if any(overlaps(s, e, t0 - 0.25, t1 + AFTER) for t0, t1 in evs):
+                continue
+            res['steady'] += 1
+            res['false'] += m
+    for kind, dev, _, t0, t1 in labels:
+        if kind != 'burst':
+            continue
+        win = (t1, t1 + BURST_AFTER)
+        res['burst_marks'] += sum(m for s, e, m in devs.get(dev, []) if overlaps(s, e, *win))
+        res['burst_marks'] += sum(m for s, e, m in sysl if overlaps(s, e, *win))
+    return res
+
+
+def frac(found, total):
+    return f'{found}/{total}' if total else '-'
+
+
+def main():
+    dirname = sys.argv[1]
+    scens = [n[:-7] for n in sorted(os.listdir(dirname)) if n.endswith('.labels')
+             and os.path.exists(os.path.join(dirname, n[:-7] + '.json'))
+             and os.path.getsize(os.path.join(dirname, n[:-7] + '.json'))]
+    ok = True
+    tot = {'big': [0, 0], 'mid': [0, 0], 'false': 0, 'steady': 0, 'stops': [0, 0]}
+    print(f'{"scenario":10} {"drops>=20%":>10} {"15-20%":>7} {"10-15%":>7} '
+          f'{"missed":>6} {"false":>5} {"steady":>6} {"per100":>6}  notes')
+    for scen in scens:
+        r = score(dirname, scen)
+        big = [f for d, ln, f in r['drops'] if d >= 20 and ln >= 1.9]
+        mid = [f for d, ln, f in r['drops'] if 15 <= d < 20]
+        low = [f for d, ln, f in r['drops'] if d < 15]
+        missed = sum(not f for _, _, f in r['drops'])
+        per100 = 100.0 * r['false'] / r['steady'] if r['steady'] else 0.0
+        notes = []
+        if scen == 'erratic':
+            allf = [f for _, _, f in r['drops']]
+            notes.append(f'erratic found {sum(allf)}/{len(allf)}')
+            if allf and sum(allf) < 0.9 * len(allf):
+                ok = False
+        if scen == 'burst':
+            notes.append(f'marks after the burst {r["burst_marks"]}')
+            ok &= r['burst_marks'] == 0
+        if r['stops']:
+            notes.append(f'stops "writers stopped" {r["stops_right"]}/{r["stops"]}')
+            tot['stops'][0] += r['stops_right']; tot['stops'][1] += r['stops']
+        if scen == 'counting':
+            notes.append(f'counting-noise marks {r["false"]}')
+            ok &= r['false'] == 0
+        print(f'{scen:10} {frac(sum(big), len(big)):>10} {frac(sum(mid), len(mid)):>7} '
+              f'{frac(sum(low), len(low)):>7} {missed:>6} {r["false"]:>5} {r["steady"]:>6} '
+              f'{per100:>6.2f}  {", ".join(notes)}')
+        tot['big'][0] += sum(big); tot['big'][1] += len(big)
+        tot['mid'][0] += sum(mid); tot['mid'][1] += len(mid)
+        tot['false'] += r['false']; tot['steady'] += r['steady']
+    per100 = 100.0 * tot['false'] / tot['steady'] if tot['steady'] else 0.0
+    ok &= tot['big'][0] == tot['big'][1]
+    ok &= tot['mid'][1] == 0 or tot['mid'][0] >= 0.9 * tot['mid'][1]
+    ok &= per100 <= 1.0
+    ok &= tot['stops'][1] == 0 or tot['stops'][0] * 10 >= tot['stops'][1] * 9
+    print(f'all: drops >= 20% found {frac(*tot["big"])}, 15-20% {frac(*tot["mid"])}, '
+          f'false marks {tot["false"]} in {tot["steady"]} steady device-intervals '
+          f'({per100:.2f} per 100), causes of full stops right {frac(*tot["stops"])}: '
+          f'targets {"met" if ok else "NOT met"}')
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,145 @@
+/*
+ * test_cause.c - the cause of a marked interval, table-driven: each row an interval's
+ * evidence against a device whose usual figures are 64 w/s, a queue of 2, an await of 30 ms,
+ * 1 flush a second of 5 ms, and the cause it must get.
+ */
+#include <check.h>
+#include <math.h>
+
+#include "cause.h"
+
+static struct dip_evidence cause_test_usual(void)
+{
+	struct dip_evidence e;
+	dip_evidence_init(&e);
+	e.w_s = 64;
+	e.aqu_sz = 2;
+	e.w_await_ms = 30;
+	e.f_s = 1;
+	e.f_await_ms = 5;
+	e.dirty_kb = 100000;
+	e.dirty_thresh_kb = 4000000;
+	return e;
+}
+
+enum cause_field { F_NONE, F_W_S, F_AQU, F_AWAIT, F_F_S, F_F_AWAIT, F_DIRTY, F_EXACT, F_WCHAN,
+		   F_KNOB, F_RECLAIM, F_SIBLING };
+
+static const struct {
+	const char *what;
+	enum cause_field f1;
+	double v1;
+	enum cause_field f2;
+	double v2;
+	enum dip_cause want;
+} cause_cases[] = {
+	{ "a paused writer: no writes, nothing queued", F_W_S, 0, F_AQU, 0, DIP_CAUSE_STOPPED },
+	{ "a writer at a quarter, queue empty", F_W_S, 16, F_AQU, 0.2, DIP_CAUSE_STOPPED },
+	{ "writes down but the queue full: not stopped", F_W_S, 16, F_AQU, 6, DIP_CAUSE_SLOWED },
+	{ "await up fourfold", F_AWAIT, 120, F_NONE, 0, DIP_CAUSE_SLOWED },
+	{ "await up a little: not slowed", F_AWAIT, 40, F_NONE, 0, DIP_CAUSE_UNKNOWN },
+	{ "flushes up", F_F_S, 12, F_NONE, 0, DIP_CAUSE_FLUSH },
+	{ "flush await up, await up with it", F_F_AWAIT, 80, F_AWAIT, 120, DIP_CAUSE_FLUSH },
+	{ "dirty data at the limit, writers stopped", F_DIRTY, 3950000, F_W_S, 0,
+	  DIP_CAUSE_THROTTLED_GUESS },
+	{ "writers waiting in balance_dirty_pages", F_WCHAN, 3, F_NONE, 0,
+	  DIP_CAUSE_THROTTLED_GUESS },
+	{ "the kernel's own throttling record", F_EXACT, 2, F_DIRTY, 3950000, DIP_CAUSE_THROTTLED },
+	{ "a knob change, queue empty too", F_KNOB, 1, F_W_S, 0, DIP_CAUSE_KNOB },
+	{ "reclaim writing back", F_RECLAIM, 5000, F_NONE, 0, DIP_CAUSE_RECLAIM },
+	{ "another device on the disk rose", F_SIBLING, 1, F_NONE, 0, DIP_CAUSE_SHARED_DISK },
+	{ "nothing to say", F_NONE, 0, F_NONE, 0, DIP_CAUSE_UNKNOWN },
+};
+
+static void cause_test_set(struct dip_evidence *e, enum cause_field f, double v)
+{
+	switch (f) {
+	case F_NONE: break;
+	case F_W_S: e->w_s = v; break;
+	case F_AQU: e->aqu_sz = v; break;
+	case F_AWAIT: e->w_await_ms = v; break;
+	case F_F_S: e->f_s = v; break;
+	case F_F_AWAIT: e->f_await_ms = v; break;
+	case F_DIRTY: e->dirty_kb = v; break;
+	case F_EXACT: e->throttled_exact = (int)v; break;
+	case F_WCHAN: e->throttled_wchan = (int)v; break;
+	case F_KNOB: e->knob_changed = v != 0; break;
+	case F_RECLAIM: e->reclaim_kbps = v; break;
+	case F_SIBLING: e->sibling_rose = v != 0; break;
+	}
+}
+
+START_TEST(test_cause_table)
+{
+	struct dip_cause_base b;
+	dip_cause_base_init(&b);
+	struct dip_evidence usual = cause_test_usual();
+	for (int i = 0; i < 20; i++)
+		dip_cause_base_learn(&b, &usual);
+	for (size_t i = 0; i < sizeof cause_cases / sizeof cause_cases[0]; i++) {
+		struct dip_evidence e = cause_test_usual();
+		cause_test_set(&e, cause_cases[i].f1, cause_cases[i].v1);
+		cause_test_set(&e, cause_cases[i].f2, cause_cases[i].v2);
+		enum dip_cause got = dip_cause_of(&e, &b);
+		ck_assert_msg(got == cause_cases[i].want, "%s: %s, not %s", cause_cases[i].what,
+			      dip_cause_name(got), dip_cause_name(cause_cases[i].want));
+	}
+}
+END_TEST
+
+/* Without a baseline only what needs none is said; unknown figures say nothing. */
+START_TEST(test_cause_without_baseline)
+{
+	struct dip_evidence e;
+	dip_evidence_init(&e);
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	e.w_s = 0;
+	e.aqu_sz = 0;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_STOPPED);
+	e.w_s = 10;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	e.w_await_ms = 500;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	struct dip_cause_base b;
+	dip_cause_base_init(&b);
+	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_UNKNOWN);
+}
+END_TEST
+
+/* The baseline follows the usual figures and ignores unknown ones. */
+START_TEST(test_cause_base_follows)
+{
+	struct dip_cause_base b;
+	dip_cause_base_init(&b);
+	struct dip_evidence e = cause_test_usual();
+	dip_cause_base_learn(&b, &e);
+	ck_assert_double_eq(b.w_s, 64);
+	e.w_s = 128;
+	e.f_s = -1;
+	for (int i = 0; i < 60; i++)
+		dip_cause_base_learn(&b, &e);
+	ck_assert(fabs(b.w_s - 128) < 1);
+	ck_assert_double_eq(b.f_s, 1);
+}
+END_TEST
+
+START_TEST(test_cause_names)
+{
+	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_STOPPED), "writers stopped");
+	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_THROTTLED_GUESS), "throttled (guess)");
+	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_KNOB), "knob change");
+	ck_assert_str_eq(dip_cause_name((enum dip_cause)99), "unknown");
+}
+END_TEST
+
+Suite *cause_suite(void)
+{
+	Suite *s = suite_create("cause");
+	TCase *tc = tcase_create("cause");
+	tcase_add_test(tc, test_cause_table);
+	tcase_add_test(tc, test_cause_without_baseline);
+	tcase_add_test(tc, test_cause_base_follows);
+	tcase_add_test(tc, test_cause_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
