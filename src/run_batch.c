@@ -112,12 +112,19 @@ static int batch_run_add(struct batch_run *r, struct sink *s)
 }
 
 /* Fractions of a second in the time column when the interval has them
- * (two blocks at -d 0.5 must not share a time); a replay's interval is
- * the recording's mean one, give or take 5% of its last decimal. */
+ * (two blocks at -d 0.5 must not share a time).  A replay's interval is
+ * the one its recording says it was asked for; in a recording that does
+ * not say, its mean one, give or take 5% of its last decimal. */
 static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
 {
 	if (r->live)
 		return batch_time_decimals(o->delay_s, 0);
+	char asked[32], err[256], *end;
+	if (rec_meta_get(o->replay_path, "interval", asked, sizeof asked, err, sizeof err) == 0 && asked[0]) {
+		double v = strtod(asked, &end);
+		if (end != asked && !*end && v > 0)
+			return batch_time_decimals(v, 0);
+	}
 	int64_t n = rec_replay_count(r->src);
 	if (n < 2)
 		return 0;
@@ -198,7 +205,11 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 	}
 	if (w)
 		rec_writer_set_sync(w, o->rec_sync_ms);
-	if (w && o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) {
+	/* the interval asked for, so that a replay prints the times as this run does */
+	char interval[32];
+	snprintf(interval, sizeof interval, "%g", o->delay_s);
+	if (w && ((o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) ||
+		  rec_writer_set_meta(w, "interval", interval) < 0)) {
 		fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));
 		rec_writer_close(w, NULL, 0);
 		return 1;

@@ -81,7 +81,11 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 		return 1;
 	if (w)
 		rec_writer_set_sync(w, o->rec_sync_ms);
-	if (w && o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) {
+	/* the interval at the start, so that a batch replay prints times as -b would */
+	char interval[32];
+	snprintf(interval, sizeof interval, "%g", o->delay_s);
+	if (w && ((o->case_name && rec_writer_set_meta(w, "case", o->case_name) < 0) ||
+		  rec_writer_set_meta(w, "interval", interval) < 0)) {
 		snprintf(r->err, sizeof r->err, "%s", rec_writer_errmsg(w));
 		rec_writer_close(w, NULL, 0);
 		return 1;
