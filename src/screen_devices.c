@@ -548,10 +548,17 @@ static void scr_measure_rows(struct screen *s, int page)
 	for (int r = 0; r < page && s->top + (size_t)r < s->norder; r++) {
 		size_t i = s->order[s->top + (size_t)r];
 		const struct dev_rates *d = frame_dev_rate(s->f, i);
-		if (d && d->status == RATE_OK && d->has_flush && d->f_s > 0)
-			s->flush_seen_ns = now;
-		if (d && d->status == RATE_OK && d->has_discard && d->d_s > 0)
-			s->discard_seen_ns = now;
+		/* a flush or discard column with something in it on this row */
+		for (size_t c = 0; d && d->status == RATE_OK && c < s->ncols; c++) {
+			const struct fig_dev *col = s->cols[c];
+			if (!(col->need & (FIG_NEED_FLUSH | FIG_NEED_DISCARD)) ||
+			    !fig_dev_available(col, d) || !(fig_dev_value(col, d) > 0))
+				continue;
+			if (col->need & FIG_NEED_FLUSH)
+				s->flush_seen_ns = now;
+			else
+				s->discard_seen_ns = now;
+		}
 		char label[160];
 		int n = (int)strlen(scr_dev_label(&s->f->cur->dev[i], label, sizeof label));
 		s->label_max = n > s->label_max ? n : s->label_max;

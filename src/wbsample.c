@@ -196,9 +196,16 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 	if (grow_array((void **)&ws->spare, &ws->cap_spare, s->ndev, sizeof *ws->spare, 32))
 		return -ENOMEM;
 	struct wbsample_dev *n = ws->spare;
+	/* both tables are in (major, minor) order: one merge, the same device at the same
+	 * place one comparison (not a search a device: thousands of them every sample) */
+	size_t j = 0;
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct dev_counters *d = &s->dev[i];
-		const struct wbsample_dev *old = wbsample_dev_find(ws, d->major, d->minor);
+		uint64_t key = snap_xobj_dev(d->major, d->minor);
+		while (j < ws->ndev && snap_xobj_dev(ws->dev[j].major, ws->dev[j].minor) < key)
+			j++;
+		const struct wbsample_dev *old = j < ws->ndev &&
+			snap_xobj_dev(ws->dev[j].major, ws->dev[j].minor) == key ? &ws->dev[j] : NULL;
 		n[i] = old ? *old : (struct wbsample_dev){ d->major, d->minor, 0, 0, false };
 		uint64_t io = d->f[DS_WR_SECT] + d->f[DS_WR_IOS] + d->f[DS_IN_FLIGHT];
 		if (!old || io != old->io)
