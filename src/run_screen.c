@@ -112,11 +112,24 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	r->step_ns = (uint64_t)(o->delay_s * 1e9);
 	if (o->procs && source_sample_procs(r->src, true) == 0)
 		r->st.procs_sampled = true;	/* -P: the pane open from the start */
-	/* said on the status line once the screen is up; without it the
-	 * process pane's throttling is the wchan guess, labelled so */
-	if (r->live && !o->no_kernel_trace)
-		(void)source_kernel_loop(r->src, true, r->kloop_why, sizeof r->kloop_why);
+	r->kernel_loop = r->live && !o->no_kernel_trace;
 	return 0;
+}
+
+/* The kernel's writeback loop (a tracefs instance, debugfs), started once the first frame
+ * is drawn: making the instance takes tens of milliseconds the first frame need not wait
+ * for.  Said on the status line; without it the process pane's throttling is the wchan
+ * guess, labelled so. */
+static void run_screen_kernel_loop(struct screen_run *r)
+{
+	if (!r->kernel_loop)
+		return;
+	r->kernel_loop = false;
+	(void)source_kernel_loop(r->src, true, r->kloop_why, sizeof r->kloop_why);
+	if (r->kloop_why[0]) {
+		screen_message(r->scr, "kernel writeback loop: %s", r->kloop_why);
+		screen_draw(r->scr);
+	}
 }
 
 /* Hand control's events from nev on to the history (a mark) and the
@@ -566,13 +579,14 @@ static void run_screen_loop(struct screen_run *r)
 	uint64_t now = ticker_now_ns();
 	uint64_t first = r->step_ns < RUN_SCREEN_FIRST_NS ? r->step_ns : RUN_SCREEN_FIRST_NS;
 	r->start_ns = now + first;
-	/* The baseline sample at once, so that the devices are on the first
-	 * frame; the first rates a short interval later; a replay keeps its
-	 * recorded pace from the start. */
+	/* The baseline sample was taken before the screen: the first frame
+	 * shows it at once, the first rates come a short interval later; a
+	 * replay keeps its recorded pace from the start. */
 	if (!r->replay)
-		r->deadline_ns = now;
+		r->deadline_ns = r->start_ns;
 	screen_state(r->scr, &r->st);
 	screen_draw(r->scr);
+	run_screen_kernel_loop(r);
 	while (!r->quit && !ticker_stop_signal()) {
 		if (!run_screen_wait(r))
 			break;
@@ -699,8 +713,6 @@ static int run_screen_main(const struct opts *o, const char *sort, const char *w
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
 	run_screen_take(&r, f, false);
-	if (r.kloop_why[0])
-		screen_message(r.scr, "kernel writeback loop: %s", r.kloop_why);
 	run_screen_warn(&r, warnings);
 	/* --set's events on the status line, and in the recording with the
 	 * first interval (the baseline before it is never an interval) */

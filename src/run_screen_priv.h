@@ -43,6 +43,7 @@ struct screen_run {
 	int status;
 	char err[512];
 	char kloop_why[512];		/* what of the kernel's writeback loop is missing, and why */
+	bool kernel_loop;		/* start the kernel's writeback loop after the first frame */
 };
 
 /* run_screen.c */
