@@ -28,22 +28,33 @@ COLS, ROWS = 120, 40
 CURVE = (100, 1000, 2000, 5000, 10000)
 
 
-def pty_run(cmd):
-    """Run cmd on a new pseudo-terminal of COLS x ROWS, reading all it
-    prints until it exits; its wall time in seconds."""
+def pty_start(cmd):
+    """cmd started on a new pseudo-terminal of COLS x ROWS: (pid, fd)."""
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
     env.pop("NO_COLOR", None)
-    t0 = time.monotonic()
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         os.execvpe(cmd[0], cmd, env)
+    return pid, fd
+
+
+def pty_drain(fd):
+    """Read fd until the other end closes."""
     while True:
         try:
             if not os.read(fd, 1 << 16):
                 break
         except OSError:
             break
+
+
+def pty_run(cmd):
+    """Run cmd on a new pseudo-terminal of COLS x ROWS, reading all it
+    prints until it exits; its wall time in seconds."""
+    t0 = time.monotonic()
+    pid, fd = pty_start(cmd)
+    pty_drain(fd)
     _, status = os.waitpid(pid, 0)
     t1 = time.monotonic()
     os.close(fd)
@@ -55,13 +66,8 @@ def pty_run(cmd):
 def pty_time_to(cmd, marker):
     """Seconds from starting cmd on a new pseudo-terminal until marker
     (bytes) has been written to it; then cmd is ended."""
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
-    env.pop("NO_COLOR", None)
     t0 = time.monotonic()
-    pid, fd = pty.fork()
-    if pid == 0:
-        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        os.execvpe(cmd[0], cmd, env)
+    pid, fd = pty_start(cmd)
     seen, t = b"", None
     while t is None and time.monotonic() - t0 < 30:
         if not select.select([fd], [], [], 1)[0]:
@@ -76,12 +82,7 @@ def pty_time_to(cmd, marker):
         if marker in seen:
             t = time.monotonic() - t0
     os.kill(pid, 15)
-    while True:
-        try:
-            if not os.read(fd, 1 << 16):
-                break
-        except OSError:
-            break
+    pty_drain(fd)
     os.waitpid(pid, 0)
     os.close(fd)
     if t is None:

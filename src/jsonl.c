@@ -169,6 +169,27 @@ static bool jsonl_traced(const struct snapshot *cur)
 	return false;
 }
 
+/* Values of one object beside the fixed blocks, as ,"name":value pairs (null where the
+ * sample has none), rates per second from prev. */
+struct jsonl_xkey {
+	unsigned kind;
+	const char *name;
+};
+
+static void jsonl_xfields(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
+			  enum snap_xscope scope, uint64_t obj, const struct jsonl_xkey *keys, size_t n,
+			  double dt_s)
+{
+	for (size_t k = 0; k < n; k++) {
+		double x;
+		fprintf(out, ",\"%s\":", keys[k].name);
+		if (derive_x(prev, cur, scope, obj, keys[k].kind, dt_s, &x))
+			jsonl_num(out, x);
+		else
+			fputs("null", out);
+	}
+}
+
 /* The tasks the writeback trace saw paused (values beside the fixed blocks),
  * when the sample has the trace: "tasks":[{"pid":..,"comm":..,"throttled_ms":..,
  * "pauses":..,"task_ratelimit_kbps":..,"bdi":"MAJ:MIN"}], rates per second
@@ -199,18 +220,11 @@ static void jsonl_tasks(FILE *out, const struct snapshot *prev, const struct sna
 			jsonl_str(out, p->comm);
 		else
 			fputs("null", out);	/* processes were not sampled */
-		static const struct { unsigned kind; const char *name; } keys[] = {
+		static const struct jsonl_xkey keys[] = {
 			{ SNAP_XTASK_THROTTLED_MS, "throttled_ms" }, { SNAP_XTASK_PAUSES, "pauses" },
 			{ SNAP_XTASK_RATELIMIT_KBPS, "task_ratelimit_kbps" },
 		};
-		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-			double x;
-			fprintf(out, ",\"%s\":", keys[k].name);
-			if (derive_x(prev, cur, SNAP_XTASK, pid, keys[k].kind, dt_s, &x))
-				jsonl_num(out, x);
-			else
-				fputs("null", out);
-		}
+		jsonl_xfields(out, prev, cur, SNAP_XTASK, pid, keys, sizeof keys / sizeof *keys, dt_s);
 		fputs(",\"bdi\":", out);
 		bool bdi = false;
 		for (; v < end && v->scope == SNAP_XTASK && v->obj == pid; v++)
@@ -234,7 +248,7 @@ static void jsonl_cgroups(FILE *out, const struct snapshot *prev, const struct s
 	const struct snap_xval *v = cur->x, *end = cur->x + cur->nx;
 	while (v < end && v->scope != SNAP_XCG)
 		v++;
-	static const struct { unsigned kind; const char *name; } keys[] = {
+	static const struct jsonl_xkey keys[] = {
 		{ SNAP_XCG_THROTTLED_MS, "throttled_ms" }, { SNAP_XCG_PAUSES, "pauses" },
 		{ SNAP_XCG_WRITTEN_KB, "written_kb_s" },
 	};
@@ -242,14 +256,7 @@ static void jsonl_cgroups(FILE *out, const struct snapshot *prev, const struct s
 	for (bool first = true; v < end && v->scope == SNAP_XCG; first = false) {
 		uint64_t ino = v->obj;
 		fprintf(out, "%s{\"ino\":%" PRIu64, first ? "" : ",", ino);
-		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-			double x;
-			fprintf(out, ",\"%s\":", keys[k].name);
-			if (derive_x(prev, cur, SNAP_XCG, ino, keys[k].kind, dt_s, &x))
-				jsonl_num(out, x);
-			else
-				fputs("null", out);
-		}
+		jsonl_xfields(out, prev, cur, SNAP_XCG, ino, keys, sizeof keys / sizeof *keys, dt_s);
 		fputc('}', out);
 		while (v < end && v->scope == SNAP_XCG && v->obj == ino)
 			v++;
