@@ -10,10 +10,11 @@ on_exit() { CLEANUPS="$*; $CLEANUPS"; }
 trap 'eval "$CLEANUPS"; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
 # A loop device of SIZE MiB with an ext4 filesystem mounted at DIR; sets
-# LOOPDEV to the device.  Call it directly, NOT as $(make_loop_fs ...): in a
+# LOOPDEV to the device; its image in DIR's parent's TMP, or in IMGDIR when
+# given as a third argument.  Call it directly, NOT as $(make_loop_fs ...): in a
 # subshell its cleanups would be lost and the device left behind.
 make_loop_fs() {
-	size=$1 dir=$2 img="$TMP/$(basename "$dir").img"
+	size=$1 dir=$2 img="${3:-$TMP}/$(basename "$dir").img"
 	truncate -s "${size}M" "$img" || return 1
 	dev=$(losetup -f --show "$img") || return 1
 	on_exit "losetup -d $dev 2>/dev/null"
