@@ -516,7 +516,7 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	scr_add(s, &ln, SCR_NORMAL, " ");
 	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
-		history_series(s->h, hs, HIST_DEV_WKB_S, s->vals, (size_t)L->spark_w);
+		history_series(s->h, hs, history_dev_field(fig_dev_write_rate()), s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
 		scr_draw_spark(s, &ln, s->vals, s->dips, L->spark_w, SCR_SPARK_FLOOR_KBPS);
 	}
