@@ -91,7 +91,7 @@ void scr_procs_update(struct screen *s, int rows)
 	}
 	if (want > s->cap_prows)
 		want = s->cap_prows;	/* out of memory: fewer rows, the totals still right */
-	s->nprows = procs_view_build(s->f->prev, s->f->cur, s->f->sys.dt_s, s->prows, want, &s->psum);
+	s->nprows = procs_rank(s->f->prev, s->f->cur, s->f->sys.dt_s, s->prows, want, &s->psum);
 }
 
 void scr_procs_summary_field(struct screen *s, struct scr_line *ln)
