@@ -474,24 +474,11 @@ static bool rec_wdev_same_name(const struct rec_wdev *a, const struct dev_counte
 
 static int rec_writer_grow(struct rec_writer *w, size_t n)
 {
-	if (n <= w->cap)
-		return 0;
-	size_t cap = w->cap ? w->cap : 64;
-	while (cap < n)
-		cap *= 2;
-	struct rec_wdev *a = realloc(w->dev, cap * sizeof *a);
-	if (a)
-		w->dev = a;
-	struct rec_wdev *b = realloc(w->next, cap * sizeof *b);
-	if (b)
-		w->next = b;
-	long *s = realloc(w->src, cap * sizeof *s);
-	if (s)
-		w->src = s;
-	if (!a || !b || !s)
-		return SQLITE_NOMEM;
-	w->cap = cap;
-	return 0;
+	const struct grow_part parts[] = {
+		{ (void **)&w->dev, sizeof *w->dev }, { (void **)&w->next, sizeof *w->next },
+		{ (void **)&w->src, sizeof *w->src },
+	};
+	return grow_arrays(parts, sizeof parts / sizeof parts[0], &w->cap, n, 64) < 0 ? SQLITE_NOMEM : 0;
 }
 
 static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
@@ -787,22 +774,6 @@ static int rec_writer_proc_row(struct rec_writer *w, int64_t seq, const struct p
 	return rec_step(w->db, st);
 }
 
-/* The process of s->proc (sorted by pid) with this pid, NULL if none. */
-static const struct proc_counters *rec_proc_find(const struct snapshot *s, int32_t pid)
-{
-	size_t lo = 0, hi = s->nproc;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->proc[mid].pid == pid)
-			return &s->proc[mid];
-		if (s->proc[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* The rows of the n ranked processes as they are in s, under seq, in pid
  * order (as a replay delivers them). */
 static int rec_writer_proc_rows(struct rec_writer *w, const struct snapshot *s, int64_t seq, size_t n)
@@ -814,11 +785,17 @@ static int rec_writer_proc_rows(struct rec_writer *w, const struct snapshot *s, 
 			pids[b] = pids[b - 1];
 		pids[b] = w->rank[a].pid;
 	}
+	/* both in pid order: one walk; a ranked pid may be absent from s (the
+	 * sample before the one that ranked it, where it did not run yet) */
 	int rc = SQLITE_OK;
-	for (size_t k = 0; k < n && rc == SQLITE_OK; k++) {
-		const struct proc_counters *p = rec_proc_find(s, pids[k]);
-		if (p)
-			rc = rec_writer_proc_row(w, seq, p);
+	size_t k = 0;
+	for (size_t i = 0; i < s->nproc && k < n && rc == SQLITE_OK; i++) {
+		while (k < n && pids[k] < s->proc[i].pid)
+			k++;
+		if (k < n && pids[k] == s->proc[i].pid) {
+			rc = rec_writer_proc_row(w, seq, &s->proc[i]);
+			k++;
+		}
 	}
 	return rc;
 }
