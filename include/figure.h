@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "derive.h"
-#include "procs_view.h"
+#include "procs.h"
 #include "snapshot.h"
 
 /* What must be sampled for a figure to exist (bits; 0 = always there). */
@@ -116,7 +116,7 @@ struct fig_sys {
 	int xkind;		/* >= 0: the value beside the fixed blocks (enum snap_xsys) in r->x */
 };
 
-/* A figure of one process row (procs_view.h): the -P tables (procs_view.c)
+/* A figure of one process row (procs.h): the -P tables (procs_view.c)
  * and the screen's process pane (screen_procs.c) both walk these rows. */
 enum fig_proc_form {
 	FIG_PROC_KBPS,		/* a rate in KiB/s ("hidden" when /proc/PID/io is unreadable) */

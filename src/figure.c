@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "figure.h"
+#include "procs_view.h"
 
 /* ---- formulas -------------------------------------------------------------- */
 

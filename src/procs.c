@@ -322,14 +322,18 @@ static void procs_row_traced(const struct procs_ctx *x, struct proc_row *r)
 	double v;
 	r->traced = true;
 	r->ratelimit_kbps = -1;
+	const struct snap_xval *b = snapshot_find_x(x->cur, SNAP_XTASK, pid);
+	if (!b) {	/* most tasks: none of the trace's values, nothing more to look up */
+		r->throttled = false;
+		return;
+	}
 	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_THROTTLED_MS, x->dt_s, &v))
 		r->paused_ms_s = v;
 	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_PAUSES, x->dt_s, &v))
 		r->pauses_s = v;
 	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_RATELIMIT_KBPS, x->dt_s, &v))
 		r->ratelimit_kbps = v;
-	const struct snap_xval *b = snapshot_find_x(x->cur, SNAP_XTASK, pid);
-	for (; b && b < x->cur->x + x->cur->nx && b->scope == SNAP_XTASK && b->obj == pid; b++)
+	for (; b < x->cur->x + x->cur->nx && b->scope == SNAP_XTASK && b->obj == pid; b++)
 		if (b->kind == SNAP_XTASK_BDI) {
 			r->has_bdi = true;
 			r->bdi_major = (uint32_t)(b->value >> 32);
@@ -346,7 +350,7 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 	memset(r, 0, sizeof *r);
 	r->pid = c->pid;
 	procs_copy_text(r->comm, c->comm, sizeof r->comm);
-	procs_copy_text(r->cmdline, c->cmdline, sizeof r->cmdline);
+	/* r->cmdline: filled once the row is kept (procs_rows_insert's caller) */
 	r->self = c->self;
 	r->state = c->state;
 	r->kind = procs_kind_of(r->comm, c->kthread, &r->flush_major, &r->flush_minor,
@@ -420,12 +424,13 @@ static int procs_cmp_kernel(const struct proc_row *a, const struct proc_row *b)
 	return a->pid < b->pid ? -1 : a->pid > b->pid;
 }
 
-/* Keep the best `room` rows of a sorted array a[0..*n). */
-static void procs_rows_insert(struct proc_row *a, size_t *n, size_t room, const struct proc_row *r,
-			      int (*cmp)(const struct proc_row *, const struct proc_row *))
+/* Keep the best `room` rows of a sorted array a[0..*n).  Returns where r
+ * went, NULL if it did not. */
+static struct proc_row *procs_rows_insert(struct proc_row *a, size_t *n, size_t room, const struct proc_row *r,
+					  int (*cmp)(const struct proc_row *, const struct proc_row *))
 {
 	if (room == 0 || (*n == room && cmp(r, &a[room - 1]) >= 0))
-		return;
+		return NULL;
 	size_t i = *n < room ? *n : room - 1;
 	while (i > 0 && cmp(r, &a[i - 1]) < 0) {
 		a[i] = a[i - 1];
@@ -434,6 +439,7 @@ static void procs_rows_insert(struct proc_row *a, size_t *n, size_t room, const 
 	a[i] = *r;
 	if (*n < room)
 		(*n)++;
+	return &a[i];
 }
 
 static void procs_summary_add(struct procs_summary *s, const struct proc_row *r)
@@ -462,7 +468,7 @@ struct procs_out {
 
 /* One merge pass over prev and cur.  Pass 1 (out == NULL) counts the
  * wanted rows of each group and fills the summary; pass 2 places them. */
-static void procs_view_scan(const struct procs_ctx *x, const struct snapshot *prev,
+static void procs_rank_scan(const struct procs_ctx *x, const struct snapshot *prev,
 			    struct procs_summary *s, size_t *nw, size_t *nk, struct procs_out *out)
 {
 	const struct snapshot *cur = x->cur;
@@ -488,12 +494,16 @@ static void procs_view_scan(const struct procs_ctx *x, const struct snapshot *pr
 		if (!procs_row_wanted(&r))
 			continue;
 		bool kernel = procs_row_kernel(&r);
-		if (!out)
+		if (!out) {
 			(*(kernel ? nk : nw))++;
-		else if (kernel)
-			procs_rows_insert(out->rows + out->w_room, &out->nk, out->k_room, &r, procs_cmp_kernel);
-		else
+			continue;
+		}
+		struct proc_row *kept = kernel ?
+			procs_rows_insert(out->rows + out->w_room, &out->nk, out->k_room, &r, procs_cmp_kernel) :
 			procs_rows_insert(out->rows, &out->nw, out->w_room, &r, procs_cmp_writer);
+		/* the longest text of a row, copied only for the rows kept */
+		if (kept)
+			procs_copy_text(kept->cmdline, c->cmdline, sizeof kept->cmdline);
 	}
 	s->ngone += np - j;
 }
@@ -524,7 +534,7 @@ size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, doubl
 	s->bo_kbps = x.bo_kbps;
 	s->traced = x.traced;
 	size_t nw = 0, nk = 0;
-	procs_view_scan(&x, prev, s, &nw, &nk, NULL);
+	procs_rank_scan(&x, prev, s, &nw, &nk, NULL);
 	/* Both groups get at least half the room when both need more. */
 	size_t k_min = nk < cap / 2 ? nk : cap / 2;
 	size_t w_room = nw < cap - k_min ? nw : cap - k_min;
@@ -532,7 +542,7 @@ size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, doubl
 	s->nomitted = nw + nk - w_room - k_room;
 	struct procs_out out = { .rows = rows, .w_room = w_room, .k_room = k_room };
 	memset(&scratch, 0, sizeof scratch);
-	procs_view_scan(&x, prev, &scratch, &nw, &nk, &out);
+	procs_rank_scan(&x, prev, &scratch, &nw, &nk, &out);
 	return out.nw + out.nk;
 }
 

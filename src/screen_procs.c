@@ -3,7 +3,7 @@
  * the dirty limits, and the kernel's writeback threads, in place of the
  * throughput graph.
  *
- * The rows and totals are procs_view's (procs_view.h), from the frame's two
+ * The rows and totals are procs_rank's (procs.h), from the frame's two
  * snapshots; this file only lays them out.  The loop samples processes
  * while the pane is open (a sample of them costs about 2 ms per 100
  * processes); a replay shows the processes its recording holds, if any.
