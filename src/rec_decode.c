@@ -83,6 +83,7 @@ static int rec_rp_grow_lists(struct rec_replay *rp, size_t n)
 	const struct grow_part parts[] = {
 		{ (void **)&rp->act, sizeof *rp->act }, { (void **)&rp->tmp, sizeof *rp->tmp },
 		{ (void **)&rp->dev_ids, sizeof *rp->dev_ids }, { (void **)&rp->dev_dips, sizeof *rp->dev_dips },
+		{ (void **)&rp->dev_causes, sizeof *rp->dev_causes },
 	};
 	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &rp->cap, n, 64) < 0)
 		return rec_rp_fail(rp, -ENOMEM, "out of memory");
