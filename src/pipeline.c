@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "grow.h"
 #include "ident.h"
 #include "pipeline.h"
 
@@ -99,34 +100,20 @@ void pipeline_restart(struct pipeline *p)
 
 static int pipeline_grow(struct pipeline *p, size_t n)
 {
-	if (n <= p->cap)
+	size_t had = p->cap;
+	if (n <= had)
 		return 0;
-	size_t cap = p->cap ? p->cap : 64;
-	while (cap < n)
-		cap *= 2;
-#define GROW(field) do { \
-		void *q = realloc(p->field, cap * sizeof *p->field); \
-		if (!q) \
-			return -ENOMEM; \
-		p->field = q; \
-	} while (0)
-	GROW(prev_of);
-	GROW(rates);
-	GROW(briefs);
-	GROW(rate_step);
-	GROW(dips);
-	GROW(keys);
-	GROW(name_keys);
-	GROW(ids);
-	GROW(values);
-	GROW(reqs);
-	GROW(usual[0]);
-	GROW(usual[1]);
-	GROW(causes);
-#undef GROW
+#define PART(field) { (void **)&p->field, sizeof *p->field }
+	const struct grow_part parts[] = {
+		PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(keys),
+		PART(name_keys), PART(ids), PART(values), PART(reqs), PART(usual[0]), PART(usual[1]),
+		PART(causes),
+	};
+#undef PART
+	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &p->cap, n, 64) < 0)
+		return -ENOMEM;
 	/* a new device slot has no single-device rates yet */
-	memset(p->rate_step + p->cap, 0, (cap - p->cap) * sizeof *p->rate_step);
-	p->cap = cap;
+	memset(p->rate_step + had, 0, (p->cap - had) * sizeof *p->rate_step);
 	return 0;
 }
 
