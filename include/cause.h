@@ -23,6 +23,8 @@ enum dip_cause {
 	DIP_CAUSE_SLOWED,		/* the device slowed: queue full, await up */
 	DIP_CAUSE_RECLAIM,		/* reclaim busy (kswapd, vmscan writeback) */
 	DIP_CAUSE_SHARED_DISK,		/* bandwidth taken by another device on the same disk */
+	DIP_CAUSE_WRITERS_SLOWED,	/* writers submitted less: nothing queued, await as usual,
+					 * w/s down (the device was not the bottleneck) */
 };
 
 /* A device's usual figures; start with dip_cause_base_init. */
@@ -56,7 +58,7 @@ const char *dip_cause_name(enum dip_cause c);
  * DIP_CAUSE_UNKNOWN for a name this build does not know. */
 enum dip_cause dip_cause_by_name(const char *name);
 /* The number of causes: every enum dip_cause is below it. */
-#define DIP_NCAUSES ((unsigned)DIP_CAUSE_SHARED_DISK + 1)
+#define DIP_NCAUSES ((unsigned)DIP_CAUSE_WRITERS_SLOWED + 1)
 
 /* An evidence with every figure unknown. */
 void dip_evidence_init(struct dip_evidence *e);

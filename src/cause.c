@@ -19,8 +19,11 @@
 static const double CAUSE_BASE_WEIGHT = 0.25;
 /* Nothing queued: under half a request in flight on average. */
 static const double CAUSE_QUEUE_EMPTY = 0.5;
-/* Writes down: under half the usual w/s. */
-static const double CAUSE_WRITES_DOWN = 0.5;
+/* Stopped: under a tenth of the usual w/s (what is left is the interval's edge, a last flush);
+ * a writer at 40 % is slowed, not stopped. */
+static const double CAUSE_WRITES_DOWN = 0.1;
+/* Fewer writes: at least 5 % under the usual w/s (a dip is a fall of 8 % or more). */
+static const double CAUSE_WRITES_FEWER = 0.05;
 /* Up against its own baseline: more than twice the usual, and by more than a small absolute
  * amount (an await of 0.1 ms doubling is nothing). */
 static const double CAUSE_UP_FACTOR = 2.0;
@@ -86,6 +89,17 @@ static bool cause_stopped(const struct dip_evidence *e, const struct dip_cause_b
 	return b && b->n ? e->w_s < CAUSE_WRITES_DOWN * b->w_s : e->w_s == 0.0;
 }
 
+/* Writers that submitted less without stopping: nothing queued, fewer writes than usual, and
+ * those done as fast as usual -- the device was waiting for work, not the work for it. Last of
+ * the device's own evidence: anything the device did wrong comes first. */
+static bool cause_writers_slowed(const struct dip_evidence *e, const struct dip_cause_base *b)
+{
+	if (!b || !b->n || !(e->aqu_sz >= 0.0 && e->aqu_sz < CAUSE_QUEUE_EMPTY) || e->w_s < 0.0)
+		return false;
+	return e->w_s < (1.0 - CAUSE_WRITES_FEWER) * b->w_s &&
+	       !cause_up(e->w_await_ms, b->w_await_ms, CAUSE_AWAIT_MIN_MS);
+}
+
 static bool cause_flush(const struct dip_evidence *e, const struct dip_cause_base *b)
 {
 	return b && b->n && (cause_up(e->f_s, b->f_s, CAUSE_FLUSH_MIN_PS) ||
@@ -118,6 +132,8 @@ enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause
 		return DIP_CAUSE_RECLAIM;
 	if (e->sibling_rose)
 		return DIP_CAUSE_SHARED_DISK;
+	if (cause_writers_slowed(e, b))
+		return DIP_CAUSE_WRITERS_SLOWED;
 	return DIP_CAUSE_UNKNOWN;
 }
 
@@ -131,6 +147,7 @@ static const char *const cause_names[DIP_NCAUSES] = {
 	[DIP_CAUSE_SLOWED] = "device slowed",
 	[DIP_CAUSE_RECLAIM] = "reclaim",
 	[DIP_CAUSE_SHARED_DISK] = "shared disk",
+	[DIP_CAUSE_WRITERS_SLOWED] = "writers slowed",
 };
 
 const char *dip_cause_name(enum dip_cause c)

@@ -34,7 +34,9 @@ static const struct {
 	enum dip_cause want;
 } cause_cases[] = {
 	{ "a paused writer: no writes, nothing queued", F_W_S, 0, F_AQU, 0, DIP_CAUSE_STOPPED },
-	{ "a writer at a quarter, queue empty", F_W_S, 16, F_AQU, 0.2, DIP_CAUSE_STOPPED },
+	{ "a writer at a quarter, queue empty: slowed, not stopped", F_W_S, 16, F_AQU, 0.2,
+	  DIP_CAUSE_WRITERS_SLOWED },
+	{ "a writer at a twentieth, queue empty", F_W_S, 3, F_AQU, 0.1, DIP_CAUSE_STOPPED },
 	{ "writes down but the queue full: not stopped", F_W_S, 16, F_AQU, 6, DIP_CAUSE_SLOWED },
 	{ "await up fourfold", F_AWAIT, 120, F_NONE, 0, DIP_CAUSE_SLOWED },
 	{ "await up a little: not slowed", F_AWAIT, 40, F_NONE, 0, DIP_CAUSE_UNKNOWN },
@@ -49,6 +51,10 @@ static const struct {
 	{ "reclaim writing back", F_RECLAIM, 5000, F_NONE, 0, DIP_CAUSE_RECLAIM },
 	{ "another device on the disk rose", F_SIBLING, 1, F_NONE, 0, DIP_CAUSE_SHARED_DISK },
 	{ "nothing to say", F_NONE, 0, F_NONE, 0, DIP_CAUSE_UNKNOWN },
+	{ "a writer at 70 %, nothing queued, await as usual", F_W_S, 45, F_AQU, 0.1,
+	  DIP_CAUSE_WRITERS_SLOWED },
+	{ "a writer at 70 %, the queue as usual: not the writers", F_W_S, 45, F_NONE, 0,
+	  DIP_CAUSE_UNKNOWN },
 };
 
 static void cause_test_set(struct dip_evidence *e, enum cause_field f, double v)
@@ -128,6 +134,7 @@ START_TEST(test_cause_names)
 	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_STOPPED), "writers stopped");
 	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_THROTTLED_GUESS), "throttled (guess)");
 	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_KNOB), "knob change");
+	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_WRITERS_SLOWED), "writers slowed");
 	ck_assert_str_eq(dip_cause_name((enum dip_cause)99), "unknown");
 }
 END_TEST
