@@ -28,7 +28,7 @@ static const double CAUSE_WRITES_FEWER = 0.05;
  * amount (an await of 0.1 ms doubling is nothing). */
 static const double CAUSE_UP_FACTOR = 2.0;
 static const double CAUSE_AWAIT_MIN_MS = 2.0;
-static const double CAUSE_FLUSH_MIN_PS = 1.0;
+static const double CAUSE_FLUSH_MIN_PS = 3.0;	/* a journal commit is a flush or two */
 /* The queue is full when it is 1.5 times its usual length and at least one request deep. */
 static const double CAUSE_QUEUE_FULL = 1.5;
 /* Dirty data within 5 % of the kernel's limit: writers are throttled there. */

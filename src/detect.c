@@ -13,7 +13,7 @@
  * plus the quartile's height above the centre, by more than a few requests' worth (counting
  * noise) and by more than an absolute minimum, and was not made up for by the interval before,
  * unless it fell to (almost) nothing, which is the end of a run; a drop held for two intervals
- * in a row is a dip at its second when both fall by max(--dip, 0.7 * 3 * jitter) plus that
+ * in a row is a dip at its second when both fall by max(--dip, 0.6 * 3 * jitter) plus that
  * height; in a lone series the interval after a dip is judged at 0.6 of the threshold. A group
  * adds: devices carrying a negligible part of the traffic are not judged; a device's jitter is
  * at least its peers' (the median of theirs: the devices of one run do the same work, and a
@@ -95,7 +95,7 @@ static const double DIP_RISE_QUANTILE = 0.9;
 static const double DIP_AFTER_FRAC = 0.6;
 /* Two intervals in a row below the level by this part of the threshold are a dip (the second
  * of them): a drop that is held, not jitter. */
-static const double DIP_HELD_FRAC = 0.7;
+static const double DIP_HELD_FRAC = 0.6;
 /* Counting noise: an interval's count of requests is off by a request or two (one split by
  * the interval's edge, a writer's burst), so a fall of 3 requests or fewer from the level is
  * not a dip. */
