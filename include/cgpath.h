@@ -71,6 +71,9 @@ int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t now_ms, uint64_t *ino
 /* The cgroups of the last walk, in walk order; *n set. */
 const struct cgpath_entry *cgpath_entries(const struct cgpath *c, size_t *n);
 
+/* The index of cgroup ino among the last walk's entries, or -1. */
+long cgpath_index(const struct cgpath *c, uint64_t ino);
+
 /* Whether the last walk stopped at CGPATH_MAX or CGPATH_DEPTH. */
 bool cgpath_truncated(const struct cgpath *c);
 

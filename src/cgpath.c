@@ -193,7 +193,8 @@ int cgpath_walk(struct cgpath *c, uint64_t now_ms)
 		t.e[i].path = t.buf + t.off[i];
 		key[i] = (struct cgpath_key){ t.e[i].ino, (uint32_t)i };
 	}
-	qsort(key, t.n, sizeof *key, cgpath_cmp_ino);
+	if (t.n > 1)
+		qsort(key, t.n, sizeof *key, cgpath_cmp_ino);
 	for (size_t i = 0; i < t.n; i++)
 		t.byino[i] = key[i].i;
 	free(key);
@@ -373,6 +374,11 @@ const struct cgpath_entry *cgpath_entries(const struct cgpath *c, size_t *n)
 {
 	*n = c->t.n;
 	return c->t.e;
+}
+
+long cgpath_index(const struct cgpath *c, uint64_t ino)
+{
+	return cgpath_find(&c->t, ino);
 }
 
 bool cgpath_truncated(const struct cgpath *c)

@@ -506,3 +506,62 @@ const struct fig_dev *fig_dev_sort_first(void)
 			return &fig_dev_table[i];
 	return NULL;
 }
+
+/* ---- memory cgroups ------------------------------------------------------ */
+
+/* name, batch title, description, unit, batch width and decimals, kind;
+ * the screen's title and width; OpenMetrics. */
+#define CG(n, t, d, u, w, p, k, st, sw, om_name, om_help) \
+	{ n, t, d, u, w, p, k, { st, sw, p }, { om_name, FIG_OM_GAUGE, NULL, om_help, 1.0 } }
+const struct fig_cg fig_cg_table[] = {
+	/* the writeback domain's, from the trace's cgroup_ino (JSON's first keys) */
+	CG("throttled_ms", NULL, "time writers were paused in its writeback domain", "ms/s", 0, 1,
+	   SNAP_XCG_THROTTLED_MS, NULL, 0, "wbtop_cgroup_domain_throttled_ms_per_second",
+	   "ms per second paused in balance_dirty_pages in the cgroup's writeback domain"),
+	CG("pauses", NULL, "pauses in its writeback domain", "1/s", 0, 1, SNAP_XCG_PAUSES, NULL, 0,
+	   NULL, NULL),
+	CG("written_kb_s", NULL, "written back by flusher passes for its writeback domain", "KiB/s",
+	   0, 0, SNAP_XCG_WRITTEN_KB, NULL, 0, NULL, NULL),
+	CG("file_dirty_kb", "dirty", "its dirty page cache (memory.stat file_dirty; v1 dirty)", "KiB",
+	   9, 0, SNAP_XCG_FILE_DIRTY_KB, "DIRTY", 9, "wbtop_cgroup_file_dirty_kibibytes",
+	   "dirty page cache of the memory cgroup (memory.stat)"),
+	CG("file_writeback_kb", "wback", "its page cache under writeback (file_writeback; v1 writeback)",
+	   "KiB", 8, 0, SNAP_XCG_FILE_WRITEBACK_KB, "WBACK", 8,
+	   "wbtop_cgroup_file_writeback_kibibytes",
+	   "page cache of the memory cgroup under writeback (memory.stat)"),
+	CG("wb_dirty_kb", "wb_dirty", "dirty pages of its writeback domains (wb_stats WbReclaimable)",
+	   "KiB", 9, 0, SNAP_XCG_WB_DIRTY_KB, "WB_DIRTY", 9, "wbtop_cgroup_wb_dirty_kibibytes",
+	   "dirty pages of the cgroup's writeback domains, all devices (wb_stats)"),
+	CG("wb_writeback_kb", NULL, "pages of its writeback domains under writeback (WbWriteback)",
+	   "KiB", 0, 0, SNAP_XCG_WB_WRITEBACK_KB, NULL, 0, NULL, NULL),
+	CG("wb_thresh_kb", "wb_thr",
+	   "dirty threshold of its writeback domains, on the devices it has pages on (WbDirtyThresh)",
+	   "KiB", 9, 0, SNAP_XCG_WB_THRESH_KB, "WB_THR", 9, "wbtop_cgroup_wb_thresh_kibibytes",
+	   "dirty threshold of the cgroup's writeback domains on the devices it has pages on"),
+	CG("wb_bw_kbps", "wb_bw",
+	   "the kernel's write bandwidth estimate of those domains (WbWriteBandwidth)", "KiB/s", 8, 0,
+	   SNAP_XCG_WB_BW_KBPS, "WB_BW", 8, "wbtop_cgroup_wb_bandwidth_kibibytes_per_second",
+	   "write bandwidth estimate of the cgroup's writeback domains with pages"),
+	CG("wb_dirtied_kb_s", "dirtied", "pages dirtied in its writeback domains (WbDirtied)", "KiB/s", 8,
+	   0, SNAP_XCG_WB_DIRTIED_KB, "DIRTD/s", 8, "wbtop_cgroup_dirtied_kibibytes_per_second",
+	   "pages dirtied in the cgroup's writeback domains"),
+	CG("wb_written_kb_s", "written", "pages written in its writeback domains (WbWritten)", "KiB/s",
+	   8, 0, SNAP_XCG_WB_WRITTEN_KB, "WRITN/s", 8, "wbtop_cgroup_written_kibibytes_per_second",
+	   "pages written in the cgroup's writeback domains"),
+	CG("task_throttled_ms", "thr_ms", "time its tasks were paused in balance_dirty_pages", "ms/s",
+	   7, 1, SNAP_XCG_TASK_THROTTLED_MS, "THR_MS", 7,
+	   "wbtop_cgroup_throttled_ms_per_second",
+	   "ms per second the cgroup's tasks were paused in balance_dirty_pages"),
+	CG("task_pauses", "pauses", "pauses of its tasks in balance_dirty_pages", "1/s", 7, 1,
+	   SNAP_XCG_TASK_PAUSES, "PAUSE/s", 8, "wbtop_cgroup_pauses_per_second",
+	   "pauses per second of the cgroup's tasks in balance_dirty_pages"),
+};
+const size_t fig_ncg = sizeof fig_cg_table / sizeof fig_cg_table[0];
+_Static_assert(sizeof fig_cg_table / sizeof fig_cg_table[0] <= FIG_CG_MAX, "FIG_CG_MAX rows at most");
+#undef CG
+
+bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
+		  uint64_t ino, double dt_s, double *v)
+{
+	return derive_x(prev, cur, SNAP_XCG, ino, f->kind, dt_s, v);
+}

@@ -101,6 +101,7 @@ static int rec_rp_prepare(struct rec_replay *rp)
 	/* Files written before processes (or the values beside the fixed
 	 * blocks) were recorded lack that table: their samples replay without. */
 	bool has_procs = rec_rp_has_table(rp, "procs"), has_extras = rec_rp_has_table(rp, "extras");
+	bool has_cgroups = rec_rp_has_table(rp, "cgroups");
 	const char *sql[RS_COUNT] = {
 		[RS_SAMPLE] = sample,
 		[RS_FRAMES] = "SELECT id, data FROM frames WHERE id BETWEEN ? AND ? ORDER BY id",
@@ -119,6 +120,7 @@ static int rec_rp_prepare(struct rec_replay *rp)
 			     " write_bytes, cancelled_write_bytes, utime_jif, stime_jif, wchan,"
 			     " flush_major, flush_minor FROM procs WHERE seq = ? ORDER BY pid" : NULL,
 		[RS_EXTRAS] = has_extras ? "SELECT obj, kind, value FROM extras WHERE seq = ?" : NULL,
+		[RS_CGROUPS] = has_cgroups ? "SELECT ino, path, gone FROM cgroups WHERE seq = ?" : NULL,
 	};
 	int rc = sample && dev ? SQLITE_OK : SQLITE_NOMEM;
 	for (int i = 0; i < RS_COUNT && rc == SQLITE_OK; i++)
