@@ -50,6 +50,14 @@ struct cgsample_acc {
 	uint64_t dirtied_kb, written_kb;
 };
 
+/* The cgroup a paused task was last found in: a task that exits between
+ * its last pause and the sample is still placed. */
+struct cgsample_task {
+	int32_t pid;
+	uint64_t ino;
+	uint64_t seen_ms;
+};
+
 /* memory.stat of a walk's entry in this sample. */
 struct cgsample_ms {
 	bool known;			/* read, or below a clean subtree (then 0) */
@@ -67,6 +75,8 @@ struct cgsample {
 	size_t nsum, cap_sum;
 	struct cgsample_acc *acc;	/* sorted by ino; those with domains */
 	size_t nacc, cap_acc;
+	struct cgsample_task *task;	/* sorted by pid */
+	size_t ntask, cap_task;
 	struct cgsample_ms *ms;
 	size_t cap_ms;
 	char *buf;
@@ -99,6 +109,7 @@ void cgsample_close(struct cgsample *cs)
 	free(cs->spare);
 	free(cs->sum);
 	free(cs->acc);
+	free(cs->task);
 	free(cs->ms);
 	free(cs->buf);
 	free(cs);
@@ -341,16 +352,54 @@ static int cgsample_memstats(struct cgsample *cs)
 	return 0;
 }
 
+/* The cgroup of task pid: read now, else where it was last found (it
+ * exited since its pause).  0, or -ENOENT (never found), -ENOMEM. */
+static int cgsample_task_cg(struct cgsample *cs, int32_t pid, uint64_t now_ms, uint64_t *ino)
+{
+	size_t lo = 0, hi = cs->ntask;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cs->task[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	bool known = lo < cs->ntask && cs->task[lo].pid == pid;
+	if (cgpath_of_task(cs->paths, pid, now_ms, ino) != 0) {
+		if (!known)
+			return -ENOENT;
+		*ino = cs->task[lo].ino;
+		return 0;
+	}
+	if (!known) {
+		if (grow_array((void **)&cs->task, &cs->cap_task, cs->ntask + 1, sizeof *cs->task, 16))
+			return -ENOMEM;
+		memmove(&cs->task[lo + 1], &cs->task[lo], (cs->ntask - lo) * sizeof *cs->task);
+		cs->ntask++;
+	}
+	cs->task[lo] = (struct cgsample_task){ pid, *ino, now_ms };
+	return 0;
+}
+
 /* The interval's paused tasks into their cgroups' rows. */
 static int cgsample_tasks(struct cgsample *cs, const struct wbloop *w, uint64_t now_ms)
 {
+	/* tasks not paused for a while are forgotten: bounded by the recent writers */
+	size_t kept = 0;
+	for (size_t i = 0; i < cs->ntask; i++)
+		if (now_ms - cs->task[i].seen_ms <= CGSAMPLE_KEEP_MS)
+			cs->task[kept++] = cs->task[i];
+	cs->ntask = kept;
 	for (size_t i = 0; w && i < w->ntask; i++) {
 		const struct wbloop_task *t = &w->task[i];
 		if (!t->pauses && !t->paused_ms)
 			continue;
 		uint64_t ino;
-		if (cgpath_of_task(cs->paths, t->pid, now_ms, &ino) != 0)
-			continue;	/* exited before the sample: its pauses are not placed */
+		int rc = cgsample_task_cg(cs, t->pid, now_ms, &ino);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			continue;	/* exited before its first sample: its pauses are not placed */
 		struct cgsample_row *r = cgsample_row(cs, ino, true);
 		if (!r)
 			return -ENOMEM;
