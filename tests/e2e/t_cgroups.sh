@@ -66,6 +66,8 @@ sampler=$!
 on_exit "kill $sampler 2>/dev/null"
 start_ref_reader "$TMP/ref" || fail "could not make the reference tracefs instance"
 
+scr_start_live 160 40 -- -d 1
+on_exit scr_stop
 "$WBTOP" -b -d 1 -n 10 --format json > "$TMP/json" 2> "$TMP/json.err" &
 wb_json=$!
 "$WBTOP" -b -d 1 -n 10 -w "$TMP/rec.db" > "$TMP/live" 2> "$TMP/live.err" &
@@ -80,7 +82,28 @@ sh -c 'echo $$ > "$1/cgroup.procs" && exec pv -q -L 256k /dev/zero > "$2"' sh \
 	$cgroot/$slow "$TMP/i15b_slow/f" &
 w_slow=$!
 on_exit "kill $w_fast $w_slow 2>/dev/null; wait $w_fast $w_slow 2>/dev/null"
-sleep 6
+sleep 3
+# the screen's cgroup view: both by path, the fast one throttled
+scr_keys C
+scr_wait "/$fast" 5
+scr_wait "/$slow" 5
+scr_thr_now() {	# whether the pane's row of cgroup path $1 shows THR_MS > 0
+	awk -v p="$1" '$NF == p && $(NF - 2) != "-" && $(NF - 2) > 0 { ok = 1 } END { exit !ok }' "$TMP/pane"
+}
+scr_thr_row() {	# wait until it does
+	end=$(( $(date +%s) + 5 ))
+	until scr_thr_now "$1"; do
+		[ "$(date +%s)" -gt "$end" ] && { scr_show; fail "the screen never showed $1 throttled"; }
+		sleep 0.2
+		scr_cap >/dev/null
+	done
+}
+scr_thr_row "/$fast"
+grep "/$fast\$" "$TMP/pane"
+scr_keys C	# back to the main screen, where q quits
+scr_wait "system writes" 3
+scr_quit
+sleep 2
 kill $w_fast $w_slow 2>/dev/null
 wait $w_fast $w_slow 2>/dev/null
 wait $wb_json || fail "wbtop --format json exited $?: $(cat "$TMP/json.err")"
@@ -100,14 +123,17 @@ awk -v p="/$fast" '$2 == p && $1 != "-" && $1 > 0 { n++ } END { exit !(n >= 2) }
 	{ cat "$TMP/rows"; fail "the fast cgroup is not shown throttled in two intervals"; }
 
 # --- JSON: paths, throttling against the reference reader, file_dirty against memory.stat
-ref_ms=$(awk -v pid="$w_fast" '/balance_dirty_pages:/ {
-	split($0, a, " \\["); n = split(a[1], t, "-")
-	if (t[n] != pid) next
-	if (match($0, / pause=-?[0-9]+/)) { v = substr($0, RSTART + 7, RLENGTH - 7); if (v > 0) s += v }
-} END { print s + 0 }' "$TMP/ref")
-python3 - "$TMP/json" "$TMP/memstat" "$ino_fast" "$ino_slow" "/$fast" "/$slow" "$ref_ms" <<'EOF' ||
+ref_ms() {	# the pauses the reference reader saw for pid $1, ms
+	awk -v pid="$1" '/balance_dirty_pages:/ {
+		split($0, a, " \\["); n = split(a[1], t, "-")
+		if (t[n] != pid) next
+		if (match($0, / pause=-?[0-9]+/)) { v = substr($0, RSTART + 7, RLENGTH - 7); if (v > 0) s += v }
+	} END { print s + 0 }' "$TMP/ref"
+}
+python3 - "$TMP/json" "$TMP/memstat" "$ino_fast" "$ino_slow" "/$fast" "/$slow" "$(ref_ms $w_fast)" \
+	"$(ref_ms $w_slow)" <<'EOF' ||
 import json, sys
-jf, mf, ino_f, ino_s, path_f, path_s, ref_ms = sys.argv[1:]
+jf, mf, ino_f, ino_s, path_f, path_s, ref_ms, ref_slow = sys.argv[1:]
 ino = {int(ino_f): (path_f, 1), int(ino_s): (path_s, 2)}
 ref = [[float(x) for x in l.split()] for l in open(mf) if len(l.split()) == 3]
 thr = {path_f: 0.0, path_s: 0.0}
@@ -135,17 +161,21 @@ for line in open(jf):
             matched += 1
         else:
             bad.append("%s at %.2f: %d KiB, memory.stat %d..%d" % (path, t, got, lo, hi))
-ref_ms = float(ref_ms)
-print("throttled: fast %.0f ms, slow %.0f ms, reference %.0f ms; file_dirty %d/%d within memory.stat, fast dirty in %d"
-      % (thr[path_f], thr[path_s], ref_ms, matched, checked, dirty_seen))
+ref_ms, ref_slow = float(ref_ms), float(ref_slow)
+print("throttled: fast %.0f ms (reference %.0f ms), slow %.0f ms (reference %.0f ms); "
+      "file_dirty %d/%d within memory.stat, fast dirty in %d"
+      % (thr[path_f], ref_ms, thr[path_s], ref_slow, matched, checked, dirty_seen))
 for b in bad:
     print("  " + b)
 if ref_ms < 20:
     sys.exit("the fast writer was hardly throttled (%.0f ms): no test" % ref_ms)
 if abs(thr[path_f] - ref_ms) > 0.1 * ref_ms:
     sys.exit("the fast cgroup's throttled time is not within 10% of the reference")
-if thr[path_s] > max(5.0, 0.02 * ref_ms):
-    sys.exit("the slow cgroup shows throttling")
+# the slow writer is far below its device's limit; the system's, which other
+# work on the machine can push it over, may hold it a little: what it shows
+# is what the kernel did, and much less than the fast one's
+if abs(thr[path_s] - ref_slow) > max(10.0, 0.1 * ref_slow) or thr[path_s] > 0.1 * thr[path_f]:
+    sys.exit("the slow cgroup shows throttling it did not have")
 if checked < 8 or matched < 0.8 * checked or dirty_seen < 3:
     sys.exit("file_dirty does not follow memory.stat")
 EOF
@@ -159,3 +189,20 @@ cgsections "$TMP/replay" > "$TMP/replay.cg"
 [ -s "$TMP/live.cg" ] || fail "no cgroup table live"
 diff -u "$TMP/live.cg" "$TMP/replay.cg" || fail "the replay's cgroup tables differ from the live run's"
 echo "live and replay: $(grep -c '^cgroup' "$TMP/live.cg") cgroup tables, the same"
+
+# --- the replay's screen: the same view, stepped to a throttled interval
+scr_start_live 160 40 -- -r "$TMP/rec.db"
+scr_wait "wbtop" 5
+scr_keys C
+scr_wait "/$slow" 5
+until scr_thr_now "/$fast"; do
+	n=$(( ${n:-0} + 1 ))
+	[ $n -le 10 ] || { scr_show; fail "the replay's cgroup view never showed /$fast throttled"; }
+	scr_keys .
+	sleep 0.3
+	scr_cap >/dev/null
+done
+grep "/$fast\$" "$TMP/pane"
+scr_keys q	# q on a page: back to the main screen
+scr_wait "system writes" 3
+scr_quit
