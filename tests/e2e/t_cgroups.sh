@@ -12,7 +12,9 @@
 # throttled ms/s must be > 0 and sum to the pauses an independent reader of
 # balance_dirty_pages saw for its writer (within 10%), the slow one's ~0;
 # JSON names them by path; a replay of the recording prints the same
-# cgroup table; the screen's cgroup view (key C) shows both.
+# cgroup table, its OpenMetrics (valid) and CSV export have both cgroups by
+# path with the fast one throttled; the screen's cgroup view (key C) shows
+# both, live and on the replay.
 . "$E2E_LIB"
 need_root "makes cgroups and loop filesystems, sets vm.dirty_bytes and reads tracefs"
 need_kernfs "$0"
@@ -189,6 +191,33 @@ cgsections "$TMP/replay" > "$TMP/replay.cg"
 [ -s "$TMP/live.cg" ] || fail "no cgroup table live"
 diff -u "$TMP/live.cg" "$TMP/replay.cg" || fail "the replay's cgroup tables differ from the live run's"
 echo "live and replay: $(grep -c '^cgroup' "$TMP/live.cg") cgroup tables, the same"
+
+# --- OpenMetrics of the replay: valid, cgroup="path" labels, the fast one throttled
+"$WBTOP" -r "$TMP/rec.db" -b --format openmetrics > "$TMP/om" 2> "$TMP/om.err" || fail "openmetrics: $(cat "$TMP/om.err")"
+python3 "$(dirname "$0")/om_check.py" --stream "$TMP/om" || fail "the OpenMetrics text is not valid"
+grep -q "^wbtop_cgroup_file_dirty_bytes{cgroup=\"/$slow\",ino=\"$ino_slow\"} " "$TMP/om" ||
+	fail "no file_dirty sample of /$slow in OpenMetrics"
+awk -v s="wbtop_cgroup_throttled_ratio{cgroup=\"/$fast\",ino=\"$ino_fast\"}" '$1 == s && $2 > 0 { n++ }
+	END { exit !(n >= 2) }' "$TMP/om" || fail "OpenMetrics does not show /$fast throttled"
+
+# --- CSV export: a block of columns per cgroup path, the same throttled time as JSON's
+"$WBTOP" -r "$TMP/rec.db" --export csv > "$TMP/csv" 2> "$TMP/csv.err" || fail "csv: $(cat "$TMP/csv.err")"
+python3 - "$TMP/csv" "/$fast" "/$slow" <<'EOF' || fail "the CSV export's cgroup columns do not hold"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, body = rows[0], rows[1:]
+col = {h: i for i, h in enumerate(head)}
+for p in sys.argv[2:]:
+    for k in ("file_dirty_kb", "task_throttled_ms", "wb_dirty_kb"):
+        if k + "@cg:" + p not in col:
+            sys.exit("no column %s@cg:%s" % (k, p))
+if any(len(r) != len(head) for r in body):
+    sys.exit("rows and header differ in width")
+thr = sum(float(r[col["task_throttled_ms@cg:" + sys.argv[2]]] or 0) * float(r[col["dt_s"]]) for r in body)
+print("csv: %d rows, the fast cgroup throttled %.0f ms" % (len(body), thr))
+if thr <= 0:
+    sys.exit("no throttled time for the fast cgroup")
+EOF
 
 # --- the replay's screen: the same view, stepped to a throttled interval
 scr_start_live 160 40 -- -r "$TMP/rec.db"
