@@ -153,7 +153,9 @@ int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
 	/* v2 says file_dirty, v1 dirty; a file has one or the other */
 	bool dirty = false, wb = false, v2 = false, tdirty = false, twb = false;
 	uint64_t dirty_bytes = 0, writeback_bytes = 0, tree_dirty = 0, tree_wb = 0;
-	for (const char *p = text, *end = text + len; p < end;) {
+	/* every sample reads one per dirty cgroup: stop once the fields wanted are in */
+	for (const char *p = text, *end = text + len;
+	     p < end && !(dirty && wb && (v2 || (tdirty && twb)));) {
 		struct bdistat_line l;
 		p = bdistat_split(p, end, ' ', &l);
 		if (!l.has_val)

@@ -456,7 +456,7 @@ static int cgsample_name(struct cgsample *cs, struct snapshot *out, uint64_t ino
 	return snapshot_add_cg(out, ino, path ? path : "", gone);
 }
 
-static int cgsample_values(struct cgsample *cs, struct snapshot *out, uint64_t now_ms)
+static int cgsample_values(struct cgsample *cs, struct snapshot *out, uint64_t now_ms, bool traced)
 {
 	static const struct { enum bdistat_field f; enum snap_xcg kind; } map[] = {
 		{ BDS_RECLAIMABLE, SNAP_XCG_WB_DIRTY_KB }, { BDS_WRITEBACK, SNAP_XCG_WB_WRITEBACK_KB },
@@ -476,7 +476,8 @@ static int cgsample_values(struct cgsample *cs, struct snapshot *out, uint64_t n
 		for (size_t m = 0; s && m < sizeof map / sizeof *map; m++)
 			if (s->have & 1u << map[m].f)
 				rc = cgsample_add(out, map[m].kind, r->ino, s->kb[map[m].f], rc);
-		if (r->has_task) {
+		/* traced: a cgroup none of whose tasks paused has paused 0 ms, not an unknown */
+		if (r->has_task || traced) {
 			rc = cgsample_add(out, SNAP_XCG_TASK_THROTTLED_MS, r->ino, r->task_ms, rc);
 			rc = cgsample_add(out, SNAP_XCG_TASK_PAUSES, r->ino, r->task_pauses, rc);
 		}
@@ -502,7 +503,7 @@ int cgsample_read(struct cgsample *cs, struct snapshot *out, const struct wbloop
 	if (!rc)
 		rc = cgsample_busy(cs, now_ms);
 	if (!rc)
-		rc = cgsample_values(cs, out, now_ms);
+		rc = cgsample_values(cs, out, now_ms, interval != NULL);
 	/* the trace's writeback domains are named too (their values are wbsample's) */
 	for (size_t i = 0; !rc && total && i < total->ncg; i++)
 		rc = cgsample_name(cs, out, total->cg[i].ino, now_ms);

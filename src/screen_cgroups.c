@@ -5,6 +5,7 @@
  * with a screen title, the path last; idle cgroups only with a.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cgview.h"
 #include "screen_priv.h"
@@ -37,13 +38,20 @@ static void scr_cg_row(struct screen *s, int y, const struct cgview_row *r,
 	char label[300];
 	cgview_label(r, label, sizeof label);
 	scr_add(s, &ln, role, "  ");
-	scr_add(s, &ln, role, label);
+	/* a long path keeps its end, which tells cgroups apart: "..a91e279ae20f" */
+	size_t room = ln.xmax > ln.x ? (size_t)(ln.xmax - ln.x) : 0, len = strlen(label);
+	if (len > room && room > 2) {
+		scr_add(s, &ln, SCR_DIM, "..");
+		scr_add(s, &ln, role, label + len - (room - 2));
+	} else {
+		scr_add(s, &ln, role, label);
+	}
 }
 
 void scr_draw_cgroups(struct screen *s)
 {
 	scr_draw_top_line(s);
-	scr_draw_rule(s, 1, "memory cgroups: dirty page cache (KiB), writeback domains, throttled tasks (ms/s)");
+	scr_draw_rule(s, 1, "memory cgroups (C: back)   KiB, KiB/s; THR_MS: ms/s its tasks were paused");
 	const struct fig_cg *cols[FIG_CG_MAX];
 	size_t ncols = 0;
 	int width = 2 + 8;	/* the path's gap and its first characters */
