@@ -482,7 +482,10 @@ static int cgsample_values(struct cgsample *cs, struct snapshot *out, uint64_t n
 			rc = cgsample_add(out, SNAP_XCG_TASK_PAUSES, r->ino, r->task_pauses, rc);
 		}
 	}
-	/* names last: a lookup may walk again, which renumbers the entries ms follows */
+	/* names last: a walk renumbers the entries ms follows; one that went is
+	 * marked gone in this sample's names already */
+	if (cs->rewalk && cgpath_update(cs->paths, now_ms, CGPATH_WALK_MS) == 0)
+		cs->rewalk = false;
 	for (size_t i = 0; !rc && i < cs->nrow; i++)
 		rc = cgsample_name(cs, out, cs->row[i].ino, now_ms);
 	return rc;

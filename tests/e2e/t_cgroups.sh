@@ -11,7 +11,8 @@
 # memory.stat as the test reads it in the same interval; the fast one's
 # throttled ms/s must be > 0 and sum to the pauses an independent reader of
 # balance_dirty_pages saw for its writer (within 10%), the slow one's ~0;
-# JSON names them by path; a replay of the recording prints the same
+# JSON names them by path, and the slow one, removed while wbtop runs, as
+# gone from then on; a replay of the recording prints the same
 # cgroup table, its OpenMetrics (valid) and CSV export have both cgroups by
 # path with the fast one throttled; the screen's cgroup view (key C) shows
 # both, live and on the replay.
@@ -58,8 +59,11 @@ files = [sys.argv[1] + "/" + c + "/memory.stat" for c in sys.argv[3:]]
 while True:
     row = ["%.6f" % time.time()]
     for f in files:
-        with open(f) as fh:
-            v = [l.split()[1] for l in fh if l.split()[0] == sys.argv[2]]
+        try:
+            with open(f) as fh:
+                v = [l.split()[1] for l in fh if l.split()[0] == sys.argv[2]]
+        except OSError:
+            v = []	# removed (the slow one, near the end)
         row.append(str(int(v[0]) // 1024 if v else -1))
     print(" ".join(row), flush=True)
     time.sleep(0.01)
@@ -70,9 +74,9 @@ start_ref_reader "$TMP/ref" || fail "could not make the reference tracefs instan
 
 scr_start_live 160 40 -- -d 1
 on_exit scr_stop
-"$WBTOP" -b -d 1 -n 10 --format json > "$TMP/json" 2> "$TMP/json.err" &
+"$WBTOP" -b -d 1 -n 12 --format json > "$TMP/json" 2> "$TMP/json.err" &
 wb_json=$!
-"$WBTOP" -b -d 1 -n 10 -w "$TMP/rec.db" > "$TMP/live" 2> "$TMP/live.err" &
+"$WBTOP" -b -d 1 -n 12 -w "$TMP/rec.db" > "$TMP/live" 2> "$TMP/live.err" &
 wb_text=$!
 on_exit "kill $wb_json $wb_text 2>/dev/null"
 sleep 1.5
@@ -108,6 +112,8 @@ scr_quit
 sleep 2
 kill $w_fast $w_slow 2>/dev/null
 wait $w_fast $w_slow 2>/dev/null
+# the slow cgroup removed while wbtop runs: it keeps its inode and path, marked gone
+rmdir $cgroot/$slow || fail "could not remove $cgroot/$slow"
 wait $wb_json || fail "wbtop --format json exited $?: $(cat "$TMP/json.err")"
 wait $wb_text || fail "wbtop -b exited $?: $(cat "$TMP/live.err")"
 stop_ref_reader
@@ -139,6 +145,7 @@ jf, mf, ino_f, ino_s, path_f, path_s, ref_ms, ref_slow = sys.argv[1:]
 ino = {int(ino_f): (path_f, 1), int(ino_s): (path_s, 2)}
 ref = [[float(x) for x in l.split()] for l in open(mf) if len(l.split()) == 3]
 thr = {path_f: 0.0, path_s: 0.0}
+gone = []
 checked = matched = dirty_seen = 0
 bad = []
 for line in open(jf):
@@ -150,10 +157,12 @@ for line in open(jf):
         path, col = ino[c["ino"]]
         if c["path"] != path:
             sys.exit("cgroup %d has path %r in JSON, not %r" % (c["ino"], c["path"], path))
+        if path == path_s:
+            gone.append(c["gone"])
         thr[path] += (c["task_throttled_ms"] or 0) * s["dt_s"]
         if c["file_dirty_kb"] is None:
             continue
-        win = [r[col] for r in ref if t - 0.05 <= r[0] <= t + 0.3]
+        win = [r[col] for r in ref if t - 0.05 <= r[0] <= t + 0.3 and r[col] >= 0]
         if len(win) < 2:
             continue
         checked += 1
@@ -180,6 +189,10 @@ if abs(thr[path_s] - ref_slow) > max(10.0, 0.1 * ref_slow) or thr[path_s] > 0.1 
     sys.exit("the slow cgroup shows throttling it did not have")
 if checked < 8 or matched < 0.8 * checked or dirty_seen < 3:
     sys.exit("file_dirty does not follow memory.stat")
+# gone: false while it was there, then true to the end
+print("the removed cgroup: gone %s" % "".join("1" if g else "0" for g in gone))
+if not gone or gone[0] or not gone[-1] or gone != sorted(gone):
+    sys.exit("the removed cgroup is not marked gone")
 EOF
 	fail "the JSON cgroups do not hold"
 
