@@ -14,7 +14,7 @@
  * Bounded: a walk stops at CGPATH_MAX directories and CGPATH_DEPTH levels;
  * at most CGPATH_GONE_MAX gone cgroups are kept (the least recently asked
  * for go first).  Not a view: nothing here prints.  Paths returned stay
- * valid until the next call that can walk (lookup, of_task, update).
+ * valid until the next call that can walk (lookup, walk, update).
  */
 #ifndef WBTOP_CGPATH_H
 #define WBTOP_CGPATH_H
@@ -66,7 +66,7 @@ const char *cgpath_lookup(struct cgpath *c, uint64_t ino, uint64_t now_ms, bool 
 /* The inode number of task pid's memory cgroup (its line of
  * /proc/PID/cgroup: "0::" on v2, the one naming memory on v1).  0, or
  * -ENOENT (the task or its cgroup is gone), another negative errno. */
-int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t now_ms, uint64_t *ino);
+int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t *ino);
 
 /* The cgroups of the last walk, in walk order; *n set. */
 const struct cgpath_entry *cgpath_entries(const struct cgpath *c, size_t *n);

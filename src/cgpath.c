@@ -331,9 +331,8 @@ static char *cgpath_task_line(char *text, bool v2)
 	return NULL;
 }
 
-int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t now_ms, uint64_t *ino)
+int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t *ino)
 {
-	(void)now_ms;
 	char name[300];
 	snprintf(name, sizeof name, "%s/%d/cgroup", c->proc_dir, (int)pid);
 	int fd = open(name, O_RDONLY | O_CLOEXEC);

@@ -365,7 +365,7 @@ static int cgsample_task_cg(struct cgsample *cs, int32_t pid, uint64_t now_ms, u
 			hi = mid;
 	}
 	bool known = lo < cs->ntask && cs->task[lo].pid == pid;
-	if (cgpath_of_task(cs->paths, pid, now_ms, ino) != 0) {
+	if (cgpath_of_task(cs->paths, pid, ino) != 0) {
 		if (!known)
 			return -ENOENT;
 		*ino = cs->task[lo].ino;

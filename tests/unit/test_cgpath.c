@@ -157,12 +157,12 @@ START_TEST(test_cgpath_v1_task)
 	ck_assert_int_eq(cgpath_open(&c, t.dir, proc, why, sizeof why), 0);
 	ck_assert(!cgpath_v2(c));
 	uint64_t ino = 0;
-	ck_assert_int_eq(cgpath_of_task(c, 42, 0, &ino), 0);
+	ck_assert_int_eq(cgpath_of_task(c, 42, &ino), 0);
 	ck_assert_uint_eq(ino, cgtree_ino(&t, "memory/job"));
-	ck_assert_int_eq(cgpath_of_task(c, 43, 0, &ino), 0);
+	ck_assert_int_eq(cgpath_of_task(c, 43, &ino), 0);
 	ck_assert_uint_eq(ino, cgtree_ino(&t, "memory"));
-	ck_assert_int_eq(cgpath_of_task(c, 44, 0, &ino), -ENOENT);	/* no memory line */
-	ck_assert_int_eq(cgpath_of_task(c, 45, 0, &ino), -ENOENT);	/* no such task */
+	ck_assert_int_eq(cgpath_of_task(c, 44, &ino), -ENOENT);	/* no memory line */
+	ck_assert_int_eq(cgpath_of_task(c, 45, &ino), -ENOENT);	/* no such task */
 	bool gone;
 	ck_assert_str_eq(cgpath_lookup(c, cgtree_ino(&t, "memory/job"), 0, &gone), "/job");
 	cgpath_close(c);
