@@ -68,6 +68,12 @@ const char *cgpath_lookup(struct cgpath *c, uint64_t ino, uint64_t now_ms, bool 
  * -ENOENT (the task or its cgroup is gone), another negative errno. */
 int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t *ino);
 
+/* The memory cgroup's path in text, a /proc/PID/cgroup file's text (NUL
+ * terminated; cut into lines in place): the path of the "0::" line when v2,
+ * else of the line whose controller list names memory.  NULL when there is
+ * none.  Pure: fuzzed. */
+char *cgpath_parse_task(char *text, bool v2);
+
 /* The cgroups of the last walk, in walk order; *n set. */
 const struct cgpath_entry *cgpath_entries(const struct cgpath *c, size_t *n);
 

@@ -301,9 +301,7 @@ const char *cgpath_lookup(struct cgpath *c, uint64_t ino, uint64_t now_ms, bool 
 	return NULL;
 }
 
-/* The cgroup path of the memory controller's line in text (v1: its
- * controller list names memory; v2: "0::"), in place; NULL if none. */
-static char *cgpath_task_line(char *text, bool v2)
+char *cgpath_parse_task(char *text, bool v2)
 {
 	for (char *line = text, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -358,7 +356,7 @@ int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t *ino)
 	if (rc)
 		return rc == -ESRCH ? -ENOENT : rc;
 	c->line[len] = '\0';
-	char *path = cgpath_task_line(c->line, c->v2);
+	char *path = cgpath_parse_task(c->line, c->v2);
 	if (!path)
 		return -ENOENT;	/* no memory controller line: not in this hierarchy */
 	struct stat st;
