@@ -170,6 +170,35 @@ START_TEST(test_cgpath_v1_task)
 }
 END_TEST
 
+/* The memory line of /proc/PID/cgroup, v1 and v2, table-driven. */
+static const struct {
+	const char *text;
+	bool v2;
+	const char *want;	/* NULL: none */
+} task_cases[] = {
+	{ "0::/user.slice/a.scope\n", true, "/user.slice/a.scope" },
+	{ "4:memory:/job\n0::/other\n", true, "/other" },
+	{ "4:memory:/job\n0::/other\n", false, "/job" },
+	{ "3:cpu,memory,io:/x:y\n", false, "/x:y" },	/* co-mounted; a colon in the name */
+	{ "3:memoryx:/x\n1:name=memory:/y\n", false, NULL },
+	{ "0::/\n", true, "/" },
+	{ "0::relative\n", true, NULL },
+	{ "", false, NULL },
+	{ "garbage without colons", true, NULL },
+};
+
+START_TEST(test_cgpath_parse_task)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", task_cases[_i].text);
+	const char *got = cgpath_parse_task(buf, task_cases[_i].v2);
+	if (task_cases[_i].want)
+		ck_assert_str_eq(got, task_cases[_i].want);
+	else
+		ck_assert_ptr_null(got);
+}
+END_TEST
+
 /* No hierarchy: one line naming the directory, an error. */
 START_TEST(test_cgpath_no_root)
 {
@@ -193,6 +222,7 @@ Suite *cgpath_suite(void)
 	tcase_add_test(tc, test_cgpath_new_and_gone);
 	tcase_add_test(tc, test_cgpath_v1_task);
 	tcase_add_test(tc, test_cgpath_no_root);
+	tcase_add_loop_test(tc, test_cgpath_parse_task, 0, sizeof task_cases / sizeof task_cases[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }
