@@ -2,11 +2,12 @@
 # The per-cgroup view on two memory cgroups made here (cgroup v2 with the
 # memory controller enabled in the root's subtree_control if it is not, or
 # the v1 memory hierarchy; removed on every exit), each with one buffered
-# writer (pv) into a file on an ext4 loop filesystem of its own, under
-# vm.dirty_bytes 256 MiB (restored on exit): one writes fast to a device
-# held to 16 MiB of dirty pages (its BDI's strict_limit and max_bytes,
-# restored on exit) and is throttled, the other writes 256 KiB/s and, the
-# system being far below its limit, is not.  wbtop -b must show
+# writer (pv) into a file on an ext4 loop filesystem of its own: one writes
+# fast to a device held to 16 MiB of dirty pages (its BDI's strict_limit and
+# max_bytes, restored on exit) and is throttled, the other writes 256 KiB/s
+# and, the system being far below its limit, is not.  The host's vm.dirty_*
+# knobs are not touched: the device's own limit throttles (a global knob
+# that tests running at the same time save and restore can be left changed).  wbtop -b must show
 # both cgroups by path in its cgroup table; their file_dirty must match
 # memory.stat as the test reads it in the same interval; the fast one's
 # throttled ms/s must be > 0 and sum to the pauses an independent reader of
@@ -17,7 +18,7 @@
 # path with the fast one throttled; the screen's cgroup view (key C) shows
 # both, live and on the replay.
 . "$E2E_LIB"
-need_root "makes cgroups and loop filesystems, sets vm.dirty_bytes and reads tracefs"
+need_root "makes cgroups and loop filesystems, sets BDI limits and reads tracefs"
 need_kernfs "$0"
 command -v pv >/dev/null 2>&1 || skip "pv not installed"
 . "$(dirname "$0")/screen_lib.sh"
@@ -41,11 +42,9 @@ mkdir $cgroot/$fast $cgroot/$slow || fail "could not make the cgroups under $cgr
 on_exit "rmdir $cgroot/$fast $cgroot/$slow 2>/dev/null"
 ino_fast=$(stat -c %i $cgroot/$fast) ino_slow=$(stat -c %i $cgroot/$slow)
 
-save_dirty_knobs
 make_loop_fs 1536 "$TMP/i15b_fast" || fail "could not make a loop filesystem"
 bdi=/sys/class/bdi/$(cat /sys/class/block/$(basename "$LOOPDEV")/dev)
 make_loop_fs 256 "$TMP/i15b_slow" || fail "could not make a second loop filesystem"
-echo $((256 * 1024 * 1024)) > /proc/sys/vm/dirty_bytes || fail "could not set vm.dirty_bytes"
 [ -w $bdi/strict_limit ] && [ -w $bdi/max_bytes ] || skip "no strict_limit or max_bytes in $bdi (kernel 6.2+)"
 old_max_ratio=$(cat $bdi/max_ratio) old_strict=$(cat $bdi/strict_limit)
 on_exit "echo $old_max_ratio > $bdi/max_ratio; echo $old_strict > $bdi/strict_limit"
