@@ -285,7 +285,8 @@ static int cgsample_domains(struct cgsample *cs, const struct snapshot *out,
 	return 0;
 }
 
-/* memory.stat of rel under the hierarchy's root into *m.  0, or a negative errno. */
+/* memory.stat of rel under the hierarchy's root into *m.  0; 1 when the
+ * subtree below it has no dirty or writeback page; or a negative errno. */
 static int cgsample_memstat(struct cgsample *cs, const char *rel, struct cgsample_ms *m)
 {
 	int dfd = openat(cgpath_root_fd(cs->paths), rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
