@@ -286,7 +286,8 @@ static int cgsample_domains(struct cgsample *cs, const struct snapshot *out,
 }
 
 /* memory.stat of rel under the hierarchy's root into *m.  0; 1 when the
- * subtree below it has no dirty or writeback page; or a negative errno. */
+ * subtree below it has no dirty or writeback page; -ENOENT when the cgroup
+ * went, -ENODATA when it has no memory.stat, or another negative errno. */
 static int cgsample_memstat(struct cgsample *cs, const char *rel, struct cgsample_ms *m)
 {
 	int dfd = openat(cgpath_root_fd(cs->paths), rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -295,8 +296,8 @@ static int cgsample_memstat(struct cgsample *cs, const char *rel, struct cgsampl
 	int fd = openat(dfd, "memory.stat", O_RDONLY | O_CLOEXEC);
 	int err = fd < 0 ? errno : 0;
 	close(dfd);
-	if (fd < 0)
-		return -err;
+	if (fd < 0)	/* the cgroup is there without the memory controller (v2): not gone */
+		return err == ENOENT ? -ENODATA : -err;
 	size_t len = 0;
 	int rc = 0;
 	for (;;) {
