@@ -164,6 +164,7 @@ struct fig_cg {
 		const char *title;	/* NULL: not a column of the screen's cgroup view */
 		uint8_t width;		/* including the space before it */
 		uint8_t prec;
+		uint8_t level;		/* 0: always; higher: added in order when there is room */
 	} screen;
 	struct fig_om om;	/* a gauge of the last interval's value, label cgroup="path" */
 };

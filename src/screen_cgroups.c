@@ -48,18 +48,33 @@ static void scr_cg_row(struct screen *s, int y, const struct cgview_row *r,
 	}
 }
 
+/* The columns that fit, level by level (the throttled time and the dirty
+ * pages first), shown in registry order.  Returns how many. */
+static size_t scr_cg_cols(const struct fig_cg **cols)
+{
+	bool take[FIG_CG_MAX] = { false };
+	int width = 2 + 8;	/* the path's gap and its first characters */
+	for (int level = 0; level < 256; level++)
+		for (size_t c = 0; c < fig_ncg; c++) {
+			const struct fig_cg *f = &fig_cg_table[c];
+			if (f->screen.title && f->screen.level == level && width + f->screen.width <= COLS) {
+				take[c] = true;
+				width += f->screen.width;
+			}
+		}
+	size_t n = 0;
+	for (size_t c = 0; c < fig_ncg; c++)
+		if (take[c])
+			cols[n++] = &fig_cg_table[c];
+	return n;
+}
+
 void scr_draw_cgroups(struct screen *s)
 {
 	scr_draw_top_line(s);
 	scr_draw_rule(s, 1, "memory cgroups (C: back)   KiB, KiB/s; THR_MS: ms/s its tasks were paused");
 	const struct fig_cg *cols[FIG_CG_MAX];
-	size_t ncols = 0;
-	int width = 2 + 8;	/* the path's gap and its first characters */
-	for (size_t c = 0; c < fig_ncg; c++)
-		if (fig_cg_table[c].screen.title && width + fig_cg_table[c].screen.width <= COLS) {
-			cols[ncols++] = &fig_cg_table[c];
-			width += fig_cg_table[c].screen.width;
-		}
+	size_t ncols = scr_cg_cols(cols);
 	scr_cg_header(s, 2, cols, ncols);
 	int y = 3, ymax = LINES - 1;
 	if (!s->f || !s->f->cur->ncg || cgview_build(&s->cgv, s->f->prev, s->f->cur, s->f->sys.dt_s) < 0) {
@@ -68,19 +83,20 @@ void scr_draw_cgroups(struct screen *s)
 			"root; a recording made without it has none)");
 		return;
 	}
-	size_t hidden = 0;
+	size_t hidden = 0, more = 0;
 	for (size_t i = 0; i < s->cgv.n; i++) {
-		if (s->cgv.row[i].idle && !s->show_idle) {
+		if (s->cgv.row[i].idle && !s->show_idle)
 			hidden++;
-			continue;
-		}
-		if (y < ymax - 1)
+		else if (y < ymax - 1)
 			scr_cg_row(s, y++, &s->cgv.row[i], cols, ncols);
+		else
+			more++;	/* below the last row: counted, not cut silently */
 	}
-	if (hidden && y < ymax) {
-		struct scr_line ln = { y, 0, COLS };
+	struct scr_line ln = { y, 0, COLS };
+	if (more)
+		scr_addf(s, &ln, SCR_DIM, "%zu more below the screen  ", more);
+	if (hidden)
 		scr_addf(s, &ln, SCR_DIM, "%zu idle cgroup%s hidden (a: show)", hidden, hidden == 1 ? "" : "s");
-	}
 }
 
 bool scr_cgroups_key(struct screen *s, int ch, struct screen_req *req)
