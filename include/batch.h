@@ -7,6 +7,7 @@
 #define WBTOP_BATCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "derive.h"
@@ -38,11 +39,13 @@ bool batch_dev_selected(const struct batch *b, const struct dev_counters *d);
 
 /* One interval: cur with its rates (dev[i] for cur->dev[i]) and dip marks
  * (dev_dip may be NULL); after the table, a "# dip NAME: cause" line for
- * each mark (the cause from cause.h, against the device's usual figures,
- * which the sink keeps).  Returns 0 or -errno of the failed write (EPIPE
- * when the reader went away). */
+ * each mark (its cause, enum dip_cause of cause.h, as the pipeline judged or
+ * the recording holds it: dev_cause[i], sys_cause; dev_cause may be NULL:
+ * unknown).  Returns 0 or -errno of the failed write (EPIPE when the reader
+ * went away). */
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
-		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip);
+		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip,
+		uint8_t sys_cause, const uint8_t *dev_cause);
 
 /* One knob-change event, as a comment line. */
 int batch_print_event(struct batch *b, const struct wb_event *e);

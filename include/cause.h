@@ -52,9 +52,27 @@ enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause
 
 /* "writers stopped", "device slowed", "throttled", "throttled (guess)", ... */
 const char *dip_cause_name(enum dip_cause c);
+/* The cause a name says (as dip_cause_name gives it: recordings store names, not numbers);
+ * DIP_CAUSE_UNKNOWN for a name this build does not know. */
+enum dip_cause dip_cause_by_name(const char *name);
+/* The number of causes: every enum dip_cause is below it. */
+#define DIP_NCAUSES ((unsigned)DIP_CAUSE_SHARED_DISK + 1)
 
 /* An evidence with every figure unknown. */
 void dip_evidence_init(struct dip_evidence *e);
+
+/* A device's usual figures are learnt from every interval while it has fewer than this many,
+ * then from every DIP_CAUSE_LEARN_EVERY-th (the pipeline spreads the devices over the
+ * intervals): each usual figure follows about the last 16 intervals either way, and a
+ * sample of thousands of devices does not derive every device's figures for it. */
+enum { DIP_CAUSE_LEARN_FIRST = 4, DIP_CAUSE_LEARN_EVERY = 4 };
+/* Whether a device's usual figures b are to learn from this interval; step counts the
+ * intervals, slot spreads the devices over them (its position, say). */
+static inline bool dip_cause_base_due(const struct dip_cause_base *b, unsigned long step,
+				      size_t slot)
+{
+	return b->n < DIP_CAUSE_LEARN_FIRST || (step + slot) % DIP_CAUSE_LEARN_EVERY == 0;
+}
 
 struct dev_rates;
 /* The device's own figures of an interval into e (r: derived, RATE_OK; flush figures only

@@ -10,6 +10,7 @@
 #define WBTOP_PIPELINE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "derive.h"
 #include "detect.h"
@@ -31,6 +32,12 @@ struct frame {
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
 	bool recorded_marks;		/* the marks are the source's (enum pipeline_marks) */
+	/* Each mark's cause (enum dip_cause, cause.h): dev_cause[i] where dev_dip[i], sys_cause
+	 * where sys_dip (cur->ndev entries; the others DIP_CAUSE_UNKNOWN). With recorded marks,
+	 * the recorded causes; judged here from the interval's evidence for a recording that
+	 * has none, as for the detector's marks. */
+	const uint8_t *dev_cause;
+	uint8_t sys_cause;
 	/* The knob values that changed since prev (by sysctl, a tuning daemon,
 	 * or a write of wbtop's not in events), as events stamped with cur's
 	 * time, marked observed; none on the first.  A change that a write in

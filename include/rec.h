@@ -31,6 +31,7 @@
 #include "derive.h"
 #include "detect.h"
 #include "event.h"
+#include "pipeline.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -55,7 +56,8 @@ void rec_writer_set_sync(struct rec_writer *w, int64_t every_ms);
 
 /* Append one sample in one transaction: s's counters, knob values that
  * changed, devices that appeared or vanished, and the dips of this interval
- * (dev_dips has s->ndev entries, same order, or is NULL).  0 or -errno;
+ * (dev_dips has s->ndev entries, same order, or is NULL), without causes (a
+ * frame's sample has them: rec_sample_of, rec_writer_append_list).  0 or -errno;
  * after a failure the writer is stopped and every later call returns the
  * same error (rec_writer_errmsg says why). */
 int rec_writer_append(struct rec_writer *w, const struct snapshot *s, bool sys_dip,
@@ -66,7 +68,15 @@ struct rec_sample {
 	const struct snapshot *snap;
 	bool sys_dip;
 	const bool *dev_dips;	/* snap->ndev entries, or NULL */
+	const uint8_t *dev_causes;	/* each mark's cause (enum dip_cause), or NULL: none known */
+	uint8_t sys_cause;
 };
+
+/* A frame's sample with its marks and their causes (valid as the frame is). */
+static inline struct rec_sample rec_sample_of(const struct frame *f)
+{
+	return (struct rec_sample){ f->cur, f->sys_dip, f->dev_dip, f->dev_cause, f->sys_cause };
+}
 
 /* Append n samples in one transaction (saving the screen's history). */
 int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, size_t n);

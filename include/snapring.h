@@ -38,11 +38,12 @@ void snapring_free(struct snapring *r);
 /* Forget every sample (after a jump in a replay). */
 void snapring_clear(struct snapring *r);
 
-/* Keep a copy of s (devices, system counters, knobs, times) with its
- * marks (dev_dips: s->ndev entries, or NULL); the oldest samples make
- * room.  0, or -ENOMEM (the ring then holds the samples before s).  A
- * sample with more devices than max_dev_rows is not kept: -E2BIG. */
-int snapring_push(struct snapring *r, const struct snapshot *s, bool sys_dip, const bool *dev_dips);
+/* Keep a copy of v's sample (devices, system counters, knobs, times) with
+ * its marks and their causes (each NULL or v->snap->ndev entries); the
+ * oldest samples make room.  0, or -ENOMEM (the ring then holds the samples
+ * before it).  A sample with more devices than max_dev_rows is not kept:
+ * -E2BIG. */
+int snapring_push(struct snapring *r, const struct rec_sample *v);
 
 /* The ring as a sink (sink.h): every frame pushed with its marks.  r is not
  * owned.  NULL when out of memory. */

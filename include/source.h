@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "snapshot.h"
 
@@ -25,6 +26,10 @@ struct source_marks {
 	const bool *dev_dips;			/* per snapshot device, or NULL */
 	const struct wb_event *events;		/* knob-change events before it */
 	size_t nevents;
+	/* Each mark's cause (enum dip_cause, cause.h), where dev_dips is set; NULL when the
+	 * source holds none (a recording made before causes were recorded). */
+	const uint8_t *dev_causes;
+	uint8_t sys_cause;
 };
 
 /* What a source does.  next and close are required; the rest are the

@@ -25,12 +25,10 @@
 
 #define DIP_MARK " <<<<<"
 
-/* A device that was busy recently: the interval it last was, and its usual figures (what a
- * dip's cause is judged against). */
+/* A device that was busy recently: the interval it last was. */
 struct batch_seen {
 	char name[32];		/* as dev_counters.name */
 	unsigned long tick;
-	struct dip_cause_base usual;
 };
 
 struct batch {
@@ -42,7 +40,6 @@ struct batch {
 	regex_t regex;
 	char *line;		/* one device line: 16 + BATCH_COL_MAX a registry row */
 	unsigned long tick;		/* intervals printed */
-	unsigned long knob_tick;	/* the interval a knob last changed in (0: none) */
 	struct batch_seen *seen;	/* devices busy within the baseline window */
 	size_t nseen, cap_seen;
 	const struct snapshot *prev;	/* the interval's first sample, for the cgroup table */
@@ -144,49 +141,10 @@ static int batch_dev_recent(struct batch *b, const struct dev_counters *d, size_
 		}
 		e = &b->seen[b->nseen++];
 		snprintf(e->name, sizeof e->name, "%s", d->name);
-		dip_cause_base_init(&e->usual);
 	}
 	e->tick = b->tick;
 	*recent = true;
 	return 0;
-}
-
-/* What interval's figures say about a dip of device r (NULL: the system line). */
-static void batch_evidence(const struct batch *b, const struct sys_rates *sys,
-			   const struct dev_rates *r, struct dip_evidence *e)
-{
-	dip_evidence_init(e);
-	/* the events of an interval are printed before it: this one's, or the one before */
-	e->knob_changed = b->knob_tick && b->tick - b->knob_tick <= 1;
-	if (sys->status == RATE_OK) {
-		e->dirty_kb = (double)sys->dirty_kb;
-		e->dirty_thresh_kb = (double)sys->dirty_thresh_kb;
-		/* the kernel loop's trace, when it is read: writeback by vmscan */
-		if (sys->x_have & 1u << SNAP_XSYS_WB_VMSCAN_KB)
-			e->reclaim_kbps = sys->x[SNAP_XSYS_WB_VMSCAN_KB];
-	}
-	if (!r || r->status != RATE_OK)
-		return;
-	/* ... and the pauses of the tasks held to this device's dirty limit: exact throttling */
-	if (r->x_have & 1u << SNAP_XDEV_PAUSES)
-		e->throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
-	dip_evidence_dev(e, r);
-}
-
-/* The cause line of a dipping device, or a device's figures learnt as its usual ones. */
-static void batch_dev_cause(struct batch *b, const struct dev_counters *d, size_t i,
-			    const struct sys_rates *sys, const struct dev_rates *r, bool dip)
-{
-	struct batch_seen *e = batch_seen_find(b, d->name, i);
-	struct dip_evidence ev;
-	batch_evidence(b, sys, r, &ev);
-	if (!dip) {
-		if (e && r->status == RATE_OK)
-			dip_cause_base_learn(&e->usual, &ev);
-		return;
-	}
-	fprintf(b->out, "# dip %s: %s\n", d->name,
-		dip_cause_name(dip_cause_of(&ev, e ? &e->usual : NULL)));
 }
 
 static bool batch_dev_shown(struct batch *b, const struct dev_counters *d, size_t i,
@@ -445,7 +403,8 @@ static void batch_cgroups(struct batch *b, const struct snapshot *cur, double dt
 }
 
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
-		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip)
+		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip,
+		uint8_t sys_cause, const uint8_t *dev_cause)
 {
 	FILE *out = b->out;
 	b->tick++;
@@ -477,14 +436,12 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 		fputs(dev_dip && dev_dip[i] ? DIP_MARK "\n" : "\n", out);
 	}
 	/* the causes after the table, so that the marked lines stay as the traces mark them */
-	if (sys_dip) {
-		struct dip_evidence ev;
-		batch_evidence(b, sys, NULL, &ev);
-		fprintf(out, "# dip bo: %s\n", dip_cause_name(dip_cause_of(&ev, NULL)));
-	}
-	for (size_t i = 0; i < cur->ndev; i++)
-		if (batch_dev_selected(b, &cur->dev[i]))
-			batch_dev_cause(b, &cur->dev[i], i, sys, &dev[i], dev_dip && dev_dip[i]);
+	if (sys_dip)
+		fprintf(out, "# dip bo: %s\n", dip_cause_name(sys_cause));
+	for (size_t i = 0; dev_dip && i < cur->ndev; i++)
+		if (dev_dip[i] && batch_dev_selected(b, &cur->dev[i]))
+			fprintf(out, "# dip %s: %s\n", cur->dev[i].name,
+				dip_cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
 	batch_loop(b, cur, sys, dev, dev_dip);
 	batch_cgroups(b, cur, sys->dt_s);
 	fputc('\n', out);
@@ -495,7 +452,6 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 
 int batch_print_event(struct batch *b, const struct wb_event *e)
 {
-	b->knob_tick = b->tick + 1;	/* printed before the interval it happened in */
 	char when[48];
 	batch_time(b, e->wall_ns, when, sizeof when);
 	const char *what = e->observed ? "changed outside wbtop" : e->result ? strerror(-e->result) : "ok";
@@ -527,7 +483,8 @@ static int batch_sink_frame(struct sink *s, const struct frame *f)
 		rc = batch_print_event(bs->b, &f->changes[i]);
 	bs->b->prev = f->prev;
 	if (rc == 0)
-		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip);
+		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip,
+				 f->sys_cause, f->dev_cause);
 	if (rc < 0)
 		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
 	return rc;

@@ -8,12 +8,14 @@
  * raise await too, so they come before "slowed".
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "cause.h"
 #include "derive.h"
 
-/* The baseline follows the last 8 or so undipped intervals. */
-static const double CAUSE_BASE_WEIGHT = 0.125;
+/* The baseline follows the last 4 or so intervals it learns from: with one learnt in every
+ * DIP_CAUSE_LEARN_EVERY, about the last 16 undipped intervals. */
+static const double CAUSE_BASE_WEIGHT = 0.25;
 /* Nothing queued: under half a request in flight on average. */
 static const double CAUSE_QUEUE_EMPTY = 0.5;
 /* Writes down: under half the usual w/s. */
@@ -118,21 +120,30 @@ enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause
 	return DIP_CAUSE_UNKNOWN;
 }
 
+static const char *const cause_names[DIP_NCAUSES] = {
+	[DIP_CAUSE_UNKNOWN] = "unknown",
+	[DIP_CAUSE_KNOB] = "knob change",
+	[DIP_CAUSE_THROTTLED] = "throttled",
+	[DIP_CAUSE_THROTTLED_GUESS] = "throttled (guess)",
+	[DIP_CAUSE_STOPPED] = "writers stopped",
+	[DIP_CAUSE_FLUSH] = "flushes",
+	[DIP_CAUSE_SLOWED] = "device slowed",
+	[DIP_CAUSE_RECLAIM] = "reclaim",
+	[DIP_CAUSE_SHARED_DISK] = "shared disk",
+};
+
 const char *dip_cause_name(enum dip_cause c)
 {
-	static const char *const names[] = {
-		[DIP_CAUSE_UNKNOWN] = "unknown",
-		[DIP_CAUSE_KNOB] = "knob change",
-		[DIP_CAUSE_THROTTLED] = "throttled",
-		[DIP_CAUSE_THROTTLED_GUESS] = "throttled (guess)",
-		[DIP_CAUSE_STOPPED] = "writers stopped",
-		[DIP_CAUSE_FLUSH] = "flushes",
-		[DIP_CAUSE_SLOWED] = "device slowed",
-		[DIP_CAUSE_RECLAIM] = "reclaim",
-		[DIP_CAUSE_SHARED_DISK] = "shared disk",
-	};
 	size_t i = (size_t)c;
-	return i < sizeof names / sizeof names[0] && names[i] ? names[i] : "unknown";
+	return i < DIP_NCAUSES && cause_names[i] ? cause_names[i] : "unknown";
+}
+
+enum dip_cause dip_cause_by_name(const char *name)
+{
+	for (unsigned i = 0; name && i < DIP_NCAUSES; i++)
+		if (cause_names[i] && strcmp(cause_names[i], name) == 0)
+			return (enum dip_cause)i;
+	return DIP_CAUSE_UNKNOWN;
 }
 
 void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)

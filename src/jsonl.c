@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cause.h"
 #include "figure.h"
 #include "ident.h"
 #include "jsonl.h"
@@ -109,7 +110,18 @@ static void jsonl_mounts(FILE *out, const struct dev_ident *id)
 		fputs("null", out);
 }
 
-static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip)
+/* ,"KEY":"cause" for a mark, ,"KEY":null for none. */
+static void jsonl_cause(FILE *out, const char *key, bool dip, uint8_t cause)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (dip)
+		jsonl_str(out, dip_cause_name(cause));
+	else
+		fputs("null", out);
+}
+
+static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip,
+		      uint8_t cause)
 {
 	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
 	jsonl_dev_name(d, name, sizeof name);
@@ -131,7 +143,9 @@ static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_
 		else
 			fputs("null", out);
 	}
-	fprintf(out, ",\"dip\":%s}", dip ? "true" : "false");
+	fprintf(out, ",\"dip\":%s", dip ? "true" : "false");
+	jsonl_cause(out, "cause", dip, cause);
+	fputc('}', out);
 }
 
 static void jsonl_event(FILE *out, const struct wb_event *e, bool first)
@@ -278,8 +292,6 @@ int jsonl_write(FILE *out, const struct frame *f)
 	const struct dev_rates *dev = frame_dev_rates(f);
 	if (!dev)
 		return -EINVAL;	/* not a pipeline's frame */
-	struct source_marks m = { f->sys_dip, f->dev_dip, f->events, f->nevents };
-	const struct source_marks *marks = &m;
 	char t[48];
 	jsonl_time(cur->wall_ns, t, sizeof t);
 	fprintf(out, "{\"schema\":%d,\"time\":\"%s\",\"wall_ns\":%" PRId64 ",\"dt_s\":",
@@ -296,11 +308,14 @@ int jsonl_write(FILE *out, const struct frame *f)
 		else
 			fprintf(out, "%" PRId64, cur->knob[k]);
 	}
-	fprintf(out, "},\"dip\":%s,\"devices\":[", marks && marks->sys_dip ? "true" : "false");
+	fprintf(out, "},\"dip\":%s", f->sys_dip ? "true" : "false");
+	jsonl_cause(out, "dip_cause", f->sys_dip, f->sys_cause);
+	fputs(",\"devices\":[", out);
 	for (size_t i = 0; i < cur->ndev; i++) {
 		if (i)
 			fputc(',', out);
-		jsonl_dev(out, &cur->dev[i], &dev[i], marks && marks->dev_dips && marks->dev_dips[i]);
+		bool dip = f->dev_dip && f->dev_dip[i];
+		jsonl_dev(out, &cur->dev[i], &dev[i], dip, dip && f->dev_cause ? f->dev_cause[i] : 0);
 	}
 	fputc(']', out);
 	jsonl_tasks(out, f->prev, cur, sys->dt_s);

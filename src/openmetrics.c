@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "cause.h"
 #include "cgview.h"
 #include "figure.h"
 #include "ident.h"
@@ -274,8 +275,10 @@ static void om_put_label(FILE *out, bool *first, const char *name, const char *v
 	*first = false;
 }
 
-/* {device="sda",key="...",dm_name="...",md_name="...",mounts="..."} */
-static void om_put_dev_labels(FILE *out, const struct dev_counters *d)
+/* {device="sda",key="...",dm_name="...",md_name="...",mounts="..."}, and one more label
+ * (name NULL: none). */
+static void om_put_dev_labels_and(FILE *out, const struct dev_counters *d, const char *name,
+				  const char *value)
 {
 	const struct dev_ident *id = d->ident;
 	bool first = true;
@@ -286,8 +289,15 @@ static void om_put_dev_labels(FILE *out, const struct dev_counters *d)
 		om_put_label(out, &first, "md_name", id->md_name);
 		om_put_label(out, &first, "mounts", id->mounts);
 	}
+	if (name)
+		om_put_label(out, &first, name, value);
 	if (!first)
 		fputc('}', out);
+}
+
+static void om_put_dev_labels(FILE *out, const struct dev_counters *d)
+{
+	om_put_dev_labels_and(out, d, NULL, NULL);
 }
 
 static bool om_dev_kept(const struct om_options *o, const struct dev_counters *d)
@@ -357,6 +367,20 @@ static void om_write_devs(FILE *out, const struct frame *f, const struct om_opti
 		fputs(dip.name, out);
 		om_put_dev_labels(out, &s->dev[i]);
 		fprintf(out, " %d\n", f->dev_dip && f->dev_dip[i] ? 1 : 0);
+	}
+	static const struct om_family why = {
+		"wbtop_device_write_dip_cause", OM_GAUGE, NULL,
+		"1, labelled with the cause, for each device whose write throughput dipped in the "
+		"last interval (see wbtop(1), DIPS); no sample for the others."
+	};
+	om_meta(out, &why, NULL, o->dialect);
+	for (size_t i = 0; f->dev_dip && i < s->ndev; i++) {
+		if (!f->dev_dip[i] || !om_dev_kept(o, &s->dev[i]))
+			continue;
+		fputs(why.name, out);
+		om_put_dev_labels_and(out, &s->dev[i], "cause",
+				      dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+		fputs(" 1\n", out);
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cause.h"
 #include "ident.h"
 #include "pipeline.h"
 
@@ -32,6 +33,12 @@ struct pipeline {
 	uint64_t *ids;
 	double *values;
 	double *reqs;		/* writes each device completed in the interval, -1 unknown */
+	/* each device's usual figures, what its marks' causes are judged against: usual[cur_usual]
+	 * in the order of the last sample's devices, the other one filled for this sample's */
+	struct dip_cause_base *usual[2];
+	int cur_usual;
+	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
+	unsigned long knob_step;	/* the step a knob last changed in (0: none) */
 	struct wb_event changes[SNAP_NKNOBS];
 	struct frame frame;
 };
@@ -74,6 +81,9 @@ void pipeline_free(struct pipeline *p)
 	free(p->ids);
 	free(p->values);
 	free(p->reqs);
+	free(p->usual[0]);
+	free(p->usual[1]);
+	free(p->causes);
 	free(p);
 }
 
@@ -109,6 +119,9 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 	GROW(ids);
 	GROW(values);
 	GROW(reqs);
+	GROW(usual[0]);
+	GROW(usual[1]);
+	GROW(causes);
 #undef GROW
 	/* a new device slot has no single-device rates yet */
 	memset(p->rate_step + p->cap, 0, (cap - p->cap) * sizeof *p->rate_step);
@@ -145,13 +158,16 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 }
 
 /* The source's recorded marks in place of the detector's, when the rule
- * says so and the source has them (enum pipeline_marks). */
-static void pipeline_recorded_marks(struct pipeline *p, struct frame *f)
+ * says so and the source has them (enum pipeline_marks); *rec_causes: the
+ * recorded causes of those marks, or NULL (none recorded, or not used). */
+static void pipeline_recorded_marks(struct pipeline *p, struct frame *f, const uint8_t **rec_causes,
+				    uint8_t *rec_sys_cause)
 {
 	struct source_marks m;
 	f->recorded_marks = false;
 	f->events = NULL;
 	f->nevents = 0;
+	*rec_causes = NULL;
 	if (source_marks(p->src, &m) < 0)
 		return;
 	f->events = m.events;
@@ -165,6 +181,90 @@ static void pipeline_recorded_marks(struct pipeline *p, struct frame *f)
 		p->dips[i] = m.dev_dips && m.dev_dips[i];
 		f->interval_dip |= p->dips[i];
 	}
+	*rec_causes = m.dev_causes;
+	*rec_sys_cause = m.sys_cause;
+}
+
+/* Writers the process sample shows waiting at the dirty limit (D state in
+ * balance_dirty_pages: the wchan guess); -1 without a process sample. */
+static int pipeline_wchan_throttled(const struct snapshot *cur)
+{
+	if (!cur->nproc)
+		return -1;
+	int n = 0;
+	for (size_t j = 0; j < cur->nproc; j++)
+		n += cur->proc[j].state == 'D' && strstr(cur->proc[j].wchan, "balance_dirty_pages");
+	return n;
+}
+
+/* What the interval says about every mark of it: the knob changes, the dirty limit, the
+ * kernel loop's reclaim writeback and the wchan guess (the device's own figures are added
+ * per device). */
+static void pipeline_sys_evidence(const struct pipeline *p, const struct frame *f,
+				  struct dip_evidence *e)
+{
+	dip_evidence_init(e);
+	e->knob_changed = p->knob_step && p->step - p->knob_step <= 1;
+	if (f->sys.status == RATE_OK) {
+		e->dirty_kb = (double)f->sys.dirty_kb;
+		e->dirty_thresh_kb = (double)f->sys.dirty_thresh_kb;
+		if (f->sys.x_have & 1u << SNAP_XSYS_WB_VMSCAN_KB)
+			e->reclaim_kbps = f->sys.x[SNAP_XSYS_WB_VMSCAN_KB];
+	}
+	e->throttled_wchan = pipeline_wchan_throttled(f->cur);
+}
+
+/* Device i's usual figures, carried over from the last sample's order (a device new since,
+ * or after a restart, starts learning). */
+static struct dip_cause_base *pipeline_usual(struct pipeline *p, const struct snapshot *prev,
+					     size_t i)
+{
+	struct dip_cause_base *now = &p->usual[1 - p->cur_usual][i];
+	const struct dev_counters *was = prev ? p->prev_of[i] : NULL;
+	if (was)
+		*now = p->usual[p->cur_usual][was - prev->dev];
+	else
+		dip_cause_base_init(now);
+	return now;
+}
+
+/* Each mark's cause, and each unmarked device's figures learnt as its usual ones (from every
+ * DIP_CAUSE_LEARN_EVERY-th interval: the figures of all devices are not derived for it). A
+ * recorded cause is taken as it is. */
+static void pipeline_causes(struct pipeline *p, struct frame *f, const struct snapshot *prev,
+			    const uint8_t *rec_causes, uint8_t rec_sys_cause)
+{
+	const struct snapshot *cur = f->cur;
+	struct dip_evidence sys;
+	pipeline_sys_evidence(p, f, &sys);
+	f->sys_cause = DIP_CAUSE_UNKNOWN;
+	if (f->sys_dip)
+		f->sys_cause = rec_causes ? rec_sys_cause : (uint8_t)dip_cause_of(&sys, NULL);
+	for (size_t i = 0; i < cur->ndev; i++) {
+		struct dip_cause_base *usual = pipeline_usual(p, prev, i);
+		bool dip = p->dips[i];
+		p->causes[i] = DIP_CAUSE_UNKNOWN;
+		if (dip && rec_causes) {
+			p->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;
+			continue;
+		}
+		if (!prev || (!dip && !dip_cause_base_due(usual, p->step, i)))
+			continue;
+		const struct dev_rates *r = frame_dev_rate(f, i);
+		if (!r || r->status != RATE_OK)
+			continue;
+		struct dip_evidence e = sys;
+		/* the pauses of the tasks held to this device's dirty limit: exact throttling */
+		if (r->x_have & 1u << SNAP_XDEV_PAUSES)
+			e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
+		dip_evidence_dev(&e, r);
+		if (dip)
+			p->causes[i] = (uint8_t)dip_cause_of(&e, usual);
+		else
+			dip_cause_base_learn(usual, &e);
+	}
+	p->cur_usual = 1 - p->cur_usual;
+	f->dev_cause = p->causes;
 }
 
 int pipeline_step(struct pipeline *p, const struct frame **out)
@@ -192,11 +292,16 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	derive_pair_devs(prev, cur, p->prev_of);
 	f->dev_dip = p->dips;
 	pipeline_detect(p, cur, prev != NULL);
-	pipeline_recorded_marks(p, f);
+	const uint8_t *rec_causes;
+	uint8_t rec_sys_cause = DIP_CAUSE_UNKNOWN;
+	pipeline_recorded_marks(p, f, &rec_causes, &rec_sys_cause);
 	f->nchanges = derive_knob_changes(prev, cur, p->changes, SNAP_NKNOBS);
+	if (f->nchanges || f->nevents)
+		p->knob_step = p->step;	/* anyone's change, wbtop's own writes included */
 	/* what a recorded write explains is that write (with its reason), not a change by someone else */
 	f->nchanges = derive_knob_unexplained(p->changes, f->nchanges, f->events, f->nevents);
 	f->changes = p->changes;
+	pipeline_causes(p, f, prev, rec_causes, rec_sys_cause);
 	p->cur = next;
 	p->have_prev = true;
 	*out = f;
@@ -210,9 +315,11 @@ const struct dev_rates *frame_dev_rates(const struct frame *f)
 		return NULL;
 	if (p->rates_step != p->step) {
 		double dt = derive_dt_s(f->prev, f->cur);
+		/* the devices a mark's cause (or a view) derived alone already have theirs */
 		for (size_t i = 0; i < f->cur->ndev; i++)
-			derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
-				   &p->rates[i]);
+			if (p->rate_step[i] != p->step || p->prev_spoilt)
+				derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
+					   &p->rates[i]);
 		if (f->cur->nx)
 			derive_dev_x(p->prev_spoilt ? NULL : f->prev, f->cur, dt, p->rates);
 		p->rates_step = p->step;

@@ -96,7 +96,10 @@ static int rec_rp_grow_lists(struct rec_replay *rp, size_t n)
 	bool *dips = realloc(rp->dev_dips, cap * sizeof *dips);
 	if (dips)
 		rp->dev_dips = dips;
-	if (!a || !b || !ids || !dips)
+	uint8_t *causes = realloc(rp->dev_causes, cap * sizeof *causes);
+	if (causes)
+		rp->dev_causes = causes;
+	if (!a || !b || !ids || !dips || !causes)
 		return rec_rp_fail(rp, -ENOMEM, "out of memory");
 	rp->cap = cap;
 	return 0;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cause.h"
 #include "cgview.h"
 #include "figure.h"
 #include "grow.h"
@@ -248,7 +249,7 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 		fprintf(out, ",%s", fig_sys_table[k].name);
 	for (int k = 0; k < SNAP_NKNOBS; k++)
 		fprintf(out, ",%s", knob_vm_table[k].name);
-	fputs(",dip,events", out);
+	fputs(",dip,events,dip_cause", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
 		/* the readable name beside the key: a UUID says nothing to a reader */
@@ -263,6 +264,9 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 			rec_csv_str(out, col);
 		}
 		snprintf(col, sizeof col, "dip@%s", c->keys[b]);
+		fputc(',', out);
+		rec_csv_str(out, col);
+		snprintf(col, sizeof col, "cause@%s", c->keys[b]);
 		fputc(',', out);
 		rec_csv_str(out, col);
 	}
@@ -330,7 +334,9 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 		else
 			fprintf(out, ",%" PRId64, cur->knob[k]);
 	}
-	fprintf(out, ",%d,%zu", m->sys_dip, m->nevents);
+	fprintf(out, ",%d,%zu,", m->sys_dip, m->nevents);
+	if (m->sys_dip)	/* a mark's cause; empty without one */
+		rec_csv_str(out, dip_cause_name(m->sys_cause));
 	for (size_t b = 0; b < c->nkeys; b++)
 		c->dev_of_col[b] = SIZE_MAX;
 	for (size_t i = 0; ids && i < cur->ndev; i++) {
@@ -354,8 +360,12 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 				rec_csv_num(out, fig_dev_value(f, &dev[i]));
 		}
 		fputc(',', out);
+		bool dip = i != SIZE_MAX && m->dev_dips && m->dev_dips[i];
 		if (i != SIZE_MAX)
-			fputc(m->dev_dips && m->dev_dips[i] ? '1' : '0', out);
+			fputc(dip ? '1' : '0', out);
+		fputc(',', out);
+		if (dip)
+			rec_csv_str(out, dip_cause_name(m->dev_causes ? m->dev_causes[i] : 0));
 	}
 }
 
@@ -369,7 +379,6 @@ struct rec_walk {
 	struct pipeline *pipe;
 	const struct frame *f;		/* the interval; its cur, rates and sys */
 	const struct dev_rates *rates;
-	struct source_marks marks;	/* the frame's dips */
 };
 
 static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin, const char *end,
@@ -410,7 +419,8 @@ static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
 	if (!f->prev)
 		return 0;	/* the baseline: no interval yet */
 	/* the knob writes recorded with the sample and the changes others made */
-	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges };
+	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges,
+				  f->dev_cause, f->sys_cause };
 	rec_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m, rec_replay_dev_ids(cs->src));
 	rec_csv_cg_cells(cs->out, &cs->csv, f->prev, f->cur, f->sys.dt_s);
 	fputc('\n', cs->out);

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "cause.h"
 #include "knob.h"
 #include "rec.h"
 #include "rec_replay_priv.h"
@@ -58,8 +59,10 @@ static int rec_rp_load_dips(struct rec_replay *rp)
 			rc = SQLITE_NOMEM;
 			break;
 		}
+		const char *cause = (const char *)sqlite3_column_text(st, 3);
 		rp->dips[rp->ndips++] = (struct rec_diprow){
-			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
+			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+			(uint8_t)dip_cause_by_name(cause) };
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : rc;
@@ -176,16 +179,23 @@ int rec_replay_marks(struct source *src, struct source_marks *out)
 	int64_t s = rp->delivered;
 	size_t i;
 	REC_LOWER_BOUND(rp->dips, rp->ndips, REC_DIP_SEQ, s, i);
-	if (rp->ndelivered)
+	if (rp->ndelivered) {
 		memset(rp->dev_dips, 0, rp->ndelivered * sizeof *rp->dev_dips);
+		memset(rp->dev_causes, 0, rp->ndelivered * sizeof *rp->dev_causes);
+	}
 	for (; i < rp->ndips && rp->dips[i].seq == s; i++) {
-		if (rp->dips[i].dev == 0)
+		if (rp->dips[i].dev == 0) {
 			out->sys_dip = true;
+			out->sys_cause = rp->dips[i].cause;
+		}
 		for (size_t d = 0; d < rp->ndelivered; d++)
-			if (rp->dev_ids[d] == rp->dips[i].dev)
+			if (rp->dev_ids[d] == rp->dips[i].dev) {
 				rp->dev_dips[d] = true;
+				rp->dev_causes[d] = rp->dips[i].cause;
+			}
 	}
 	out->dev_dips = rp->ndelivered ? rp->dev_dips : NULL;
+	out->dev_causes = rp->ndelivered && rp->has_causes ? rp->dev_causes : NULL;
 	REC_LOWER_BOUND(rp->event_seq, rp->nevents, REC_EVENT_SEQ, s, i);
 	size_t j = i;
 	while (j < rp->nevents && rp->event_seq[j] == s)

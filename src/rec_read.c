@@ -91,6 +91,15 @@ static bool rec_rp_has_table(struct rec_replay *rp, const char *name)
 	return n > 0;
 }
 
+/* Whether a query naming a column compiles: the column is there. */
+static bool rec_rp_has_column(struct rec_replay *rp, const char *probe)
+{
+	sqlite3_stmt *q = NULL;
+	bool has = sqlite3_prepare_v2(rp->db, probe, -1, &q, NULL) == SQLITE_OK;
+	sqlite3_finalize(q);
+	return has;
+}
+
 static int rec_rp_prepare(struct rec_replay *rp)
 {
 	const char *cols[64];
@@ -102,6 +111,8 @@ static int rec_rp_prepare(struct rec_replay *rp)
 	 * blocks) were recorded lack that table: their samples replay without. */
 	bool has_procs = rec_rp_has_table(rp, "procs"), has_extras = rec_rp_has_table(rp, "extras");
 	bool has_cgroups = rec_rp_has_table(rp, "cgroups");
+	/* the marks' causes came later still: a file without them replays its marks without */
+	rp->has_causes = rec_rp_has_column(rp, "SELECT cause FROM dips LIMIT 0");
 	const char *sql[RS_COUNT] = {
 		[RS_SAMPLE] = sample,
 		[RS_FRAMES] = "SELECT id, data FROM frames WHERE id BETWEEN ? AND ? ORDER BY id",
@@ -113,7 +124,10 @@ static int rec_rp_prepare(struct rec_replay *rp)
 		[RS_WALL] = "SELECT wall_ns FROM samples WHERE seq = ?",
 		[RS_STATE] = "SELECT value FROM meta WHERE key = 'state'",
 		[RS_KNOBS] = "SELECT rowid, seq, knob, value FROM knobs WHERE rowid > ? ORDER BY rowid",
-		[RS_DIPS] = "SELECT rowid, seq, device_id FROM dips WHERE rowid > ? ORDER BY rowid",
+		[RS_DIPS] = rp->has_causes ? "SELECT rowid, seq, device_id, cause FROM dips"
+					     " WHERE rowid > ? ORDER BY rowid"
+					   : "SELECT rowid, seq, device_id, NULL FROM dips"
+					     " WHERE rowid > ? ORDER BY rowid",
 		[RS_EVENTS] = "SELECT id, seq, wall_ns, knob, old_value, new_value, read_back, result,"
 			      " note FROM events WHERE id > ? ORDER BY id",
 		[RS_PROCS] = has_procs ? "SELECT pid, comm, state, kthread, io_hidden, read_bytes,"
@@ -295,6 +309,7 @@ static void rec_rp_close(struct source *src)
 	free(rp->tmp);
 	free(rp->dev_ids);
 	free(rp->dev_dips);
+	free(rp->dev_causes);
 	rec_buf_free(&rp->blob);
 	free(rp->knobs);
 	free(rp->dips);

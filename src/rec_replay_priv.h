@@ -48,7 +48,7 @@ struct rec_state {
 #define REC_CACHE_STEP 32
 
 struct rec_knobrow { int64_t seq; int knob; int64_t value; };
-struct rec_diprow { int64_t seq; int64_t dev; };	/* dev 0: system-wide */
+struct rec_diprow { int64_t seq; int64_t dev; uint8_t cause; };	/* dev 0: system-wide */
 
 enum rec_rstmt {
 	RS_SAMPLE, RS_FRAMES, RS_WHERE, RS_DEV, RS_KEY, RS_MAX, RS_MIN, RS_WALL, RS_STATE,
@@ -75,6 +75,8 @@ struct rec_replay {
 	size_t nact, cap;
 	int64_t *dev_ids;		/* ids of the delivered snapshot's devices */
 	bool *dev_dips;
+	uint8_t *dev_causes;		/* the causes of dev_dips, when has_causes */
+	bool has_causes;		/* the dips table has them (a file written since they were) */
 	size_t ndelivered;
 	int64_t state_seq;		/* seq decoded into act[]; -1 none */
 	int64_t pos;			/* seq next() delivers */

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "grow.h"
 #include "knob.h"
 #include "procs.h"
@@ -132,7 +133,8 @@ static char *rec_writer_schema_sql(void)
 	      "CREATE TABLE events (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL,"
 	      " wall_ns INTEGER NOT NULL, knob TEXT NOT NULL, old_value INTEGER,"
 	      " new_value INTEGER, read_back INTEGER, result INTEGER, note TEXT);\n"
-	      "CREATE TABLE dips (seq INTEGER NOT NULL, device_id INTEGER REFERENCES devices(id));\n"
+	      "CREATE TABLE dips (seq INTEGER NOT NULL, device_id INTEGER REFERENCES devices(id),"
+	      " cause TEXT);\n"
 	      "CREATE TABLE procs (seq INTEGER NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL,"
 	      " state TEXT NOT NULL, kthread INTEGER NOT NULL, io_hidden INTEGER NOT NULL,"
 	      " read_bytes INTEGER NOT NULL, write_bytes INTEGER NOT NULL,"
@@ -203,7 +205,7 @@ static int rec_writer_prepare(struct rec_writer *w)
 		[ST_KNOB] = "INSERT INTO knobs (seq, knob, value) VALUES (?, ?, ?)",
 		[ST_EVENT] = "INSERT INTO events (seq, wall_ns, knob, old_value, new_value,"
 			     " read_back, result, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-		[ST_DIP] = "INSERT INTO dips (seq, device_id) VALUES (?, ?)",
+		[ST_DIP] = "INSERT INTO dips (seq, device_id, cause) VALUES (?, ?, ?)",
 		[ST_PROC] = "INSERT OR REPLACE INTO procs (seq, pid, comm, state, kthread, io_hidden,"
 			    " read_bytes, write_bytes, cancelled_write_bytes, utime_jif, stime_jif,"
 			    " wchan, flush_major, flush_minor)"
@@ -759,21 +761,32 @@ static int rec_writer_knobs(struct rec_writer *w, const struct snapshot *s)
 	return rc;
 }
 
-static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id)
+/* A mark, with its cause by name (NULL: none known): names, not numbers, so that a build
+ * with more causes, or fewer, reads it. */
+static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id, const char *cause)
 {
 	sqlite3_stmt *st = w->st[ST_DIP];
 	sqlite3_bind_int64(st, 1, w->seq);
 	if (dev_id)
 		sqlite3_bind_int64(st, 2, *dev_id);
+	else
+		sqlite3_bind_null(st, 2);
+	if (cause)
+		sqlite3_bind_text(st, 3, cause, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 3);
 	return rec_step(w->db, st);
 }
 
-static int rec_writer_dips(struct rec_writer *w, bool sys_dip, const bool *dev_dips)
+static int rec_writer_dips(struct rec_writer *w, const struct rec_sample *v)
 {
-	int rc = sys_dip ? rec_writer_dip(w, NULL) : SQLITE_OK;
-	for (size_t i = 0; dev_dips && i < w->n && rc == SQLITE_OK; i++)
-		if (dev_dips[i])
-			rc = rec_writer_dip(w, &w->dev[i].id);
+	int rc = v->sys_dip ? rec_writer_dip(w, NULL, v->dev_causes ? dip_cause_name(v->sys_cause)
+								      : NULL)
+			    : SQLITE_OK;
+	for (size_t i = 0; v->dev_dips && i < w->n && rc == SQLITE_OK; i++)
+		if (v->dev_dips[i])
+			rc = rec_writer_dip(w, &w->dev[i].id,
+					    v->dev_causes ? dip_cause_name(v->dev_causes[i]) : NULL);
 	return rc;
 }
 
@@ -946,9 +959,9 @@ static int rec_writer_cgroups(struct rec_writer *w, const struct snapshot *s)
 /* ---- Appending -------------------------------------------------------- */
 
 /* Everything of one sample, inside the caller's transaction. */
-static int rec_writer_put(struct rec_writer *w, const struct snapshot *s, bool sys_dip,
-			  const bool *dev_dips)
+static int rec_writer_put(struct rec_writer *w, const struct rec_sample *v)
 {
+	const struct snapshot *s = v->snap;
 	bool changed;
 	int rc = rec_writer_devices(w, s, &changed);
 	if (rc)
@@ -966,7 +979,7 @@ static int rec_writer_put(struct rec_writer *w, const struct snapshot *s, bool s
 	if (rc == SQLITE_OK)
 		rc = rec_writer_knobs(w, s);
 	if (rc == SQLITE_OK)
-		rc = rec_writer_dips(w, sys_dip, dev_dips);
+		rc = rec_writer_dips(w, v);
 	if (rc == SQLITE_OK && (s->nproc || w->nprevp))
 		rc = rec_writer_procs(w, s);
 	if (rc == SQLITE_OK && s->nx)
@@ -1016,7 +1029,7 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 	int64_t seq0 = w->seq;
 	int rc = rec_step(w->db, w->st[ST_BEGIN]);
 	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
-		rc = rec_writer_put(w, v[i].snap, v[i].sys_dip, v[i].dev_dips);
+		rc = rec_writer_put(w, &v[i]);
 	if (rc == SQLITE_OK)
 		rc = rec_step(w->db, w->st[ST_COMMIT]);
 	if (rc != SQLITE_OK) {
@@ -1034,7 +1047,7 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 int rec_writer_append(struct rec_writer *w, const struct snapshot *s, bool sys_dip,
 		      const bool *dev_dips)
 {
-	struct rec_sample one = { s, sys_dip, dev_dips };
+	struct rec_sample one = { s, sys_dip, dev_dips, NULL, 0 };
 	return rec_writer_append_list(w, &one, 1);
 }
 
@@ -1094,7 +1107,8 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 /* Every sample, the baseline too (a replay needs it), with its marks. */
 static int rec_sink_frame(struct sink *s, const struct frame *f)
 {
-	int rc = rec_writer_append(s->impl, f->cur, f->sys_dip, f->dev_dip);
+	struct rec_sample one = rec_sample_of(f);
+	int rc = rec_writer_append_list(s->impl, &one, 1);
 	if (rc < 0)
 		snprintf(s->errmsg, sizeof s->errmsg, "%s", rec_writer_errmsg(s->impl));
 	return rc;

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "screen_priv.h"
 
 #include <term.h>	/* after curses.h; only for setupterm() below */
@@ -500,6 +501,15 @@ void scr_draw_top_line(struct screen *s)
 		scr_add(s, &right, SCR_DIP, " !DIP ");
 }
 
+/* text at ln if it fits whole: true, else nothing and false. */
+static bool scr_add_whole(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text)
+{
+	if (ln->x + (int)strlen(text) > ln->xmax)
+		return false;
+	scr_add(s, ln, role, text);
+	return true;
+}
+
 /* One key hint; only if it fits whole. */
 static void scr_hint(struct screen *s, struct scr_line *ln, const char *key, const char *what)
 {
@@ -547,6 +557,32 @@ static void scr_draw_message(struct screen *s, int y)
 	scr_add(s, &ln, SCR_WARN, rest);
 }
 
+/* The causes of this interval's marks, first on the status line: the system's, then each
+ * marked device's, as many as fit whole; the hints get the rest. */
+static void scr_draw_dip_causes(struct screen *s, struct scr_line *ln)
+{
+	const struct frame *f = s->f;
+	if (!f || !(f->sys_dip || f->interval_dip))
+		return;
+	char item[96];
+	bool any = false;
+	if (f->sys_dip) {
+		snprintf(item, sizeof item, "dip bo: %s", dip_cause_name(f->sys_cause));
+		any = scr_add_whole(s, ln, SCR_DIP, item);
+	}
+	for (size_t i = 0; f->dev_dip && i < f->cur->ndev; i++) {
+		if (!f->dev_dip[i])
+			continue;
+		snprintf(item, sizeof item, "%s%s: %s", any ? ", " : "dip ", f->cur->dev[i].name,
+			 dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+		if (!scr_add_whole(s, ln, SCR_DIP, item))
+			break;
+		any = true;
+	}
+	if (any)
+		scr_add(s, ln, SCR_NORMAL, "  ");
+}
+
 void scr_draw_status(struct screen *s)
 {
 	int y = LINES - 1;
@@ -590,6 +626,7 @@ void scr_draw_status(struct screen *s)
 		{ "t", "go to" }, { "[]", "dip" }, { "{}", "knob" }, { "+-", "speed" },
 		{ "Enter", "detail" }, { "p", "procs" },
 	};
+	scr_draw_dip_causes(s, &ln);
 	bool replay = scr_is_replay(s);
 	size_t n = replay ? sizeof replay_hints / sizeof replay_hints[0] : sizeof hints / sizeof hints[0];
 	for (size_t i = 0; i < n; i++)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cause.h"
 #include "ident.h"
 #include "knob.h"
 #include "screen_priv.h"
@@ -157,8 +158,12 @@ static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
 {
 	const struct dev_rates *r = frame_dev_rate(s->f, i);
 	scr_flow_title(s, fl, "last interval");
-	if (s->f->dev_dip && s->f->dev_dip[i])
-		scr_flow_field(s, fl, "", SCR_DIP, "! write rate dipped");
+	if (s->f->dev_dip && s->f->dev_dip[i]) {
+		char why[64];
+		snprintf(why, sizeof why, "! write rate dipped: %s",
+			 dip_cause_name(s->f->dev_cause ? s->f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+		scr_flow_field(s, fl, "", SCR_DIP, why);
+	}
 	for (size_t c = 0; c < s->ncols; c++) {
 		const struct fig_dev *col = s->cols[c];
 		char v[24];

@@ -172,7 +172,7 @@ static int series_interval(struct series *s, struct source *src, struct rec_idma
 			   const struct frame *f)
 {
 	/* the marks the recording holds: the pipeline puts them in the frame */
-	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, 0 };
+	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, 0, f->dev_cause, f->sys_cause };
 	const struct snapshot *cur = f->cur;
 	/* wall time for the axis (what people read off a picture); the rates
 	 * themselves come from the monotonic clock, in derive.c */

@@ -20,8 +20,10 @@
 struct snapring_slot {
 	struct snapshot snap;	/* devices only: nproc stays 0 */
 	bool sys_dip;
-	bool have_dips;
+	bool have_dips, have_causes;
+	uint8_t sys_cause;
 	bool *dips;
+	uint8_t *causes;	/* each mark's cause (enum dip_cause), with have_causes */
 	size_t cap_dips;
 };
 
@@ -71,7 +73,9 @@ static void snapring_slot_release(struct snapring *r, struct snapring_slot *sl)
 	r->rows -= sl->snap.cap_dev;
 	snapshot_free(&sl->snap);
 	free(sl->dips);
+	free(sl->causes);
 	sl->dips = NULL;
+	sl->causes = NULL;
 	sl->cap_dips = 0;
 }
 
@@ -205,9 +209,12 @@ static int snapring_make_room(struct snapring *r, struct snapring_slot *sl, size
 	}
 	if (ndev > sl->cap_dips) {
 		bool *d = realloc(sl->dips, ndev * sizeof *d);
-		if (!d)
+		if (d)
+			sl->dips = d;
+		uint8_t *c = d ? realloc(sl->causes, ndev * sizeof *c) : NULL;
+		if (!c)
 			return -ENOMEM;
-		sl->dips = d;
+		sl->causes = c;
 		sl->cap_dips = ndev;
 	}
 	return 0;
@@ -282,8 +289,9 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 	return 0;
 }
 
-int snapring_push(struct snapring *r, const struct snapshot *s, bool sys_dip, const bool *dev_dips)
+int snapring_push(struct snapring *r, const struct rec_sample *v)
 {
+	const struct snapshot *s = v->snap;
 	if (s->ndev > r->max_rows)
 		return -E2BIG;
 	if (r->len == r->max)
@@ -299,10 +307,14 @@ int snapring_push(struct snapring *r, const struct snapshot *s, bool sys_dip, co
 		sl->snap.ndev = 0;
 		return rc;
 	}
-	sl->sys_dip = sys_dip;
-	sl->have_dips = dev_dips != NULL;
-	if (dev_dips && s->ndev)
-		memcpy(sl->dips, dev_dips, s->ndev * sizeof *dev_dips);
+	sl->sys_dip = v->sys_dip;
+	sl->sys_cause = v->sys_cause;
+	sl->have_dips = v->dev_dips != NULL;
+	sl->have_causes = v->dev_causes != NULL;
+	if (v->dev_dips && s->ndev)
+		memcpy(sl->dips, v->dev_dips, s->ndev * sizeof *sl->dips);
+	if (v->dev_causes && s->ndev)
+		memcpy(sl->causes, v->dev_causes, s->ndev * sizeof *sl->causes);
 	r->len++;
 	return 0;
 }
@@ -328,7 +340,8 @@ size_t snapring_samples(const struct snapring *r, struct rec_sample *out)
 {
 	for (size_t i = 0; i < r->len; i++) {
 		const struct snapring_slot *sl = snapring_slot_at(r, i);
-		out[i] = (struct rec_sample){ &sl->snap, sl->sys_dip, sl->have_dips ? sl->dips : NULL };
+		out[i] = (struct rec_sample){ &sl->snap, sl->sys_dip, sl->have_dips ? sl->dips : NULL,
+					      sl->have_causes ? sl->causes : NULL, sl->sys_cause };
 	}
 	return r->len;
 }
@@ -338,7 +351,8 @@ size_t snapring_samples(const struct snapring *r, struct rec_sample *out)
 /* A full ring or a huge sample only means less to save: not an error. */
 static int snapring_sink_frame(struct sink *s, const struct frame *f)
 {
-	snapring_push(s->impl, f->cur, f->sys_dip, f->dev_dip);
+	struct rec_sample v = rec_sample_of(f);
+	snapring_push(s->impl, &v);
 	return 0;
 }
 

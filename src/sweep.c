@@ -318,7 +318,8 @@ static int sweep_step(struct sweep *s, struct rec_writer *w)
 		fprintf(stderr, "wbtop: %s\n", s->src->errmsg[0] ? s->src->errmsg : "the live source ended");
 		return -1;
 	}
-	if (rec_writer_append(w, f->cur, f->sys_dip, f->dev_dip) == 0)
+	struct rec_sample one = rec_sample_of(f);
+	if (rec_writer_append_list(w, &one, 1) == 0)
 		return 0;
 	fprintf(stderr, "wbtop: %s\n", rec_writer_errmsg(w));	/* it names the file */
 	return -1;

@@ -4,14 +4,15 @@
 # Three ext4 filesystems on loop devices (direct I/O to their backing files,
 # so a device's write rate follows its writer), one writer each:
 # pv -L RATE into a FIFO, dd oflag=direct from it.  While wbtop records
-# (-b --format json -d 1), drops of known depth and length are injected
+# (-b -q -w, -d 1), drops of known depth and length are injected
 # into the running writers (pv -R PID -L RATE; SIGSTOP for a full stop) and
 # written down with their wall-clock times.  tests/dips/score.py then
 # compares wbtop's marks with them: per scenario the drops found and missed
 # and the false marks per 100 steady device-intervals.
 #
 # Usage: sh tests/dips/corpus.sh [WBTOP]   (as root; DIPS_ONLY=name runs one
-# scenario; DIPS_KEEP=DIR keeps the raw output there)
+# scenario; DIPS_KEEP=DIR keeps the recordings and their exports there, for
+# tests/dips/rejudge.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -37,10 +38,16 @@ sleep_until() {
 	sleep "$d"
 }
 
-# The three filesystems, made once and shared by the scenarios.
+# The three filesystems, made once and shared by the scenarios, their loop
+# files in memory (a tmpfs of the corpus' own): the disk under /var/tmp has
+# dips of its own, the same in every loop device at once, which no label
+# says, and the corpus is about the drops it injects.
+mkdir -p "$WORK/img" && mount -t tmpfs -o size=5200m wbtop-dips "$WORK/img" ||
+	{ echo "dips-eval: could not mount a tmpfs for the loop files" >&2; exit 1; }
+on_exit "umount -l $WORK/img 2>/dev/null"
 DEVS=""
 for i in 1 2 3; do
-	img=$WORK/d$i.img mnt=$WORK/m$i
+	img=$WORK/img/d$i.img mnt=$WORK/m$i
 	truncate -s 1600M "$img" || exit 1
 	dev=$(losetup -f --show --direct-io=on "$img") || { echo "dips-eval: losetup failed" >&2; exit 1; }
 	on_exit "losetup -d $dev 2>/dev/null"
@@ -111,22 +118,23 @@ drop() {
 	label drop "$w" "$depth" "$t0" "$(now)"
 }
 
-# run_wbtop N: wbtop records N 1-s intervals of the scenario's devices in
-# the background, as JSON (the marks, with times) and as batch text (the
-# causes); sets T0 (its start) and WB, WBT (their pids).
+# run_wbtop N: wbtop records N 1-s intervals of the machine in the
+# background (-b -q -w: what a headless recording does, its marks and their
+# causes judged live); sets T0 (its start) and WB (its pid).  The recording
+# is exported as JSON when the scenario ends (finish), and stays in OUT:
+# tests/dips/rejudge.sh judges it again, with another rule or --dip, in
+# seconds instead of a new run.
 run_wbtop() {
 	T0=$(now)
-	"$WBTOP" -b --format json -d 1 -n "$1" --devices "^($DEV1|$DEV2|$DEV3)\$" \
-		>"$OUT/$SCEN.json" 2>"$OUT/$SCEN.err" &
+	rm -f "$OUT/$SCEN.db"
+	"$WBTOP" -b -q -d 1 -n "$1" -w "$OUT/$SCEN.db" >"$OUT/$SCEN.out" 2>"$OUT/$SCEN.err" &
 	WB=$!
-	"$WBTOP" -b -d 1 -n "$1" --devices "^($DEV1|$DEV2|$DEV3)\$" \
-		>"$OUT/$SCEN.txt" 2>>"$OUT/$SCEN.err" &
-	WBT=$!
 }
 finish() {
 	wait "$WB" || echo "dips-eval: $SCEN: wbtop exited $?: $(head -c 300 "$OUT/$SCEN.err")" >&2
-	wait "$WBT" || echo "dips-eval: $SCEN: wbtop (text) exited $?" >&2
 	stop_writers
+	"$WBTOP" -r "$OUT/$SCEN.db" --export json >"$OUT/$SCEN.json" 2>>"$OUT/$SCEN.err" ||
+		echo "dips-eval: $SCEN: the export failed: $(tail -c 300 "$OUT/$SCEN.err")" >&2
 	sleep 1
 }
 begin() {

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Score the dip marks of a corpus run (tests/dips/corpus.sh) against its labels.
 
-usage: score.py DIR   (DIR holds SCENARIO.json, wbtop -b --format json, and
+usage: score.py DIR   (DIR holds SCENARIO.json, the export of the scenario's
+recording (wbtop -r SCENARIO.db --export json, with --dip N when judged again), and
 SCENARIO.labels, lines "KIND DEVICE DEPTH_PCT T_START T_END" in wall-clock
 seconds; KIND is device (one of the scenario's writers: only these devices are
 scored, the machine may have others), drop, rise or burst)
 
-SCENARIO.txt, the same intervals as batch text from a second wbtop started
-with the first, gives each mark's cause ("# dip NAME: cause" lines): a full
-stop (depth 100) is to be "writers stopped".
+Each mark's cause is the JSON's "cause": a full stop (depth 100) is to be
+"writers stopped".
 
 An interval is (end - dt_s, end], its end the sample's wall_ns.  A drop is
 found when its device is marked in an interval that overlaps it (or ends
@@ -40,20 +40,10 @@ def load(dirname, scen):
     return frames, labels
 
 
-def text_causes(dirname, scen):
-    """Per interval of the batch text (in order): {device: cause}."""
-    path = os.path.join(dirname, scen + '.txt')
-    out = []
-    if not os.path.exists(path):
-        return out
-    with open(path) as f:
-        for line in f:
-            if line.startswith('time '):
-                out.append({})
-            elif line.startswith('# dip ') and out:
-                name, cause = line[6:].rstrip('\n').split(': ', 1)
-                out[-1][name] = cause
-    return out
+def json_causes(frames):
+    """Per frame (in order): {device: cause} of its marks."""
+    return [{d['name']: d.get('cause') for d in fr.get('devices', []) if d.get('dip')}
+            for fr in frames]
 
 
 def intervals(frames):
@@ -83,7 +73,7 @@ def score(dirname, scen):
     devs = {d: v for d, v in devs.items() if d in mine}
     labels = [l for l in labels if l[0] != 'device']
     res = {'drops': [], 'steady': 0, 'false': 0, 'burst_marks': 0, 'stops': 0, 'stops_right': 0}
-    causes = text_causes(dirname, scen)
+    causes = json_causes(frames)
     ends = [fr['wall_ns'] / 1e9 for fr in frames]
     for kind, dev, depth, t0, t1 in labels:
         if kind != 'drop':

@@ -39,6 +39,42 @@ json_marks >"$TMP/rec.j"
 grep -q " fixa$" "$TMP/rec.b" || { cat "$TMP/b.out"; fail "no dip of fixa recorded"; }
 diff -u "$TMP/rec.b" "$TMP/rec.j" || fail "batch replay and export disagree on the recorded marks"
 
+# Each mark's cause is recorded with it (the dips table), and the batch replay, the JSON
+# and CSV exports give the recorded one.
+python3 - "$rec" >"$TMP/rec.c" <<'PY' || fail "the recording's dips table has no causes"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("SELECT s.seq, d.name, p.cause FROM dips p JOIN samples s ON s.seq = p.seq"
+                  " LEFT JOIN devices d ON d.id = p.device_id ORDER BY p.rowid").fetchall()
+assert rows and all(r[2] for r in rows), rows
+for seq, name, cause in rows:
+    print(name or "bo", cause)
+PY
+"$WBTOP" -r "$rec" -b -a | sed -n 's/^# dip \([^:]*\): /\1 /p' >"$TMP/b.c"
+"$WBTOP" -r "$rec" --export json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["dip"]:
+        print("bo", o["dip_cause"])
+    for d in o["devices"]:
+        if d["dip"]:
+            print(d["name"], d["cause"])' >"$TMP/j.c"
+"$WBTOP" -r "$rec" --export csv | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+head = rows[0]
+for r in rows[1:]:
+    v = dict(zip(head, r))
+    if v["dip"] == "1":
+        print("bo", v["dip_cause"])
+    for k in head:
+        if k.startswith("dip@") and v[k] == "1":
+            print(v["name@" + k[4:]].split()[0], v["cause@" + k[4:]])' >"$TMP/c.c"
+diff -u "$TMP/rec.c" "$TMP/b.c" || fail "batch replay's causes are not the recorded ones"
+diff -u "$TMP/rec.c" "$TMP/j.c" || fail "the JSON export's causes are not the recorded ones"
+diff -u "$TMP/rec.c" "$TMP/c.c" || fail "the CSV export's causes are not the recorded ones"
+
 # Re-judged at the recording's own sensitivity (the default, --dip 8), from its first sample: the
 # same marks.  At --dip 80: none, in batch text and the export alike.
 batch_marks --dip 8 >"$TMP/d10.b"
@@ -68,6 +104,10 @@ for dip in "" 80; do
 	scr_cap >/dev/null
 	if [ -z "$dip" ]; then
 		grep -q "^!fixa" "$TMP/pane" || { scr_show; fail "the screen does not mark the recorded dip"; }
+		# the status line gives the recorded cause
+		want=$(awk '$1 == "fixa" { print; exit }' "$TMP/rec.c" | cut -d' ' -f2-)
+		tail -n 1 "$TMP/pane" | grep -qE "^dip (bo: [^,]*, )?fixa: $want" ||
+			{ scr_show; fail "the status line does not give the recorded cause ($want)"; }
 	else
 		grep -q "^!fixa" "$TMP/pane" && { scr_show; fail "--dip 80: the screen shows the recorded dip"; }
 		grep -qF "!DIP" "$TMP/pane" && { scr_show; fail "--dip 80: the top line says DIP"; }

@@ -983,7 +983,7 @@ START_TEST(test_save_history)
 	for (int n = 0; n < 50; n++) {
 		snapshot_init(&snaps[n]);
 		gen_sample(&g, n, &snaps[n]);
-		v[n] = (struct rec_sample){ &snaps[n], n == 3, NULL };
+		v[n] = (struct rec_sample){ &snaps[n], n == 3, NULL, NULL, 0 };
 	}
 	ck_assert_msg(rec_save(path, v, 50, err, sizeof err) == 0, "%s", err);
 	struct source *src = rec_replay_open(path, false, err, sizeof err);

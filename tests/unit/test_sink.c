@@ -49,7 +49,7 @@ static void two_close(struct source *src)
 static const struct source_ops two_ops = { .kind = "two", .next = two_next, .close = two_close };
 
 /* What each frame of the source makes the sink write, frame by frame. */
-static void run_sink(struct sink *(*make)(FILE *out), char out[3][8192])
+static void run_sink(struct sink *(*make)(FILE *out), char out[3][16384])
 {
 	int step = 0;
 	struct source src = { &two_ops, &step, "" };
@@ -68,7 +68,7 @@ static void run_sink(struct sink *(*make)(FILE *out), char out[3][8192])
 		ck_assert_int_eq(pipeline_step(p, &fr), 0);
 		ck_assert_int_eq(sink_frame(s, fr), 0);
 		fflush(f);
-		snprintf(out[k], 8192, "%.*s", (int)(len - had), buf + had);
+		snprintf(out[k], 16384, "%.*s", (int)(len - had), buf + had);
 		had = len;
 	}
 	ck_assert_int_eq(sink_close(s, NULL, 0), 0);
@@ -95,7 +95,7 @@ static struct sink *make_om(FILE *out)
 
 START_TEST(test_outputs_skip_the_baseline)
 {
-	static char out[3][8192];
+	static char out[3][16384];
 	run_sink(make_text, out);
 	ck_assert_str_eq(out[0], "");
 	ck_assert_ptr_nonnull(strstr(out[1], "\nsda "));

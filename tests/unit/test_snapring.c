@@ -55,7 +55,7 @@ START_TEST(test_keep)
 	struct snapshot s;
 	for (size_t k = 1; k <= keep_cases[_i].pushes; k++) {
 		make_snap(&s, keep_cases[_i].ndev, (int64_t)k);
-		ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+		ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 		snapshot_free(&s);
 	}
 	size_t n = snapring_len(r);
@@ -87,11 +87,11 @@ START_TEST(test_too_big_and_free_null)
 	struct snapring *r = snapring_new(10, 8);
 	struct snapshot s;
 	make_snap(&s, 9, 1);
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), -E2BIG);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), -E2BIG);
 	ck_assert_uint_eq(snapring_len(r), 0);
 	snapshot_free(&s);
 	make_snap(&s, 8, 2);
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	snapshot_free(&s);
 	ck_assert_uint_eq(snapring_len(r), 1);
 	snapring_free(r);
@@ -108,7 +108,7 @@ START_TEST(test_no_procs)
 	make_snap(&s, 1, 1);
 	ck_assert_int_eq(snapshot_reserve_procs(&s, 3), 0);
 	s.nproc = 3;
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	snapshot_free(&s);
 	ck_assert_uint_eq(snapring_get(r, 0)->nproc, 0);
 	snapring_free(r);
@@ -122,9 +122,9 @@ START_TEST(test_marks)
 	struct snapshot s;
 	bool dips[3] = { false, true, false };
 	make_snap(&s, 3, 1);
-	ck_assert_int_eq(snapring_push(r, &s, true, dips), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, true, dips, NULL, 0 }), 0);
 	dips[1] = false;	/* the caller's array is its own */
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	struct rec_sample v[2];
 	ck_assert_uint_eq(snapring_samples(r, v), 2);
 	ck_assert(v[0].sys_dip);
@@ -170,20 +170,20 @@ START_TEST(test_identity)
 	struct dev_ident *a = ident_make(0, "sda", "wwid:aaa"), *b = ident_make(1, "sdb", "wwid:bbb");
 	s.dev[0].ident = a;
 	s.dev[1].ident = b;
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	const struct dev_ident *ca = snapring_get(r, 0)->dev[0].ident;
 	ck_assert_ptr_nonnull(ca);
 	ck_assert_ptr_ne(ca, a);
 	/* the next sample, same devices: the same copies */
 	s.wall_ns = 2;
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	ck_assert_ptr_eq(snapring_get(r, 0)->dev[0].ident, ca);
 	/* sda is gone and its identity freed; 8:0 now names another disk */
 	ident_drop(a);
 	struct dev_ident *c = ident_make(0, "sdc", "wwid:ccc");
 	s.dev[0].ident = c;
 	s.wall_ns = 3;
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	const struct dev_ident *cc = snapring_get(r, 0)->dev[0].ident;
 	ck_assert_ptr_ne(cc, ca);
 	ck_assert_str_eq(cc->key, "wwid:ccc");
@@ -193,7 +193,7 @@ START_TEST(test_identity)
 	ck_assert_str_eq(snapring_get(r, 0)->dev[1].ident->key, "wwid:bbb");
 	/* a device without identity stays without */
 	s.dev[1].ident = NULL;
-	ck_assert_int_eq(snapring_push(r, &s, false, NULL), 0);
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
 	ck_assert_ptr_null(snapring_get(r, 0)->dev[1].ident);
 	ident_drop(b);
 	ident_drop(c);

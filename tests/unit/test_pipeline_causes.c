@@ -1,0 +1,177 @@
+/*
+ * test_pipeline_causes.c - every mark a pipeline makes carries its cause, judged in the
+ * pipeline from the interval's evidence against the device's usual figures (so that every
+ * sink shows the same one): a writer that stops is "writers stopped", a device whose queue
+ * fills and whose await climbs is "device slowed"; a source's recorded causes are taken as
+ * they are, and a source with marks but no causes (an older recording) gets them judged.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cause.h"
+#include "pipeline.h"
+
+enum { CNDEV = 6, CSTEPS = 16, CEVENT = 12 };	/* the devices, the steps, the step that dips */
+
+struct cscript {
+	int step;
+	bool with_marks, with_causes;	/* recorded marks (device 4), with or without causes */
+};
+
+/* One device's counters after step k: 100 writes of 100 KiB each a second, 1 ms each; at
+ * CEVENT device 1 stops and device 2 halves with 40 ms a write and a full queue. */
+static void cscript_dev(struct dev_counters *d, uint32_t i, int k)
+{
+	memset(d, 0, sizeof *d);
+	d->major = 7;
+	d->minor = i;
+	d->nfields = 17;
+	snprintf(d->name, sizeof d->name, "loop%u", i);
+	uint64_t ios = 0, ms = 0;
+	for (int j = 1; j <= k; j++) {
+		bool ev = j == CEVENT;
+		uint64_t n = ev && i == 1 ? 0 : ev && i == 2 ? 50 : 100;
+		ios += n;
+		ms += ev && i == 2 ? n * 40 : n;
+	}
+	d->f[DS_WR_IOS] = ios;
+	d->f[DS_WR_SECT] = ios * 200;
+	d->f[DS_WR_MS] = ms;
+	d->f[DS_QUEUE_MS] = ms;
+	d->f[DS_IO_MS] = ms;
+}
+
+static int cscript_next(struct source *src, struct snapshot *out)
+{
+	struct cscript *sc = src->impl;
+	int k = sc->step++;
+	if (k >= CSTEPS)
+		return 1;
+	if (snapshot_reserve(out, CNDEV) < 0)
+		return -ENOMEM;
+	out->ndev = CNDEV;
+	out->mono_ns = (uint64_t)(k + 1) * 1000000000u;
+	for (uint32_t i = 0; i < CNDEV; i++)
+		cscript_dev(&out->dev[i], i, k);
+	return 0;
+}
+
+static void cscript_close(struct source *src)
+{
+	(void)src;
+}
+
+static bool cs_dips[CNDEV];
+static uint8_t cs_causes[CNDEV];
+
+/* Recorded: device 4 marked at step CEVENT with the cause "flushes" (when causes are kept). */
+static int cscript_marks(struct source *src, struct source_marks *out)
+{
+	struct cscript *sc = src->impl;
+	memset(out, 0, sizeof *out);
+	memset(cs_dips, 0, sizeof cs_dips);
+	memset(cs_causes, 0, sizeof cs_causes);
+	/* step counts the samples delivered: the one at index CEVENT is the (CEVENT + 1)-th */
+	cs_dips[4] = sc->step == CEVENT + 1;
+	cs_causes[4] = DIP_CAUSE_FLUSH;
+	out->dev_dips = cs_dips;
+	out->dev_causes = sc->with_causes ? cs_causes : NULL;
+	return 0;
+}
+
+static const struct source_ops cscript_ops = { .kind = "script", .next = cscript_next,
+					       .close = cscript_close };
+static const struct source_ops cscript_marked_ops = { .kind = "marked", .next = cscript_next,
+						      .close = cscript_close, .marks = cscript_marks };
+
+/* Step a pipeline on sc to the end; the frame of step CEVENT into what the caller keeps. */
+static void run_to_event(struct pipeline *p, bool dips[CNDEV], uint8_t causes[CNDEV])
+{
+	const struct frame *f;
+	for (int k = 0; k < CSTEPS; k++) {
+		ck_assert_int_eq(pipeline_step(p, &f), 0);
+		ck_assert_ptr_nonnull(f->dev_cause);
+		if (k == CEVENT) {
+			memcpy(dips, f->dev_dip, CNDEV * sizeof *dips);
+			memcpy(causes, f->dev_cause, CNDEV * sizeof *causes);
+		} else if (k > 4 && k < CEVENT) {
+			for (int i = 0; i < CNDEV; i++)
+				ck_assert_msg(!f->dev_dip[i], "step %d: device %d marked", k, i);
+		}
+	}
+}
+
+START_TEST(test_judged_causes)
+{
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct cscript sc = { 0, false, false };
+	struct source src = { &cscript_ops, &sc, "" };
+	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
+	ck_assert_ptr_nonnull(p);
+	bool dips[CNDEV];
+	uint8_t causes[CNDEV];
+	run_to_event(p, dips, causes);
+	ck_assert(dips[1] && dips[2] && !dips[0] && !dips[3]);
+	ck_assert_str_eq(dip_cause_name(causes[1]), "writers stopped");
+	ck_assert_str_eq(dip_cause_name(causes[2]), "device slowed");
+	pipeline_free(p);
+}
+END_TEST
+
+START_TEST(test_recorded_causes)
+{
+	struct dip_params dp;
+	dip_params_default(&dp);
+	bool dips[CNDEV];
+	uint8_t causes[CNDEV];
+	/* kept as recorded: device 4's mark and its cause, though its figures say nothing */
+	struct cscript kept = { 0, true, true };
+	struct source a = { &cscript_marked_ops, &kept, "" };
+	struct pipeline *p = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
+	run_to_event(p, dips, causes);
+	ck_assert(dips[4] && !dips[1]);
+	ck_assert_str_eq(dip_cause_name(causes[4]), "flushes");
+	pipeline_free(p);
+	/* recorded marks without causes: judged from the figures, which show nothing unusual */
+	struct cscript bare = { 0, true, false };
+	struct source b = { &cscript_marked_ops, &bare, "" };
+	p = pipeline_new(&b, &dp, PIPELINE_MARKS_RECORDED);
+	run_to_event(p, dips, causes);
+	ck_assert(dips[4]);
+	ck_assert_str_eq(dip_cause_name(causes[4]), "unknown");
+	pipeline_free(p);
+	/* --dip given: the detector's marks, and causes judged for them */
+	struct cscript judged = { 0, true, true };
+	struct source c = { &cscript_marked_ops, &judged, "" };
+	p = pipeline_new(&c, &dp, PIPELINE_MARKS_JUDGED);
+	run_to_event(p, dips, causes);
+	ck_assert(dips[1] && !dips[4]);
+	ck_assert_str_eq(dip_cause_name(causes[1]), "writers stopped");
+	pipeline_free(p);
+}
+END_TEST
+
+/* A name read back from a recording is the cause it was written for; a name this build does
+ * not know is "unknown". */
+START_TEST(test_cause_names_round_trip)
+{
+	for (unsigned c = 0; c < DIP_NCAUSES; c++)
+		ck_assert_uint_eq(dip_cause_by_name(dip_cause_name((enum dip_cause)c)), c);
+	ck_assert_uint_eq(dip_cause_by_name("a cause from the future"), DIP_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(dip_cause_by_name(NULL), DIP_CAUSE_UNKNOWN);
+}
+END_TEST
+
+Suite *pipeline_causes_suite(void)
+{
+	Suite *s = suite_create("pipeline_causes");
+	TCase *tc = tcase_create("causes");
+	tcase_add_test(tc, test_judged_causes);
+	tcase_add_test(tc, test_recorded_causes);
+	tcase_add_test(tc, test_cause_names_round_trip);
+	suite_add_tcase(s, tc);
+	return s;
+}
