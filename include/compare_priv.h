@@ -17,7 +17,7 @@
 struct compare_pool {
 	const struct series_dev *id;	/* the first series: names, mount, label */
 	double *kbps, *dt_s;
-	size_t n, ndips;
+	size_t n, cap, ndips;		/* cap: of kbps and dt_s */
 	struct cmpstat st;
 };
 

@@ -8,8 +8,9 @@
  * its default sort direction, and how to get its value from the derived
  * rates.  The screen's device table, batch text, CSV and JSON export,
  * OpenMetrics and the screen's history all walk these tables; none of them
- * lists figures of its own.  Adding a figure is adding a row (and, when it
- * is not a field of struct dev_rates, its formula in figure.c).
+ * lists figures of its own.  Adding a figure is adding a row and its id
+ * (and, when it is not a field of struct dev_rates, its formula in
+ * figure.c).
  *
  * The order of a table is the order of batch text and of the exports; the
  * screen has its own order (screen.pos), since it adds columns by width.
@@ -25,7 +26,7 @@
 #include <string.h>
 
 #include "derive.h"
-#include "procs_view.h"
+#include "procs.h"
 #include "snapshot.h"
 
 /* What must be sampled for a figure to exist (bits; 0 = always there). */
@@ -115,7 +116,7 @@ struct fig_sys {
 	int xkind;		/* >= 0: the value beside the fixed blocks (enum snap_xsys) in r->x */
 };
 
-/* A figure of one process row (procs_view.h): the -P tables (procs_view.c)
+/* A figure of one process row (procs.h): the -P tables (procs_view.c)
  * and the screen's process pane (screen_procs.c) both walk these rows. */
 enum fig_proc_form {
 	FIG_PROC_KBPS,		/* a rate in KiB/s ("hidden" when /proc/PID/io is unreadable) */
@@ -180,6 +181,20 @@ bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const str
 /* The slots of struct hist_dev: the device figures the history keeps. */
 enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_RKB_S, FIG_HIST_UTIL_PCT, FIG_HIST_AWAIT_MS, FIG_NHIST };
 
+/* The device figures, in the order of fig_dev_table (which they index).  A
+ * module that needs one figure's value (a cause's evidence, a graph, a sort
+ * key) asks for it by id (fig_dev_get) rather than naming a field of struct
+ * dev_rates; adding a figure adds its id here beside its row. */
+enum fig_dev_id {
+	FIG_DEV_R_S, FIG_DEV_W_S, FIG_DEV_RKB_S, FIG_DEV_WKB_S, FIG_DEV_RRQM_S, FIG_DEV_WRQM_S,
+	FIG_DEV_R_AWAIT_MS, FIG_DEV_W_AWAIT_MS, FIG_DEV_AQU_SZ, FIG_DEV_UTIL_PCT,
+	FIG_DEV_D_S, FIG_DEV_DKB_S, FIG_DEV_D_AWAIT_MS, FIG_DEV_F_S, FIG_DEV_F_AWAIT_MS, FIG_DEV_WAREQ_KB,
+	FIG_DEV_WB_DIRTY_KB, FIG_DEV_WB_WRITEBACK_KB, FIG_DEV_WB_THRESH_KB, FIG_DEV_WB_BW_KBPS,
+	FIG_DEV_WB_DIRTIED_KB_S, FIG_DEV_WB_WRITTEN_KB_S, FIG_DEV_THROTTLED_MS, FIG_DEV_PAUSES,
+	FIG_DEV_AWAIT_MS,
+	FIG_NDEV
+};
+
 extern const struct fig_dev fig_dev_table[];
 extern const size_t fig_ndev;
 extern const struct fig_dev_counter fig_dev_counter_table[];
@@ -215,6 +230,32 @@ static inline bool fig_dev_available(const struct fig_dev *f, const struct dev_r
 		return false;
 	return !(f->need & FIG_NEED_FLUSH) || r->has_flush;
 }
+
+/* Figure id's value in r into *v, when r has it (fig_dev_available);
+ * false, *v untouched, when not. */
+static inline bool fig_dev_get(enum fig_dev_id id, const struct dev_rates *r, double *v)
+{
+	const struct fig_dev *f = &fig_dev_table[id];
+	if (!fig_dev_available(f, r))
+		return false;
+	*v = fig_dev_value(f, r);
+	return true;
+}
+
+/* A graph of the screen's device detail page: a figure kept in history. */
+struct fig_dev_graph {
+	enum fig_dev_id id;
+	const char *title;	/* its rule's title */
+	bool kb;		/* values in KiB: the axis in B, K, M, G */
+	const char *unit;	/* after the axis values: "/s", "" */
+};
+/* The detail page's graphs, top to bottom (the first gets the larger part). */
+extern const struct fig_dev_graph fig_dev_graphs[];
+extern const size_t fig_ndev_graphs;
+
+/* What the help page says a sort key sorts by: "write MB/s" for the write
+ * rate, else the column's screen title. */
+const char *fig_dev_key_word(const struct fig_dev *f);
 
 /* Whether any device could need f's columns at all (a table prints the
  * discard columns only when some device has discard counters). */

@@ -50,12 +50,14 @@ enum hist_field {
 	HIST_SYS_BI_KBPS,
 	HIST_SYS_DIRTY_KB,
 	HIST_SYS_WRITEBACK_KB,
-	HIST_DEV_BASE,			/* device fields: HIST_DEV_BASE + a slot of hist_dev.v */
-	HIST_DEV_WKB_S = HIST_DEV_BASE + FIG_HIST_WKB_S,
-	HIST_DEV_RKB_S = HIST_DEV_BASE + FIG_HIST_RKB_S,
-	HIST_DEV_UTIL_PCT = HIST_DEV_BASE + FIG_HIST_UTIL_PCT,
-	HIST_DEV_AWAIT_MS = HIST_DEV_BASE + FIG_HIST_AWAIT_MS
+	HIST_DEV_BASE			/* device fields: HIST_DEV_BASE + a slot of hist_dev.v (history_dev_field) */
 };
+
+/* The series of device figure f, a row the history keeps (f->hist >= 0). */
+static inline enum hist_field history_dev_field(const struct fig_dev *f)
+{
+	return (enum hist_field)(HIST_DEV_BASE + f->hist);
+}
 
 struct history;
 struct hist_series;	/* one device's ring, owned by the history */

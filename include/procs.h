@@ -6,10 +6,13 @@
  * into snapshot->proc.  Only done while the process pane or -P is on: it
  * costs far more than the rest of a sample.
  *
- * And the parsers of what the kernel says of a task, pure functions the
- * sampler, the process view (procs_view.h) and the recorder share: what a
- * kernel thread's name means (flush worker of which device, kswapd), and
- * what a wchan or a /proc/PID/stack says a task in D state waits for.
+ * And, pure, what the sampler, the process view (procs_view.h) and the
+ * recorder share: the parsers of what the kernel says of a task (what a
+ * kernel thread's name means: flush worker of which device, kswapd; what a
+ * wchan or a /proc/PID/stack says a task in D state waits for), and the
+ * rows of an interval (rates, throttling) with the one ranking of which
+ * processes matter.  Units are in the names: _kbps is KiB/s, _pct percent,
+ * cpu_pct percent of one CPU.
  */
 #ifndef WBTOP_PROCS_H
 #define WBTOP_PROCS_H
@@ -18,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "derive.h"
 #include "snapshot.h"
 
 struct procs_reader;
@@ -65,5 +69,74 @@ enum procs_wait procs_wait_of(char state, const char *wchan);
  * innermost frame that says why (balance_dirty_pages, ...), else the
  * innermost frame outside the scheduler.  "" if none. */
 void procs_stack_wchan(const char *stack, char *wchan, size_t len);
+
+/* Whether a wait means the task is held back from writing. */
+bool procs_wait_throttled(enum procs_wait w);
+
+/* ---- What the processes did in an interval, and which matter (pure) ---- */
+
+/* The kernel exports process CPU times in USER_HZ ticks, 100 per second on
+ * every architecture Linux runs on today (it is ABI, unlike HZ). */
+#define PROCS_USER_HZ 100
+
+/* One row of the process pane. */
+struct proc_row {
+	int32_t pid;
+	char comm[32];
+	char cmdline[128];		/* the full command line, printable; "" if unknown */
+	bool self;			/* the wbtop that sampled: its writes are its recording's */
+	char state;			/* R, S, D, ... as /proc/PID/stat */
+	enum procs_kind kind;
+	enum rate_status status;	/* RATE_OK, or RATE_FIRST: new (or reused) pid, no rates yet */
+	bool io_hidden;			/* /proc/PID/io unreadable: write figures unknown */
+	double write_kbps;		/* /proc/PID/io write_bytes: what the task dirtied or wrote direct */
+	double cancelled_kbps;		/* cancelled_write_bytes: dirty data truncated before writeback */
+	double share_pct;		/* write_kbps / system block-out (vmstat bo); -1 if bo is 0 */
+	double cpu_pct;			/* user + system, percent of one CPU */
+	enum procs_wait wait;
+	bool throttled;			/* wait is DIRTY or QOS */
+	char wchan[40];			/* where it sleeps, "" if not in D state or unknown */
+	uint32_t flush_major, flush_minor;	/* flusher: the device it serves, 0:0 if unknown */
+	char flush_dev[32];		/* flusher: device name ("loop0"), else "MAJ:MIN", bdi name, "*" (all) */
+	bool flush_active;		/* flusher: running writeback work now ("+" in the kworker name) */
+	/* From the writeback tracepoints (doc/kernel-loop.md), when the sample
+	 * has them: exact, where wait and throttled above are a guess. */
+	bool traced;			/* the figures below are there */
+	double paused_ms_s;		/* ms paused in balance_dirty_pages per second */
+	double pauses_s;		/* pauses per second */
+	double ratelimit_kbps;		/* task_ratelimit of its last decision; -1 if none */
+	uint32_t bdi_major, bdi_minor;	/* the device it was held on; has_bdi */
+	bool has_bdi;
+};
+
+/* Totals over all tasks of one interval, for the summary line. */
+struct procs_summary {
+	enum rate_status status;	/* RATE_OK; RATE_FIRST: no previous process sample; RATE_NODATA: dt 0 */
+	size_t ntasks;			/* processes in the current sample */
+	size_t nwriting;		/* with write_kbps > 0 */
+	size_t nthrottled;		/* throttled: paused (traced), else a guess from wchan */
+	bool traced;			/* the sample has the writeback trace: throttling is exact */
+	size_t ndstate;			/* in D state */
+	size_t nwait_unknown;		/* in D state, wait unknown (wchan unreadable) */
+	size_t nhidden;			/* /proc/PID/io unreadable */
+	size_t nnew;			/* pids new since the previous sample (or reused) */
+	size_t ngone;			/* pids of the previous sample now absent (exited) */
+	size_t nomitted;		/* rows that did not fit in the caller's array */
+	double write_kbps, cancelled_kbps;	/* sums over readable tasks */
+	double bo_kbps;			/* system block-out, the share's denominator; -1 unknown */
+	double flusher_cpu_pct, kswapd_cpu_pct;
+};
+
+/* The one ranking of processes: which of them matter for writeback in the
+ * interval prev -> cur, best first.  The process pane, -P and the recorder
+ * all keep what it returns.  prev may be NULL (first sample: no rates, so
+ * only tasks in D state and the kernel's threads are ranked), dt_s seconds
+ * apart; both snapshots' proc arrays sorted by pid.  Writes at most cap
+ * rows: first the tasks writing or in D state, by write rate (throttled
+ * first among equals), then the flush workers and kswapd by CPU use; when
+ * both do not fit, each group keeps at least half of cap.  Fills *sum (may
+ * be NULL).  Returns the number of rows written.  Allocates nothing. */
+size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, double dt_s,
+		  struct proc_row *rows, size_t cap, struct procs_summary *sum);
 
 #endif

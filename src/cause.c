@@ -12,6 +12,7 @@
 
 #include "cause.h"
 #include "derive.h"
+#include "figure.h"
 
 /* The baseline follows the last 4 or so intervals it learns from: with one learnt in every
  * DIP_CAUSE_LEARN_EVERY, about the last 16 undipped intervals. */
@@ -148,11 +149,10 @@ enum dip_cause dip_cause_by_name(const char *name)
 
 void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)
 {
-	e->w_s = r->w_s;
-	e->aqu_sz = r->aqu_sz;
-	e->w_await_ms = r->w_await_ms;
-	if (r->has_flush) {
-		e->f_s = r->f_s;
-		e->f_await_ms = r->f_await_ms;
-	}
+	/* through the registry: a figure the device lacks (flushes) stays unknown */
+	fig_dev_get(FIG_DEV_W_S, r, &e->w_s);
+	fig_dev_get(FIG_DEV_AQU_SZ, r, &e->aqu_sz);
+	fig_dev_get(FIG_DEV_W_AWAIT_MS, r, &e->w_await_ms);
+	fig_dev_get(FIG_DEV_F_S, r, &e->f_s);
+	fig_dev_get(FIG_DEV_F_AWAIT_MS, r, &e->f_await_ms);
 }

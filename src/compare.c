@@ -17,6 +17,7 @@
 #include "cmpstat.h"
 #include "compare.h"
 #include "compare_priv.h"
+#include "grow.h"
 #include "jsonl.h"
 #include "knob.h"
 
@@ -31,16 +32,14 @@ static int compare_pool_add(struct compare_pool *p, const struct series_dev *d)
 		p->id = d;
 	if (!d->n)
 		return 0;
-	double *k = realloc(p->kbps, (p->n + d->n) * sizeof *k);
-	if (k)
-		p->kbps = k;
-	double *t = realloc(p->dt_s, (p->n + d->n) * sizeof *t);
-	if (t)
-		p->dt_s = t;
-	if (!k || !t)
+	const struct grow_part parts[] = {
+		{ (void **)&p->kbps, sizeof *p->kbps }, { (void **)&p->dt_s, sizeof *p->dt_s },
+	};
+	if (d->n > SIZE_MAX - p->n ||
+	    grow_arrays(parts, sizeof parts / sizeof parts[0], &p->cap, p->n + d->n, d->n) < 0)
 		return -ENOMEM;
-	memcpy(p->kbps + p->n, d->kbps, d->n * sizeof *k);
-	memcpy(p->dt_s + p->n, d->dt_s, d->n * sizeof *t);
+	memcpy(p->kbps + p->n, d->kbps, d->n * sizeof *p->kbps);
+	memcpy(p->dt_s + p->n, d->dt_s, d->n * sizeof *p->dt_s);
 	p->n += d->n;
 	p->ndips += d->ndips;
 	return 0;

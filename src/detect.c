@@ -5,18 +5,21 @@
  * What it is: per series, a short window of recent values whose upper quartile is the level
  * the series sustains (drops below it do not pull it down), capped by the median of the levels
  * it held over a longer, slower window (so that a burst of a few intervals is not a level to
- * fall from), and a longer window of the changes from one quiet interval to the next, relative
- * to the recent upper quartile (the jitter is their median absolute value scaled to a standard
- * deviation: the series' symmetric jitter, which one-sided drops touch only at their edges).
+ * fall from), and a longer window of the rises from one quiet interval to the next, relative
+ * to the recent upper quartile (the jitter is their 90th percentile, never the largest, scaled
+ * to a standard deviation: the series' symmetric jitter as its rises show it, which one-sided
+ * drops never touch, and which a limiter's rare flicker of a block or two does reach).
  * An interval dips when its value falls below the level by more than max(--dip, 3 * jitter)
  * plus the quartile's height above the centre, by more than a few requests' worth (counting
  * noise) and by more than an absolute minimum, and was not made up for by the interval before,
- * unless it fell to (almost) nothing, which is the end of a run; in a lone series the interval
- * after a dip is judged at 0.6 of that threshold. A group adds: devices carrying a
- * negligible part of the traffic are not judged; a device's jitter is at least its peers'
- * pooled jitter (the devices of one run do the same work, and pooling gives a usable estimate
- * after a few intervals); the group total is judged too (under a shared limit devices trade
- * bandwidth and the total holds); and only the whole group stopping is the end of the run.
+ * unless it fell to (almost) nothing, which is the end of a run; a drop held for two intervals
+ * in a row is a dip at its second when both fall by max(--dip, 0.7 * 3 * jitter) plus that
+ * height; in a lone series the interval after a dip is judged at 0.6 of the threshold. A group
+ * adds: devices carrying a negligible part of the traffic are not judged; a device's jitter is
+ * at least its peers' (the median of theirs: the devices of one run do the same work, and a
+ * device that flushes in bursts does not raise the others'); the group total is judged too
+ * (under a shared limit devices trade bandwidth and the total holds); and only the whole group
+ * stopping is the end of the run.
  * Each window keeps its values sorted (sortwin.h), so a median is a lookup, not a selection.
  * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
  * device set grows.
@@ -50,7 +53,10 @@ enum { DIP_JITTER_LEN = 60 };
 enum { DIP_MIN_LEVELS = 3, DIP_MIN_RESIDS = 2 };
 /* A group member whose jitter is known from fewer changes (half the jitter window) is judged
  * only if it looks like its peers'. */
-enum { DIP_PEER_RESIDS = 30 };
+enum { DIP_PEER_RESIDS = 15 };
+/* Until a series has taught this many rises, the spread of its recent values stands in for
+ * (or raises) its jitter. */
+enum { DIP_SPREAD_UNTIL = 6 };
 /* The interval after a dip is recovery, not noise: it does not teach the jitter. */
 enum { DIP_SETTLE = 1 };
 /* The others in a group may have taken up what the dipping devices lost (a shared limit): then
@@ -67,9 +73,6 @@ static const double DIP_TRADE_FRAC = 0.02;
 enum { DIP_HOLD_MAX = DIP_BASE_LEN };
 /* A device absent this many intervals is forgotten (its baseline would be stale anyway). */
 enum { DIP_FORGET_AFTER = DIP_BASE_LEN };
-/* The pooled jitter is exact up to this many residuals (68 devices with full windows), and
- * estimated from a sample of this many beyond (see dip_group_sample_pool). */
-enum { DIP_POOL_MAX = 4096 };
 
 static const double DIP_JITTER_SIGMAS = 3.0;	/* a dip stands 3 sigma out of the noise */
 /* An upper quartile stands 0.674 sigma above the centre of symmetric (normal) jitter: the
@@ -77,11 +80,22 @@ static const double DIP_JITTER_SIGMAS = 3.0;	/* a dip stands 3 sigma out of the 
 static const double DIP_LEVEL_SIGMAS = 0.674;
 static const double DIP_STOP_FRAC = 0.05;	/* under 5% of the baseline: stopped, not a dip */
 static const double DIP_QUARTILE_TO_SIGMA = 1.4826;	/* upper quartile - median -> sigma */
-/* median |x - y| of two independent normal values -> their standard deviation: 1.4826 / sqrt 2 */
+/* median |x - y| of two independent normal values -> their standard deviation: 1.4826 / sqrt 2
+ * (the group total's residuals, which are not changes) */
 static const double DIP_MAD_TO_SIGMA = 1.0483;
+/* The 90th percentile of the rises x - y >= 0 of two independent normal values -> their
+ * standard deviation: 1 / (1.6449 * sqrt 2). A high quantile, not the median: writers held to
+ * a rate by a limiter are exact most intervals and a block or two off now and then, and the
+ * median of such changes is 0 -- the flicker would be marked -- while the 90th percentile is
+ * the flicker. */
+static const double DIP_RISE_Q90_TO_SIGMA = 0.4299;
+static const double DIP_RISE_QUANTILE = 0.9;
 /* In a lone series the interval after a dip is marked too while it is still below the level
  * by 0.6 of the threshold: a recovery that is not yet one. */
 static const double DIP_AFTER_FRAC = 0.6;
+/* Two intervals in a row below the level by this part of the threshold are a dip (the second
+ * of them): a drop that is held, not jitter. */
+static const double DIP_HELD_FRAC = 0.7;
 /* Counting noise: an interval's count of requests is off by a request or two (one split by
  * the interval's edge, a writer's burst), so a fall of 3 requests or fewer from the level is
  * not a dip. */
@@ -89,6 +103,7 @@ static const double DIP_COUNT_SLACK = 3.0;
 /* ... and a fall that the interval before made up for in advance is not one either: its
  * excess over the level between half and twice this one's shortfall. */
 static const double DIP_MADE_UP_RATIO = 2.0;
+
 /* The smallest fall that is a dip, in idle floors (256 KiB/s by default): below it a "drop" is
  * a journal commit more or less. */
 static const double DIP_MIN_FALL_FLOORS = 4.0;
@@ -116,8 +131,8 @@ struct dip_stat {
 	double slow_sorted[DIP_SLOW_LEN];	/* levels of every DIP_SLOW_EVERY-th value */
 	double last;				/* the value before (nlevel > 0) */
 	uint8_t resid_tag[DIP_JITTER_LEN];
-	double resid_sorted[DIP_JITTER_LEN];	/* |change from the value before| / level of recent
-						 * quiet intervals, ascending */
+	double resid_sorted[DIP_JITTER_LEN];	/* rises from the value before / the recent upper
+						 * quartile, of quiet intervals, ascending */
 };
 
 struct dip_series {
@@ -152,7 +167,8 @@ struct dip_group {
 	double *up;		/* up[i]: its recent upper quartile, NAN if none */
 	bool *part;		/* part[i]: input i is judged this interval */
 	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
-	double *pool;		/* |residuals| of all judged devices, or a sample of them */
+	double *own;		/* own[i]: input i's own jitter (dip_stat_sigma), if judged */
+	double *pool;		/* the judged devices' own jitters, for their median */
 	size_t cap_in, cap_pool;
 	/* key -> index in dev[] (hashidx.h), rebuilt when devices are added
 	 * past half its size or pruned.  Without it a group seeing thousands
@@ -245,15 +261,27 @@ static bool dip_stat_ready(const struct dip_stat *st)
 	return st->nlevel >= DIP_MIN_LEVELS;
 }
 
-/* Robust standard deviation from |relative residuals| v[0..n); NAN if too few. Reorders v. */
-static double dip_sigma_of(double *v, size_t n)
+/* The rank of the jitter's quantile among n >= 2 sorted rises. */
+static size_t dip_rise_rank(size_t n)
 {
-	return n < DIP_MIN_RESIDS ? NAN : DIP_MAD_TO_SIGMA * median_of(v, n);
+	size_t r = (size_t)(DIP_RISE_QUANTILE * (double)(n - 1) + 0.5);
+	return r + 1 < n ? r : n - 2;	/* never the largest: one wild sample is no jitter */
 }
 
-/* The jitter, from the residuals of quiet intervals: the spread of their upper part (90th
- * percentile minus median), which one-sided drops leave alone; NAN if too few. */
+/* The jitter, from the rises of quiet intervals that start at the level (dip_stat_learn): a
+ * high quantile of them, as a normal's standard deviation. Drops, however often they come,
+ * only ever fall, and the climb out of one starts below the level: neither teaches it. NAN if
+ * too few. */
 static double dip_stat_sigma(const struct dip_stat *st)
+{
+	if (st->nresid < DIP_MIN_RESIDS)
+		return NAN;
+	size_t k = dip_rise_rank(st->nresid);
+	return DIP_RISE_Q90_TO_SIGMA * st->resid_sorted[k];
+}
+
+/* The group total's jitter, from its |residuals| against the sum of the levels. */
+static double dip_total_sigma(const struct dip_stat *st)
 {
 	return st->nresid < DIP_MIN_RESIDS ? NAN :
 	       DIP_MAD_TO_SIGMA * dip_sorted_median(st->resid_sorted, st->nresid);
@@ -266,13 +294,13 @@ static double dip_stat_sigma(const struct dip_stat *st)
  * that happen to be small must not make a series that is plainly spread look quiet. Drops
  * widen that spread a little, but a drop deep enough to matter stands out of it all the same;
  * on a full estimate it is not used, as eleven values are too few for it to be steady. */
-static double dip_judged_sigma(const struct dip_stat *st, double sigma, double up)
+static double dip_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone)
 {
-	if (st->nresid >= DIP_JITTER_LEN / 2 || isnan(sigma))
+	if (st->nresid >= DIP_SPREAD_UNTIL || st->nlevel < DIP_MIN_LEVELS || (!lone && isnan(sigma)))
 		return sigma;
 	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
 	double spread = up > 0.0 ? DIP_QUARTILE_TO_SIGMA * (up - mid) / up : 0.0;
-	return spread > sigma ? spread : sigma;
+	return isnan(sigma) || spread > sigma ? spread : sigma;
 }
 
 static void dip_stat_push_resid(struct dip_stat *st, double resid)
@@ -286,11 +314,10 @@ static void dip_stat_push_resid(struct dip_stat *st, double resid)
  * DIP_PEER_RESIDS changes is judged only if its jitter so far looks like its peers' (at most
  * twice the pooled jitter): a device plainly noisier than its peers (a disk that flushes in
  * bursts) waits until its own jitter is better known. NAN: not judged. */
-static double dip_member_sigma(const struct dip_stat *st, double pooled)
+static double dip_member_sigma(const struct dip_stat *st, double own, double pooled)
 {
 	if (st->nresid < DIP_MIN_RESIDS)
-		return NAN;
-	double own = dip_stat_sigma(st);
+		return pooled;	/* its own not known yet: its peers' stands in (NAN if none) */
 	if (st->nresid < DIP_PEER_RESIDS && !(own <= DIP_PEER_FACTOR * pooled))
 		return NAN;
 	return dip_max(own, pooled); /* a NAN pooled is skipped */
@@ -306,15 +333,33 @@ static double dip_reqs_per_unit(const struct dip_stat *st, double value, double 
 /* Is value below the level base by more than frac of the threshold, max(--dip percent,
  * 3 sigma) + 0.674 sigma (sigma NAN: no), by more than DIP_COUNT_SLACK requests (rpu requests
  * per unit; 0: unknown, not checked) and by more than the smallest fall? */
-static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma,
-			     double rpu, double frac)
+static bool dip_drop_exceeds_noise(const struct dip_params *p, double base, double value,
+				   double sigma, double rpu, double frac, double noise_frac)
 {
-	double drop = p->drop_pct / 100.0, noise = DIP_JITTER_SIGMAS * sigma;
+	double drop = p->drop_pct / 100.0, noise = noise_frac * DIP_JITTER_SIGMAS * sigma;
 	double fall = base - value;
 	double offset = DIP_LEVEL_SIGMAS * sigma;	/* NAN with sigma: then no dip */
 	return fall / base > frac * ((drop >= noise ? drop : noise) + offset) &&
 	       fall > DIP_MIN_FALL_FLOORS * p->idle_floor &&
 	       !(rpu > 0.0 && fall * rpu <= DIP_COUNT_SLACK);
+}
+
+static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma,
+			     double rpu, double frac)
+{
+	return dip_drop_exceeds_noise(p, base, value, sigma, rpu, frac, 1.0);
+}
+
+/* A drop held: this interval and the one before (which was not marked: the climb out of a
+ * dip is judged as recovery) both below the level by DIP_HELD_FRAC of the threshold. Jitter
+ * that reaches that far down does so for one interval and is made up for in the next (a
+ * limiter's flicker, a block or two off); a writer held lower stays there. No look-ahead:
+ * the first interval of such a drop is marked only if it alone is deep enough. */
+static inline bool dip_interval_sustained(const struct dip_stat *st, const struct dip_params *p,
+					  double base, double value, double sigma, double rpu)
+{
+	return st->nlevel && dip_drop_exceeds_noise(p, base, st->last, sigma, 0.0, 1.0, DIP_HELD_FRAC) &&
+	       dip_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
 }
 
 /* Does value dip below the level base, and not only as counting noise made up for in
@@ -325,10 +370,10 @@ static bool dip_drop_exceeds(const struct dip_params *p, double base, double val
  * such a pair.) */
 static inline bool dip_interval_dips(const struct dip_stat *st, const struct dip_params *p,
 				     double base, double value, double sigma, double rpu,
-				     double frac)
+				     double frac, bool after_dip)
 {
 	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac))
-		return false;
+		return !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
 	if (!st->nlevel)
 		return true;
 	double shortfall = base - value, excess = st->last - base;
@@ -344,7 +389,7 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
 	return value <= p->idle_floor || value < DIP_STOP_FRAC * base;
 }
 
-/* Record value; its change from the value before teaches the jitter unless the interval is a
+/* Record value; its rise from the value before teaches the jitter unless the interval is a
  * dip or recovery. Every DIP_SLOW_EVERY-th value from the third on, the recent upper quartile
  * joins the slow window. */
 static inline __attribute__((always_inline)) void
@@ -356,7 +401,11 @@ dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, do
 	 * for any dip teaches nothing: a disk idling at a constant few hundred KiB/s would make
 	 * its noise look like none once it gets busy */
 	bool teach = !quiet && dip_busy(p, base) && up > DIP_MIN_FALL_FLOORS * p->idle_floor;
-	if (teach)
+	/* only a rise (or no change): drops, however often they come, fall, and the climb out of
+	 * a marked one is recovery (quiet). The first two changes teach either way, so that the
+	 * first verdicts have a jitter to go by (a writer alternating 27 and 33 MB/s from the
+	 * start is not dipping at its first 27). */
+	if (teach && (value >= st->last || st->nresid < DIP_MIN_RESIDS))
 		dip_stat_push_resid(st, (value - st->last) / up);
 	st->last = value;
 	sortwin_push_short(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
@@ -402,12 +451,12 @@ bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool 
 		return false;
 	double up;
 	double base = dip_stat_baseline(&s->st, &up);
-	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), up);
+	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), up, true);
 	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
 	double frac = s->settle_left ? DIP_AFTER_FRAC : 1.0;
 	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
 		   !dip_stopped(&s->p, base, value) &&
-		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac);
+		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac, s->settle_left > 0);
 	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu);
 	s->settle_left = dip_settle_next(s->settle_left, dip);
 	return dip;
@@ -434,6 +483,7 @@ void dip_group_free(struct dip_group *g)
 	free(g->part);
 	free(g->rpu);
 	free(g->pool);
+	free(g->own);
 	hashidx_free(&g->index);
 	free(g);
 }
@@ -455,7 +505,6 @@ static int dip_grow(void *arrp, size_t n, size_t elem)
 /* Make the per-call scratch big enough for n inputs; 0 or -ENOMEM. */
 static int dip_group_reserve(struct dip_group *g, size_t n)
 {
-	size_t pool = n > DIP_POOL_MAX / DIP_JITTER_LEN ? DIP_POOL_MAX : n * DIP_JITTER_LEN;
 	if (n > g->cap_in) {
 		if (dip_grow(&g->slot, n, sizeof *g->slot) < 0 ||
 		    dip_grow(&g->base, n, sizeof *g->base) < 0 ||
@@ -465,10 +514,10 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 			return -ENOMEM;
 		g->cap_in = n;
 	}
-	if (pool > g->cap_pool) {
-		if (dip_grow(&g->pool, pool, sizeof *g->pool) < 0)
+	if (n > g->cap_pool) {
+		if (dip_grow(&g->pool, n, sizeof *g->pool) < 0 || dip_grow(&g->own, n, sizeof *g->own) < 0)
 			return -ENOMEM;
-		g->cap_pool = pool;
+		g->cap_pool = n;
 	}
 	return 0;
 }
@@ -541,7 +590,6 @@ struct dip_tally {
 	size_t npart;		/* judged */
 	double sum_base, sum_value;	/* of the judged devices */
 	double sum_reqs;	/* their requests this interval, NAN if one is unknown */
-	size_t nresid;		/* residuals of the judged devices: the pool's size */
 	bool total_dipped;	/* the judged devices' total dipped */
 	double lost, marked_base;	/* of the devices marked: baseline minus value, baseline */
 };
@@ -596,103 +644,31 @@ static void dip_group_participants(struct dip_group *g, const double *values, si
 	for (size_t i = 0; i < n; i++) {
 		g->part[i] = g->part[i] && g->base[i] >= min_base;
 		if (g->part[i]) {
-			const struct dip_stat *st = &g->dev[g->slot[i]].st;
 			t->sum_base += g->base[i];
 			t->sum_value += values[i];
 			t->sum_reqs += g->rpu[i] > 0.0 ? g->rpu[i] * values[i] : NAN;
 			t->npart++;
-			t->nresid += st->nresid;
 		}
 	}
 }
 
-/* The rank step of dip_pool_take for a window of nresid values giving share of them; the last
- * one worked out, as most devices have the same (a full window, the same share). */
-struct dip_pool_step {
-	uint64_t nresid, share;		/* share 0: none yet */
-	uint64_t rank_step, rem_step;
-};
-
-/* Append share of st's sorted residuals to pool at out, at the evenly spaced ranks
- * floor((j + offset / 2^32) * nresid / share), j < share; returns the new end. The rank's
- * fixed-point numerator ((j << 32) + offset) * nresid (below 2^44) over share << 32 is kept as
- * a quotient and a remainder and stepped, not divided per value: a division costs tens of
- * cycles, and an interval takes DIP_POOL_MAX values. */
-static size_t dip_pool_take(double *pool, size_t out, const struct dip_stat *st, uint64_t share,
-			    uint32_t offset, struct dip_pool_step *step)
+/* Jitter pooled over the judged devices: the median of their own (own[i] for each), so that a
+ * device noisier than the rest (a disk that flushes in bursts, written by the journal and by
+ * wbtop's own recording) does not raise every other device's floor, while two or three
+ * changes that happen to be small on one device do not make it look quiet. One value a
+ * device: its cost grows with the group only by a selection. NAN if none is known. */
+static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
 {
-	if (!share)
-		return out;
-	if (step->nresid != st->nresid || step->share != share) {
-		step->nresid = st->nresid;
-		step->share = share;
-		step->rank_step = st->nresid / share;
-		step->rem_step = (st->nresid % share) << 32;
-	}
-	uint64_t den = share << 32, num = (uint64_t)offset * st->nresid;
-	uint64_t rank = num / den, rem = num % den;
-	for (uint64_t j = 0; j < share; j++) {
-		pool[out++] = st->resid_sorted[rank];
-		rank += step->rank_step;
-		rem += step->rem_step;
-		if (rem >= den) {
-			rank++;
-			rem -= den;
-		}
-	}
-	return out;
-}
-
-/* Fill pool[] with DIP_POOL_MAX of the judged devices' len > DIP_POOL_MAX |residuals|, spread
- * evenly; returns DIP_POOL_MAX. Each device gives its share (DIP_POOL_MAX / len of its values,
- * rounded so that the shares add up exactly) at evenly spaced ranks of its sorted residuals,
- * from an offset that moves on by the golden ratio from one device to the next, so that
- * together the devices cover every rank evenly. (One fixed stride through the pool takes the
- * same ranks of every device whenever it divides the window: with 1024 devices a stride of 15
- * takes ranks 0, 15, 30 and 45 of each, and the median came out 27% off in a simulation.)
- * Why a sample will do: the median of 4096 values drawn at random from a large pool is within
- * 0.8% of it in rank (one standard error, 0.5 / sqrt(4096)), about 2% in value for Gaussian
- * noise, and an evenly spread sample does no worse (100-4000 simulated devices: 0.2-0.8% off
- * on average, 2.5% at worst). That moves a 3 sigma threshold by under 0.1 sigma, and the
- * pooled jitter is only a floor under each device's own, which stays exact. No randomness:
- * plain arithmetic on the values in the order they are fed, so live and replayed data get the
- * same marks. */
-static size_t dip_group_sample_pool(struct dip_group *g, size_t n, size_t len)
-{
-	uint64_t before = 0; /* residuals of the judged devices before this one */
-	uint64_t from = 0;   /* before * DIP_POOL_MAX / len: where this device's share starts */
-	uint32_t offset = 0; /* where in a stride this device starts, in 1/2^32 of a stride */
-	struct dip_pool_step step = { 0, 0, 0, 0 };
-	size_t out = 0;
+	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
-		const struct dip_stat *st = &g->dev[g->slot[i]].st;
-		before += st->nresid;
-		uint64_t to = before * DIP_POOL_MAX / len;
-		/* its share, to - from, is at most nresid, as len > DIP_POOL_MAX */
-		out = dip_pool_take(g->pool, out, st, to - from, offset, &step);
-		from = to;
-		offset += 2654435769u; /* 2^32 / the golden ratio */
+		double own = dip_stat_sigma(&g->dev[g->slot[i]].st);
+		g->own[i] = own;
+		if (!isnan(own))
+			g->pool[len++] = own;
 	}
-	return out;
-}
-
-/* Jitter pooled over every judged device's recent residuals; from a sample when they are many
- * (more than DIP_POOL_MAX: over 68 devices), so that its cost does not grow with the group. */
-static double dip_group_pooled_sigma(struct dip_group *g, size_t n, size_t len)
-{
-	if (len > DIP_POOL_MAX)
-		return dip_sigma_of(g->pool, dip_group_sample_pool(g, n, len));
-	len = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!g->part[i])
-			continue;
-		const struct dip_stat *st = &g->dev[g->slot[i]].st;
-		memcpy(g->pool + len, st->resid_sorted, st->nresid * sizeof *g->pool);
-		len += st->nresid;
-	}
-	return dip_sigma_of(g->pool, len);
+	return len ? median_of(g->pool, len) : NAN;
 }
 
 /* Judge each participant and the total; writes marks[], returns the interval's verdict. */
@@ -704,16 +680,17 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	 * whole group stopping is the end of the run */
 	if (!t->npart || dip_stopped(&g->p, sum_base, sum_value))
 		return false;
-	double pooled = dip_group_pooled_sigma(g, n, t->nresid);
+	double pooled = dip_group_pooled_sigma(g, n);
 	double indep_var = 0.0; /* of the total, were the devices independent; NAN if unknown */
 	bool dip = false;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
 		const struct dip_dev *d = &g->dev[g->slot[i]];
-		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, pooled), g->up[i]);
+		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, g->own[i], pooled),
+						g->up[i], false);
 		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
-					     1.0);
+					     1.0, d->settle_left > 0);
 		if (marks[i]) {
 			dip = true;
 			t->lost += g->base[i] - values[i];
@@ -725,7 +702,7 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	 * total is quiet) and what independent devices would give, so that a total that looked
 	 * quiet before a noisy device joined cannot make that device's swings a dip of the group.
 	 * While a member's jitter is unknown, so is the total's. */
-	double sigma_total = dip_max(dip_stat_sigma(&g->total), sqrt(indep_var) / sum_base);
+	double sigma_total = dip_max(dip_total_sigma(&g->total), sqrt(indep_var) / sum_base);
 	double rpu_total = isnan(t->sum_reqs) || !(sum_value > 0.0) ? 0.0 : t->sum_reqs / sum_value;
 	t->total_dipped = !isnan(indep_var) &&
 			  dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total, rpu_total, 1.0);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "figure.h"
+#include "procs_view.h"
 
 /* ---- formulas -------------------------------------------------------------- */
 
@@ -42,80 +43,81 @@ static double fig_f_wareq_kb(const struct dev_rates *r)
 #define LOOP (FIG_IN_BATCH_LOOP | FIG_IN_EXPORT)
 
 const struct fig_dev fig_dev_table[] = {
-	{ "r_s", "r/s", "reads completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
+	[FIG_DEV_R_S] = { "r_s", "r/s", "reads completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
 	  RATE(r_s), SCR("r/s", 8, 1, 0, 1, 0, 1), NO_OM },
-	{ "w_s", "w/s", "writes completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
+	[FIG_DEV_W_S] = { "w_s", "w/s", "writes completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
 	  RATE(w_s), SCR("w/s", 8, 1, 0, 2, 0, 1), NO_OM },
-	{ "rkb_s", "rkB/s", "KiB read per second", "KiB/s", 10, 1, 0, ALL | FIG_IN_HISTORY,
+	[FIG_DEV_RKB_S] = { "rkb_s", "rkB/s", "KiB read per second", "KiB/s", 10, 1, 0, ALL | FIG_IN_HISTORY,
 	  FIG_SORT_DESC, FIG_HIST_RKB_S, RATE(rkb_s), SCR("rMB/s", 7, 2, 0, 3, 0, KIB_AS_MB), NO_OM },
-	{ "wkb_s", "wkB/s", "KiB written per second", "KiB/s", 10, 1, 0, ALL | FIG_IN_HISTORY | FIG_SORT_FIRST,
+	[FIG_DEV_WKB_S] = { "wkb_s", "wkB/s", "KiB written per second", "KiB/s", 10, 1, 0, ALL | FIG_IN_HISTORY | FIG_SORT_FIRST,
 	  FIG_SORT_DESC, FIG_HIST_WKB_S, RATE(wkb_s), SCR("wMB/s", 7, 2, 0, 4, 'M', KIB_AS_MB), NO_OM },
-	{ "rrqm_s", "rrqm/s", "reads merged per second", "1/s", 7, 2, 0, ALL, FIG_SORT_DESC, -1,
+	[FIG_DEV_RRQM_S] = { "rrqm_s", "rrqm/s", "reads merged per second", "1/s", 7, 2, 0, ALL, FIG_SORT_DESC, -1,
 	  RATE(rrqm_s), SCR("rrqm/s", 7, 1, 7, 5, 0, 1), NO_OM },
-	{ "wrqm_s", "wrqm/s", "writes merged per second", "1/s", 7, 2, 0, ALL, FIG_SORT_DESC, -1,
+	[FIG_DEV_WRQM_S] = { "wrqm_s", "wrqm/s", "writes merged per second", "1/s", 7, 2, 0, ALL, FIG_SORT_DESC, -1,
 	  RATE(wrqm_s), SCR("wrqm/s", 7, 1, 4, 6, 0, 1), NO_OM },
-	{ "r_await_ms", "r_await", "average time a read took, queue included", "ms", 7, 2, 0, ALL,
+	[FIG_DEV_R_AWAIT_MS] = { "r_await_ms", "r_await", "average time a read took, queue included", "ms", 7, 2, 0, ALL,
 	  FIG_SORT_DESC, -1, RATE(r_await_ms), SCR("r_await", 8, 1, 3, 8, 0, 1), NO_OM },
-	{ "w_await_ms", "w_await", "average time a write took, queue included", "ms", 7, 2, 0, ALL,
+	[FIG_DEV_W_AWAIT_MS] = { "w_await_ms", "w_await", "average time a write took, queue included", "ms", 7, 2, 0, ALL,
 	  FIG_SORT_DESC, -1, RATE(w_await_ms), SCR("w_await", 8, 1, 1, 9, 0, 1), NO_OM },
-	{ "aqu_sz", "aqu-sz", "average number of I/Os queued or in flight", "", 6, 2, 0, ALL,
+	[FIG_DEV_AQU_SZ] = { "aqu_sz", "aqu-sz", "average number of I/Os queued or in flight", "", 6, 2, 0, ALL,
 	  FIG_SORT_DESC, -1, RATE(aqu_sz), SCR("aqu-sz", 7, 2, 2, 10, 0, 1), NO_OM },
-	{ "util_pct", "%util", "share of the time the device had I/O in flight", "%", 6, 1, 0,
+	[FIG_DEV_UTIL_PCT] = { "util_pct", "%util", "share of the time the device had I/O in flight", "%", 6, 1, 0,
 	  ALL | FIG_IN_HISTORY, FIG_SORT_DESC, FIG_HIST_UTIL_PCT, RATE(util_pct),
 	  SCR("util", 6, 1, 0, 11, 'P', 1), NO_OM },
-	{ "d_s", "d/s", "discards completed per second", "1/s", 7, 2, FIG_NEED_DISCARD, ALL,
+	[FIG_DEV_D_S] = { "d_s", "d/s", "discards completed per second", "1/s", 7, 2, FIG_NEED_DISCARD, ALL,
 	  FIG_SORT_DESC, -1, RATE(d_s), SCR("d/s", 7, 1, 0, 14, 0, 1), NO_OM },
-	{ "dkb_s", "dkB/s", "KiB discarded per second", "KiB/s", 9, 1, FIG_NEED_DISCARD, ALL,
+	[FIG_DEV_DKB_S] = { "dkb_s", "dkB/s", "KiB discarded per second", "KiB/s", 9, 1, FIG_NEED_DISCARD, ALL,
 	  FIG_SORT_DESC, -1, RATE(dkb_s), SCR("dMB/s", 7, 2, 6, 15, 0, KIB_AS_MB), NO_OM },
-	{ "d_await_ms", "d_await", "average time a discard took", "ms", 7, 2, FIG_NEED_DISCARD, ALL,
+	[FIG_DEV_D_AWAIT_MS] = { "d_await_ms", "d_await", "average time a discard took", "ms", 7, 2, FIG_NEED_DISCARD, ALL,
 	  FIG_SORT_DESC, -1, RATE(d_await_ms), NO_SCR, NO_OM },
-	{ "f_s", "f/s", "cache flushes completed per second", "1/s", 7, 2, FIG_NEED_FLUSH, ALL,
+	[FIG_DEV_F_S] = { "f_s", "f/s", "cache flushes completed per second", "1/s", 7, 2, FIG_NEED_FLUSH, ALL,
 	  FIG_SORT_DESC, -1, RATE(f_s), SCR("f/s", 7, 1, 0, 12, 0, 1), NO_OM },
-	{ "f_await_ms", "f_await", "average time a cache flush took", "ms", 7, 2, FIG_NEED_FLUSH, ALL,
+	[FIG_DEV_F_AWAIT_MS] = { "f_await_ms", "f_await", "average time a cache flush took", "ms", 7, 2, FIG_NEED_FLUSH, ALL,
 	  FIG_SORT_DESC, -1, RATE(f_await_ms), SCR("f_await", 8, 1, 5, 13, 0, 1), NO_OM },
-	{ "wareq_kb", "wareq-sz", "average size of the writes completed", "KiB", 8, 2, 0, ALL,
+	[FIG_DEV_WAREQ_KB] = { "wareq_kb", "wareq-sz", "average size of the writes completed", "KiB", 8, 2, 0, ALL,
 	  FIG_SORT_DESC, -1, FORMULA(fig_f_wareq_kb), SCR("wareq-sz", 9, 1, 8, 16, 0, 1),
 	  { "wbtop_device_write_request_size_bytes", FIG_OM_GAUGE, "bytes",
 	    "Average size of the writes completed in the last interval (iostat -x wareq-sz * 1024); "
 	    "no sample before the second one.", 1024 } },
 	/* the kernel's writeback loop (doc/kernel-loop.md): debugfs and tracefs,
 	 * as root; batch text shows them in a table of their own */
-	{ "wb_dirty_kb", "wb_dirty", "the device's dirty page cache (debugfs BdiReclaimable)", "KiB",
+	[FIG_DEV_WB_DIRTY_KB] = { "wb_dirty_kb", "wb_dirty", "the device's dirty page cache (debugfs BdiReclaimable)", "KiB",
 	  9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_DIRTY_KB),
 	  NO_SCR, { "wbtop_device_wb_dirty_bytes", FIG_OM_GAUGE, "bytes",
 		    "Dirty page cache of the device (debugfs BdiReclaimable).", 1024 } },
-	{ "wb_writeback_kb", "wb_wback", "its pages under writeback (BdiWriteback)", "KiB", 9, 0,
+	[FIG_DEV_WB_WRITEBACK_KB] = { "wb_writeback_kb", "wb_wback", "its pages under writeback (BdiWriteback)", "KiB", 9, 0,
 	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_WRITEBACK_KB),
 	  NO_SCR, { "wbtop_device_wb_writeback_bytes", FIG_OM_GAUGE, "bytes",
 		    "Page cache of the device under writeback (debugfs BdiWriteback).", 1024 } },
-	{ "wb_thresh_kb", "wb_thresh", "its share of the dirty threshold (BdiDirtyThresh)", "KiB", 9, 0,
+	[FIG_DEV_WB_THRESH_KB] = { "wb_thresh_kb", "wb_thresh", "its share of the dirty threshold (BdiDirtyThresh)", "KiB", 9, 0,
 	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_THRESH_KB),
 	  NO_SCR, { "wbtop_device_wb_threshold_bytes", FIG_OM_GAUGE, "bytes",
 		    "The device's share of the dirty threshold (debugfs BdiDirtyThresh).", 1024 } },
-	{ "wb_bw_kbps", "wb_bw", "the kernel's estimate of its write bandwidth", "KiB/s", 9, 0,
+	[FIG_DEV_WB_BW_KBPS] = { "wb_bw_kbps", "wb_bw", "the kernel's estimate of its write bandwidth", "KiB/s", 9, 0,
 	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_BW_KBPS),
 	  NO_SCR, { "wbtop_device_wb_write_bandwidth_bytes_per_second", FIG_OM_GAUGE, "bytes_per_second",
 		    "The kernel's estimate of the device's write bandwidth (debugfs wb_stats).", 1024 } },
-	{ "wb_dirtied_kb_s", "dirtied/s", "KiB of its page cache dirtied per second (BdiDirtied)",
+	[FIG_DEV_WB_DIRTIED_KB_S] = { "wb_dirtied_kb_s", "dirtied/s", "KiB of its page cache dirtied per second (BdiDirtied)",
 	  "KiB/s", 9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
 	  EXTRA(SNAP_XDEV_WB_DIRTIED_KB), NO_SCR, NO_OM },
-	{ "wb_written_kb_s", "written/s", "KiB of its page cache written back per second (BdiWritten)",
+	[FIG_DEV_WB_WRITTEN_KB_S] = { "wb_written_kb_s", "written/s", "KiB of its page cache written back per second (BdiWritten)",
 	  "KiB/s", 9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
 	  EXTRA(SNAP_XDEV_WB_WRITTEN_KB), NO_SCR, NO_OM },
-	{ "throttled_ms", "thr_ms/s", "ms its tasks were paused in balance_dirty_pages, per second",
+	[FIG_DEV_THROTTLED_MS] = { "throttled_ms", "thr_ms/s", "ms its tasks were paused in balance_dirty_pages, per second",
 	  "ms/s", 8, 1, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
 	  EXTRA(SNAP_XDEV_THROTTLED_MS), NO_SCR,
 	  { "wbtop_device_throttled_ratio", FIG_OM_GAUGE, "ratio",
 	    "Share of the last interval its tasks were paused in balance_dirty_pages, summed over them.",
 	    0.001 } },
-	{ "pauses", "pauses/s", "pauses of its tasks in balance_dirty_pages per second", "1/s", 8, 1,
+	[FIG_DEV_PAUSES] = { "pauses", "pauses/s", "pauses of its tasks in balance_dirty_pages per second", "1/s", 8, 1,
 	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_PAUSES), NO_SCR,
 	  NO_OM },
-	{ "await_ms", "await", "average time a read or write took, weighted by I/Os (old iostat)",
+	[FIG_DEV_AWAIT_MS] = { "await_ms", "await", "average time a read or write took, weighted by I/Os (old iostat)",
 	  "ms", 7, 2, 0, FIG_IN_HISTORY, FIG_SORT_DESC, FIG_HIST_AWAIT_MS, FORMULA(fig_f_await_ms),
 	  SCR("await", 7, 1, 0, 7, 'T', 1), NO_OM },
 };
 const size_t fig_ndev = sizeof fig_dev_table / sizeof fig_dev_table[0];
+_Static_assert(sizeof fig_dev_table / sizeof fig_dev_table[0] == FIG_NDEV, "a device figure without its id");
 
 #undef RATE
 #undef FORMULA
@@ -452,10 +454,7 @@ size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap)
 
 const struct fig_dev *fig_dev_write_rate(void)
 {
-	for (size_t i = 0; i < fig_ndev; i++)
-		if (!fig_dev_table[i].formula && fig_dev_table[i].offset == offsetof(struct dev_rates, wkb_s))
-			return &fig_dev_table[i];
-	return NULL;
+	return &fig_dev_table[FIG_DEV_WKB_S];
 }
 
 const struct fig_dev *fig_dev_by_hist(int k)
@@ -505,6 +504,20 @@ const struct fig_dev *fig_dev_sort_first(void)
 		if (fig_dev_table[i].sinks & FIG_SORT_FIRST)
 			return &fig_dev_table[i];
 	return NULL;
+}
+
+/* ---- the screen's uses of single figures ------------------------------------- */
+
+const struct fig_dev_graph fig_dev_graphs[] = {
+	{ FIG_DEV_WKB_S, "writes", true, "/s" },
+	{ FIG_DEV_AWAIT_MS, "await (ms)", false, "" },
+};
+const size_t fig_ndev_graphs = sizeof fig_dev_graphs / sizeof fig_dev_graphs[0];
+
+const char *fig_dev_key_word(const struct fig_dev *f)
+{
+	/* the column says wMB/s; in a sentence the word reads better */
+	return f == &fig_dev_table[FIG_DEV_WKB_S] ? "write MB/s" : f->screen.title;
 }
 
 /* ---- memory cgroups ------------------------------------------------------ */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "grow.h"
 #include "ident.h"
 #include "pipeline.h"
 
@@ -38,6 +39,7 @@ struct pipeline {
 	struct dip_cause_base *usual[2];
 	int cur_usual;
 	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
+	struct dev_rates usual_rates;	/* scratch: a device's figures learnt as its usual ones */
 	unsigned long knob_step;	/* the step a knob last changed in (0: none) */
 	struct wb_event changes[SNAP_NKNOBS];
 	struct frame frame;
@@ -98,34 +100,20 @@ void pipeline_restart(struct pipeline *p)
 
 static int pipeline_grow(struct pipeline *p, size_t n)
 {
-	if (n <= p->cap)
+	size_t had = p->cap;
+	if (n <= had)
 		return 0;
-	size_t cap = p->cap ? p->cap : 64;
-	while (cap < n)
-		cap *= 2;
-#define GROW(field) do { \
-		void *q = realloc(p->field, cap * sizeof *p->field); \
-		if (!q) \
-			return -ENOMEM; \
-		p->field = q; \
-	} while (0)
-	GROW(prev_of);
-	GROW(rates);
-	GROW(briefs);
-	GROW(rate_step);
-	GROW(dips);
-	GROW(keys);
-	GROW(name_keys);
-	GROW(ids);
-	GROW(values);
-	GROW(reqs);
-	GROW(usual[0]);
-	GROW(usual[1]);
-	GROW(causes);
-#undef GROW
+#define PART(field) { (void **)&p->field, sizeof *p->field }
+	const struct grow_part parts[] = {
+		PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(keys),
+		PART(name_keys), PART(ids), PART(values), PART(reqs), PART(usual[0]), PART(usual[1]),
+		PART(causes),
+	};
+#undef PART
+	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &p->cap, n, 64) < 0)
+		return -ENOMEM;
 	/* a new device slot has no single-device rates yet */
-	memset(p->rate_step + p->cap, 0, (cap - p->cap) * sizeof *p->rate_step);
-	p->cap = cap;
+	memset(p->rate_step + had, 0, (p->cap - had) * sizeof *p->rate_step);
 	return 0;
 }
 
@@ -250,7 +238,13 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 		}
 		if (!prev || (!dip && !dip_cause_base_due(usual, p->step, i)))
 			continue;
-		const struct dev_rates *r = frame_dev_rate(f, i);
+		/* a mark's evidence includes the kernel loop's values (frame_dev_rate); the usual
+		 * figures are the diskstats ones alone, derived here without them */
+		const struct dev_rates *r = &p->usual_rates;
+		if (dip)
+			r = frame_dev_rate(f, i);
+		else
+			derive_dev(p->prev_of[i], &cur->dev[i], f->sys.dt_s, &p->usual_rates);
 		if (!r || r->status != RATE_OK)
 			continue;
 		struct dip_evidence e = sys;
@@ -337,10 +331,13 @@ const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
 		const struct dev_counters *d = &f->cur->dev[i];
 		struct dev_rates *r = &p->rates[i];
 		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], d, dt, r);
-		/* its values beside the diskstats block too, as derive_dev_x gives them */
-		for (unsigned k = 0; f->cur->nx && r->status == RATE_OK && k < SNAP_NXDEV; k++)
-			if (derive_x(p->prev_spoilt ? NULL : f->prev, f->cur, SNAP_XDEV,
-				     snap_xobj_dev(d->major, d->minor), k, dt, &r->x[k]))
+		/* its values beside the diskstats block too, as derive_dev_x gives them (none to
+		 * look for when the sample has none of this device's: the usual case) */
+		uint64_t obj = snap_xobj_dev(d->major, d->minor);
+		bool has_x = f->cur->nx && snapshot_find_x(f->cur, SNAP_XDEV, obj);
+		for (unsigned k = 0; has_x && r->status == RATE_OK && k < SNAP_NXDEV; k++)
+			if (derive_x(p->prev_spoilt ? NULL : f->prev, f->cur, SNAP_XDEV, obj, k, dt,
+				     &r->x[k]))
 				r->x_have |= 1u << k;
 		p->rate_step[i] = p->step;
 	}

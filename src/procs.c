@@ -7,15 +7,20 @@
  * /proc/PID/io of every task (and stat()s /proc/PID, which gives the euid
  * for free).  wchan is read here, and only for tasks in D state: asking
  * libproc2 for PIDS_WCHAN_NAME would open one more file for every task
- * although only the few blocked ones matter.  Not pure, not a view: the
- * figures are raw counters; procs_view.h turns them into rates.
+ * although only the few blocked ones matter.  The sampled figures are raw
+ * counters; procs_rank below turns two samples of them into rates.
  *
  * Here too, pure, the parsers of what the kernel says of a task (procs.h):
  * kernel thread names, wchans and stacks, classified through tables, not
- * chains of ifs.
+ * chains of ifs; and the rows of an interval with their ranking, the one
+ * the pane, -P and the recorder keep.  Both proc arrays are sorted by pid,
+ * so one merge pass matches every task with its previous sample; rows are
+ * kept in the caller's array by bounded insertion, so thousands of
+ * processes cost O(n) and nothing is allocated.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +254,299 @@ struct procs_reader {
 	pid_t self;		/* this process: marked in the sample as wbtop's own */
 	char buf[8192];		/* /proc/PID/wchan or stack; a deep stack is cut, which is fine */
 };
+
+bool procs_wait_throttled(enum procs_wait w)
+{
+	return w == PROCS_WAIT_DIRTY || w == PROCS_WAIT_QOS;
+}
+
+/* ---- an interval's rows and their ranking (pure) ---- */
+
+struct procs_ctx {
+	const struct snapshot *prev, *cur;
+	bool traced;		/* cur has the writeback trace (its system values) */
+	double dt_s;
+	bool have_prev;		/* the previous snapshot sampled processes */
+	double bo_kbps;
+};
+
+/* The same task as in the previous sample?  A pid can be reused between
+ * samples; without a start time the tell is a counter that went backwards
+ * or a kernel thread turning into a process.  (A new comm is not: exec
+ * keeps the pid and the counters.) */
+static bool procs_same_task(const struct proc_counters *p, const struct proc_counters *c)
+{
+	if (p->kthread != c->kthread || c->utime_jif < p->utime_jif || c->stime_jif < p->stime_jif)
+		return false;
+	if (p->io_hidden || c->io_hidden)
+		return true;
+	return c->write_bytes >= p->write_bytes && c->read_bytes >= p->read_bytes &&
+	       c->cancelled_write_bytes >= p->cancelled_write_bytes;
+}
+
+static void procs_row_flush_dev(const struct procs_ctx *x, const struct proc_counters *c,
+				const char *devpart, struct proc_row *r)
+{
+	/* The sampler parsed the full name; comm may have been cut short. */
+	if (c->flush_major || c->flush_minor) {
+		r->flush_major = c->flush_major;
+		r->flush_minor = c->flush_minor;
+	}
+	const struct dev_counters *d = NULL;
+	if ((r->flush_major || r->flush_minor) && x->cur->ndev)
+		d = snapshot_find_dev(x->cur, r->flush_major, r->flush_minor);
+	if (d)
+		snprintf(r->flush_dev, sizeof r->flush_dev, "%s", d->name);
+	else if (r->flush_major || r->flush_minor)
+		snprintf(r->flush_dev, sizeof r->flush_dev, "%" PRIu32 ":%" PRIu32, r->flush_major, r->flush_minor);
+	else
+		snprintf(r->flush_dev, sizeof r->flush_dev, "%s", devpart[0] ? devpart : "*");
+}
+
+/* A process names itself, and a recording may hold anything: control
+ * characters (a newline would forge a line of batch output, an escape
+ * would move the cursor) become '?', and the source needs no NUL. */
+static void procs_copy_text(char *dst, const char *src, size_t len)
+{
+	size_t i = 0;
+	for (; i + 1 < len && src[i]; i++)
+		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
+	dst[i] = '\0';
+}
+
+/* A task's figures from the writeback trace.  A task the trace has not
+ * seen paused recently has none: it was not throttled. */
+static void procs_row_traced(const struct procs_ctx *x, struct proc_row *r)
+{
+	uint64_t pid = (uint64_t)(uint32_t)r->pid;
+	double v;
+	r->traced = true;
+	r->ratelimit_kbps = -1;
+	const struct snap_xval *b = snapshot_find_x(x->cur, SNAP_XTASK, pid);
+	if (!b) {	/* most tasks: none of the trace's values, nothing more to look up */
+		r->throttled = false;
+		return;
+	}
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_THROTTLED_MS, x->dt_s, &v))
+		r->paused_ms_s = v;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_PAUSES, x->dt_s, &v))
+		r->pauses_s = v;
+	if (derive_x(x->prev, x->cur, SNAP_XTASK, pid, SNAP_XTASK_RATELIMIT_KBPS, x->dt_s, &v))
+		r->ratelimit_kbps = v;
+	for (; b < x->cur->x + x->cur->nx && b->scope == SNAP_XTASK && b->obj == pid; b++)
+		if (b->kind == SNAP_XTASK_BDI) {
+			r->has_bdi = true;
+			r->bdi_major = (uint32_t)(b->value >> 32);
+			r->bdi_minor = (uint32_t)b->value;
+		}
+	/* exact now: held by the dirty limits in this interval or not */
+	r->throttled = r->paused_ms_s > 0;
+}
+
+static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters *p,
+			   const struct proc_counters *c, struct proc_row *r)
+{
+	char devpart[32];
+	memset(r, 0, sizeof *r);
+	r->pid = c->pid;
+	procs_copy_text(r->comm, c->comm, sizeof r->comm);
+	/* r->cmdline: filled once the row is kept (procs_rows_insert's caller) */
+	r->self = c->self;
+	r->state = c->state;
+	r->kind = procs_kind_of(r->comm, c->kthread, &r->flush_major, &r->flush_minor,
+				devpart, sizeof devpart, &r->flush_active);
+	if (r->kind == PROCS_KIND_FLUSHER)
+		procs_row_flush_dev(x, c, devpart, r);
+	procs_copy_text(r->wchan, c->wchan, sizeof r->wchan < sizeof c->wchan ? sizeof r->wchan : sizeof c->wchan);
+	r->wait = procs_wait_of(c->state, r->wchan);
+	r->throttled = procs_wait_throttled(r->wait);
+	if (r->wait == PROCS_WAIT_NONE || r->wait == PROCS_WAIT_UNKNOWN)
+		r->wchan[0] = '\0';
+	r->io_hidden = c->io_hidden || (p && p->io_hidden);
+	r->share_pct = -1;
+	/* a task new since the last sample has the trace's figures already */
+	if (x->traced && x->prev && x->dt_s > 0)
+		procs_row_traced(x, r);
+	if (x->dt_s <= 0) {
+		r->status = RATE_NODATA;
+		return;
+	}
+	if (!x->have_prev || !p) {
+		r->status = RATE_FIRST;
+		return;
+	}
+	r->status = RATE_OK;
+	r->cpu_pct = (double)((c->utime_jif - p->utime_jif) + (c->stime_jif - p->stime_jif)) * 100.0 /
+		     PROCS_USER_HZ / x->dt_s;
+	if (r->io_hidden)
+		return;
+	r->write_kbps = (double)(c->write_bytes - p->write_bytes) / 1024.0 / x->dt_s;
+	r->cancelled_kbps = (double)(c->cancelled_write_bytes - p->cancelled_write_bytes) / 1024.0 / x->dt_s;
+	if (x->bo_kbps > 0)
+		r->share_pct = r->write_kbps * 100.0 / x->bo_kbps;
+}
+
+static bool procs_row_kernel(const struct proc_row *r)
+{
+	return r->kind == PROCS_KIND_FLUSHER || r->kind == PROCS_KIND_KSWAPD;
+}
+
+/* Worth a row?  Writers: writing, or in D state.  Kernel writeback
+ * threads: kswapd always, flush workers when they did or do something. */
+static bool procs_row_wanted(const struct proc_row *r)
+{
+	if (procs_row_kernel(r))
+		return r->kind == PROCS_KIND_KSWAPD || r->state == 'D' || r->state == 'R' ||
+		       r->flush_active || r->cpu_pct > 0;
+	return r->state == 'D' || r->write_kbps > 0 || r->cancelled_kbps > 0 || r->paused_ms_s > 0;
+}
+
+/* Negative when a ranks before b. */
+static int procs_cmp_writer(const struct proc_row *a, const struct proc_row *b)
+{
+	if (a->write_kbps != b->write_kbps)
+		return a->write_kbps > b->write_kbps ? -1 : 1;
+	if (a->throttled != b->throttled)
+		return a->throttled ? -1 : 1;
+	if ((a->state == 'D') != (b->state == 'D'))
+		return a->state == 'D' ? -1 : 1;
+	if (a->cpu_pct != b->cpu_pct)
+		return a->cpu_pct > b->cpu_pct ? -1 : 1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+static int procs_cmp_kernel(const struct proc_row *a, const struct proc_row *b)
+{
+	if (a->cpu_pct != b->cpu_pct)
+		return a->cpu_pct > b->cpu_pct ? -1 : 1;
+	if (a->flush_active != b->flush_active)
+		return a->flush_active ? -1 : 1;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/* Keep the best `room` rows of a sorted array a[0..*n).  Returns where r
+ * went, NULL if it did not. */
+static struct proc_row *procs_rows_insert(struct proc_row *a, size_t *n, size_t room, const struct proc_row *r,
+					  int (*cmp)(const struct proc_row *, const struct proc_row *))
+{
+	if (room == 0 || (*n == room && cmp(r, &a[room - 1]) >= 0))
+		return NULL;
+	size_t i = *n < room ? *n : room - 1;
+	while (i > 0 && cmp(r, &a[i - 1]) < 0) {
+		a[i] = a[i - 1];
+		i--;
+	}
+	a[i] = *r;
+	if (*n < room)
+		(*n)++;
+	return &a[i];
+}
+
+static void procs_summary_add(struct procs_summary *s, const struct proc_row *r)
+{
+	s->nthrottled += r->throttled;
+	s->ndstate += r->state == 'D';
+	s->nwait_unknown += r->wait == PROCS_WAIT_UNKNOWN;
+	s->nhidden += r->io_hidden;
+	s->nnew += r->status == RATE_FIRST && s->status == RATE_OK;	/* on a first sample all are */
+	if (r->status != RATE_OK)
+		return;
+	s->nwriting += r->write_kbps > 0;
+	s->write_kbps += r->write_kbps;
+	s->cancelled_kbps += r->cancelled_kbps;
+	if (r->kind == PROCS_KIND_FLUSHER)
+		s->flusher_cpu_pct += r->cpu_pct;
+	else if (r->kind == PROCS_KIND_KSWAPD)
+		s->kswapd_cpu_pct += r->cpu_pct;
+}
+
+/* Where pass 2 puts the rows of each group. */
+struct procs_out {
+	struct proc_row *rows;
+	size_t w_room, k_room, nw, nk;
+};
+
+/* One merge pass over prev and cur.  Pass 1 (out == NULL) counts the
+ * wanted rows of each group and fills the summary; pass 2 places them. */
+static void procs_rank_scan(const struct procs_ctx *x, const struct snapshot *prev,
+			    struct procs_summary *s, size_t *nw, size_t *nk, struct procs_out *out)
+{
+	const struct snapshot *cur = x->cur;
+	size_t np = x->have_prev ? prev->nproc : 0, j = 0;
+	struct proc_row r;
+	for (size_t i = 0; i < cur->nproc; i++) {
+		const struct proc_counters *c = &cur->proc[i];
+		while (j < np && prev->proc[j].pid < c->pid) {
+			j++;
+			s->ngone++;
+		}
+		const struct proc_counters *p = NULL;
+		if (j < np && prev->proc[j].pid == c->pid) {
+			p = &prev->proc[j++];
+			if (!procs_same_task(p, c)) {
+				p = NULL;
+				s->ngone++;
+			}
+		}
+		procs_row_fill(x, p, c, &r);
+		if (!out)
+			procs_summary_add(s, &r);
+		if (!procs_row_wanted(&r))
+			continue;
+		bool kernel = procs_row_kernel(&r);
+		if (!out) {
+			(*(kernel ? nk : nw))++;
+			continue;
+		}
+		struct proc_row *kept = kernel ?
+			procs_rows_insert(out->rows + out->w_room, &out->nk, out->k_room, &r, procs_cmp_kernel) :
+			procs_rows_insert(out->rows, &out->nw, out->w_room, &r, procs_cmp_writer);
+		/* the longest text of a row, copied only for the rows kept */
+		if (kept)
+			procs_copy_text(kept->cmdline, c->cmdline, sizeof kept->cmdline);
+	}
+	s->ngone += np - j;
+}
+
+static double procs_bo_kbps(const struct snapshot *prev, const struct snapshot *cur, double dt_s)
+{
+	if (!prev || dt_s <= 0 || cur->sys.pgpgout_kb < prev->sys.pgpgout_kb)
+		return -1;
+	return (double)(cur->sys.pgpgout_kb - prev->sys.pgpgout_kb) / dt_s;
+}
+
+size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, double dt_s,
+			struct proc_row *rows, size_t cap, struct procs_summary *sum)
+{
+	struct procs_summary local, scratch;
+	struct procs_summary *s = sum ? sum : &local;
+	memset(s, 0, sizeof *s);
+	struct procs_ctx x = {
+		.prev = prev,
+		.cur = cur,
+		.traced = snapshot_find_x(cur, SNAP_XSYS, 0) != NULL,
+		.dt_s = dt_s,
+		.have_prev = prev && prev->nproc > 0,
+		.bo_kbps = procs_bo_kbps(prev, cur, dt_s),
+	};
+	s->status = dt_s <= 0 ? RATE_NODATA : x.have_prev ? RATE_OK : RATE_FIRST;
+	s->ntasks = cur->nproc;
+	s->bo_kbps = x.bo_kbps;
+	s->traced = x.traced;
+	size_t nw = 0, nk = 0;
+	procs_rank_scan(&x, prev, s, &nw, &nk, NULL);
+	/* Both groups get at least half the room when both need more. */
+	size_t k_min = nk < cap / 2 ? nk : cap / 2;
+	size_t w_room = nw < cap - k_min ? nw : cap - k_min;
+	size_t k_room = nk < cap - w_room ? nk : cap - w_room;
+	s->nomitted = nw + nk - w_room - k_room;
+	struct procs_out out = { .rows = rows, .w_room = w_room, .k_room = k_room };
+	memset(&scratch, 0, sizeof scratch);
+	procs_rank_scan(&x, prev, &scratch, &nw, &nk, &out);
+	return out.nw + out.nk;
+}
+
+/* ---- sampling ---- */
 
 /* CAP_SYS_PTRACE in our effective set (from /proc/self/status). */
 static bool procs_have_ptrace_cap(void)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "ident.h"
 #include "knob.h"
 #include "rec_replay_priv.h"
@@ -79,29 +80,13 @@ static int rec_rp_load_row(struct rec_replay *rp, int64_t id, int64_t seq, size_
 /* Room for n devices in the device lists. */
 static int rec_rp_grow_lists(struct rec_replay *rp, size_t n)
 {
-	if (n <= rp->cap)
-		return 0;
-	size_t cap = rp->cap ? rp->cap : 64;
-	while (cap < n)
-		cap *= 2;
-	struct rec_rdev *a = realloc(rp->act, cap * sizeof *a);
-	if (a)
-		rp->act = a;
-	struct rec_rdev *b = realloc(rp->tmp, cap * sizeof *b);
-	if (b)
-		rp->tmp = b;
-	int64_t *ids = realloc(rp->dev_ids, cap * sizeof *ids);
-	if (ids)
-		rp->dev_ids = ids;
-	bool *dips = realloc(rp->dev_dips, cap * sizeof *dips);
-	if (dips)
-		rp->dev_dips = dips;
-	uint8_t *causes = realloc(rp->dev_causes, cap * sizeof *causes);
-	if (causes)
-		rp->dev_causes = causes;
-	if (!a || !b || !ids || !dips || !causes)
+	const struct grow_part parts[] = {
+		{ (void **)&rp->act, sizeof *rp->act }, { (void **)&rp->tmp, sizeof *rp->tmp },
+		{ (void **)&rp->dev_ids, sizeof *rp->dev_ids }, { (void **)&rp->dev_dips, sizeof *rp->dev_dips },
+		{ (void **)&rp->dev_causes, sizeof *rp->dev_causes },
+	};
+	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &rp->cap, n, 64) < 0)
 		return rec_rp_fail(rp, -ENOMEM, "out of memory");
-	rp->cap = cap;
 	return 0;
 }
 

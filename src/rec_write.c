@@ -15,8 +15,9 @@
  * checkpointed at once: they are few and they are what a replay must show.
  *
  * Processes (when the sample has them) go to the plain procs table: at most
- * REC_PROCS_MAX a sample, the ones that matter for writeback (see
- * rec_writer_pick_procs).  A sample without processes costs nothing there.
+ * REC_PROCS_MAX a sample, the ones the process pane and -P would show
+ * (procs_rank; see rec_writer_procs).  A sample without processes costs
+ * nothing there.
  *
  * A write error (disk full, I/O error) rolls the sample back and stops the
  * writer for good: the file stays a valid recording of what came before,
@@ -55,20 +56,6 @@ struct rec_wdev {
 	bool used;			/* matched in the sample being written */
 };
 
-/* A process of the previous sample: what its growth is measured from. */
-struct rec_wproc {
-	int32_t pid;
-	uint64_t write_bytes;
-	uint64_t cpu_jif;		/* utime + stime */
-};
-
-/* A candidate for the procs table: index in s->proc and its rank. */
-struct rec_pick {
-	size_t idx;
-	uint64_t grow;			/* write bytes (flushers: CPU ticks) since the last sample */
-	bool dstate;
-};
-
 enum rec_stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAMPLE, ST_FRAME, ST_DEV, ST_DEV_END,
 	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_EXTRA, ST_CGROUP, ST_COUNT
@@ -90,9 +77,10 @@ struct rec_writer {
 	int64_t knob[SNAP_NKNOBS];
 	bool have_knobs;
 	struct rec_buf frame;
-	struct rec_wproc *prevp;	/* processes of the last sample, in its (pid) order */
-	size_t nprevp, cap_prevp;
-	struct rec_pick task[REC_PROCS_MAX], kern[REC_PROCS_MAX];	/* best candidates */
+	struct snapshot prevp;		/* the last sample's processes (and values beside), no devices */
+	int64_t prevp_seq;		/* its seq */
+	bool prevp_unstored;		/* its processes are not stored yet: no interval ranked them */
+	struct proc_row rank[REC_PROCS_MAX];	/* procs_rank's rows of the sample being written */
 	int64_t sync_ms;		/* checkpoint period; 0 every sample, <0 only at close */
 	uint64_t ckpt_mono_ns;		/* sample time of the last checkpoint; 0 none yet */
 	int err;			/* the -errno that stopped the writer */
@@ -329,7 +317,7 @@ static void rec_writer_free(struct rec_writer *w)
 	free(w->dev);
 	free(w->next);
 	free(w->src);
-	free(w->prevp);
+	snapshot_free(&w->prevp);
 	rec_buf_free(&w->frame);
 	free(w->path);
 	free(w);
@@ -346,6 +334,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	w->last_key = -1;
+	snapshot_init(&w->prevp);
 	w->sync_ms = REC_SYNC_DEFAULT_MS;
 	int rc = sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE, NULL);
 	/* Grow the main file ahead in chunks: a checkpoint then never writes
@@ -490,24 +479,11 @@ static bool rec_wdev_same_name(const struct rec_wdev *a, const struct dev_counte
 
 static int rec_writer_grow(struct rec_writer *w, size_t n)
 {
-	if (n <= w->cap)
-		return 0;
-	size_t cap = w->cap ? w->cap : 64;
-	while (cap < n)
-		cap *= 2;
-	struct rec_wdev *a = realloc(w->dev, cap * sizeof *a);
-	if (a)
-		w->dev = a;
-	struct rec_wdev *b = realloc(w->next, cap * sizeof *b);
-	if (b)
-		w->next = b;
-	long *s = realloc(w->src, cap * sizeof *s);
-	if (s)
-		w->src = s;
-	if (!a || !b || !s)
-		return SQLITE_NOMEM;
-	w->cap = cap;
-	return 0;
+	const struct grow_part parts[] = {
+		{ (void **)&w->dev, sizeof *w->dev }, { (void **)&w->next, sizeof *w->next },
+		{ (void **)&w->src, sizeof *w->src },
+	};
+	return grow_arrays(parts, sizeof parts / sizeof parts[0], &w->cap, n, 64) < 0 ? SQLITE_NOMEM : 0;
 }
 
 static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
@@ -792,98 +768,12 @@ static int rec_writer_dips(struct rec_writer *w, const struct rec_sample *v)
 
 /* ---- Processes -------------------------------------------------------- */
 
-/* A writeback thread: a flush worker (by its device, or its name) or
- * kswapd, told as the process view tells them (procs_kind_of: only kernel
- * threads; a user process may call itself anything). */
-static bool rec_proc_is_kernel_wb(const struct proc_counters *p)
-{
-	if (p->flush_major)
-		return true;
-	enum procs_kind k = procs_kind_of(p->comm, p->kthread, NULL, NULL, NULL, 0, NULL);
-	return k == PROCS_KIND_FLUSHER || k == PROCS_KIND_KSWAPD;
-}
-
-/* Whether a ranks before b: D state first, then more growth, then lower
- * pid (index). */
-static bool rec_pick_before(const struct rec_pick *a, const struct rec_pick *b)
-{
-	if (a->dstate != b->dstate)
-		return a->dstate;
-	if (a->grow != b->grow)
-		return a->grow > b->grow;
-	return a->idx < b->idx;
-}
-
-/* Keep c among the best REC_PROCS_MAX of v (n of them, best first). */
-static void rec_pick_add(struct rec_pick *v, size_t *n, const struct rec_pick *c)
-{
-	size_t i = *n < REC_PROCS_MAX ? (*n)++ : REC_PROCS_MAX;
-	if (i == REC_PROCS_MAX && !rec_pick_before(c, &v[REC_PROCS_MAX - 1]))
-		return;
-	if (i == REC_PROCS_MAX)
-		i--;
-	while (i > 0 && rec_pick_before(c, &v[i - 1])) {
-		v[i] = v[i - 1];
-		i--;
-	}
-	v[i] = *c;
-}
-
-/* Growth of counter cur since the last sample; a pid absent then (or whose
- * counter went back: a reused pid) counts all of it. */
-static uint64_t rec_grow(uint64_t cur, const uint64_t *prev)
-{
-	return prev && cur >= *prev ? cur - *prev : cur;
-}
-
-/* Choose the processes of s worth storing into idx[] (ascending, so in pid
- * order); returns how many, at most REC_PROCS_MAX.  Two groups, as the
- * process pane shows them: tasks in D state (whatever they wrote) and then
- * the tasks that wrote most since the last sample; and every flush worker
- * and kswapd, by CPU ticks used.  When both do not fit, each keeps at least
- * half, and what one leaves goes to the other. */
-static size_t rec_writer_pick_procs(struct rec_writer *w, const struct snapshot *s, size_t *idx)
-{
-	size_t ntask = 0, nkern = 0, j = 0;
-	for (size_t i = 0; i < s->nproc; i++) {
-		const struct proc_counters *p = &s->proc[i];
-		while (j < w->nprevp && w->prevp[j].pid < p->pid)
-			j++;	/* both in pid order: one walk */
-		const struct rec_wproc *old = j < w->nprevp && w->prevp[j].pid == p->pid ? &w->prevp[j] : NULL;
-		struct rec_pick c = { .idx = i, .dstate = p->state == 'D' };
-		if (rec_proc_is_kernel_wb(p)) {
-			c.grow = rec_grow(p->utime_jif + p->stime_jif, old ? &old->cpu_jif : NULL);
-			rec_pick_add(w->kern, &nkern, &c);
-		} else {
-			c.grow = rec_grow(p->write_bytes, old ? &old->write_bytes : NULL);
-			if (c.grow || c.dstate)
-				rec_pick_add(w->task, &ntask, &c);
-		}
-	}
-	size_t half = REC_PROCS_MAX / 2;
-	size_t take_kern = ntask + nkern <= REC_PROCS_MAX ? nkern
-			 : nkern < half ? nkern : ntask < REC_PROCS_MAX - half ? REC_PROCS_MAX - ntask : half;
-	size_t take_task = ntask < REC_PROCS_MAX - take_kern ? ntask : REC_PROCS_MAX - take_kern;
-	size_t n = 0;
-	for (size_t k = 0; k < take_task; k++)
-		idx[n++] = w->task[k].idx;
-	for (size_t k = 0; k < take_kern; k++)
-		idx[n++] = w->kern[k].idx;
-	for (size_t a = 1; a < n; a++) {	/* insertion sort: n <= REC_PROCS_MAX */
-		size_t v = idx[a], b = a;
-		for (; b > 0 && idx[b - 1] > v; b--)
-			idx[b] = idx[b - 1];
-		idx[b] = v;
-	}
-	return n;
-}
-
-static int rec_writer_proc_row(struct rec_writer *w, const struct proc_counters *p)
+static int rec_writer_proc_row(struct rec_writer *w, int64_t seq, const struct proc_counters *p)
 {
 	sqlite3_stmt *st = w->st[ST_PROC];
 	char state[2] = { p->state, '\0' };
 	int c = 1;
-	sqlite3_bind_int64(st, c++, w->seq);
+	sqlite3_bind_int64(st, c++, seq);
 	sqlite3_bind_int64(st, c++, p->pid);
 	sqlite3_bind_text(st, c++, p->comm, (int)strnlen(p->comm, sizeof p->comm), SQLITE_STATIC);
 	sqlite3_bind_text(st, c++, state, -1, SQLITE_TRANSIENT);
@@ -900,24 +790,58 @@ static int rec_writer_proc_row(struct rec_writer *w, const struct proc_counters 
 	return rec_step(w->db, st);
 }
 
-/* The chosen processes of s, then s's processes become the previous ones
- * (all of them, not only those stored: growth is measured for everyone). */
+/* The rows of the n ranked processes as they are in s, under seq, in pid
+ * order (as a replay delivers them). */
+static int rec_writer_proc_rows(struct rec_writer *w, const struct snapshot *s, int64_t seq, size_t n)
+{
+	int32_t pids[REC_PROCS_MAX];
+	for (size_t a = 0; a < n; a++) {	/* insertion sort: n <= REC_PROCS_MAX */
+		size_t b = a;
+		for (; b > 0 && pids[b - 1] > w->rank[a].pid; b--)
+			pids[b] = pids[b - 1];
+		pids[b] = w->rank[a].pid;
+	}
+	/* both in pid order: one walk; a ranked pid may be absent from s (the
+	 * sample before the one that ranked it, where it did not run yet) */
+	int rc = SQLITE_OK;
+	size_t k = 0;
+	for (size_t i = 0; i < s->nproc && k < n && rc == SQLITE_OK; i++) {
+		while (k < n && pids[k] < s->proc[i].pid)
+			k++;
+		if (k < n && pids[k] == s->proc[i].pid) {
+			rc = rec_writer_proc_row(w, seq, &s->proc[i]);
+			k++;
+		}
+	}
+	return rc;
+}
+
+/* The processes of s that matter: procs_rank's, the ranking the pane and -P
+ * show, over the interval from the last sample, at most REC_PROCS_MAX.  A
+ * sample with no processes before it has no interval to rank: its rows wait
+ * for the next sample's ranking, which stores the same processes under both
+ * (so a replay's first interval has the rates the live one had).  Then s's
+ * processes become the previous ones (all of them: the next interval's
+ * rates are measured for everyone). */
 static int rec_writer_procs(struct rec_writer *w, const struct snapshot *s)
 {
-	size_t idx[REC_PROCS_MAX];
-	size_t n = s->nproc ? rec_writer_pick_procs(w, s, idx) : 0;
 	int rc = SQLITE_OK;
-	for (size_t k = 0; k < n && rc == SQLITE_OK; k++)
-		rc = rec_writer_proc_row(w, &s->proc[idx[k]]);
+	bool ranked = w->prevp.nproc && s->nproc;
+	if (ranked) {
+		double dt_s = s->mono_ns > w->prevp.mono_ns ? (double)(s->mono_ns - w->prevp.mono_ns) / 1e9 : 0.0;
+		size_t n = procs_rank(&w->prevp, s, dt_s, w->rank, REC_PROCS_MAX, NULL);
+		rc = rec_writer_proc_rows(w, s, w->seq, n);
+		if (rc == SQLITE_OK && w->prevp_unstored)
+			rc = rec_writer_proc_rows(w, &w->prevp, w->prevp_seq, n);
+	}
 	if (rc != SQLITE_OK)
 		return rc;
-	if (grow_array((void **)&w->prevp, &w->cap_prevp, s->nproc, sizeof *w->prevp, 256) < 0)
+	struct snapshot procs_only = *s;
+	procs_only.ndev = 0;	/* procs_rank looks up no device of the previous sample */
+	if (snapshot_copy(&w->prevp, &procs_only) < 0)
 		return SQLITE_NOMEM;
-	for (size_t i = 0; i < s->nproc; i++) {
-		const struct proc_counters *p = &s->proc[i];
-		w->prevp[i] = (struct rec_wproc){ p->pid, p->write_bytes, p->utime_jif + p->stime_jif };
-	}
-	w->nprevp = s->nproc;
+	w->prevp_seq = w->seq;
+	w->prevp_unstored = s->nproc && !ranked;
 	return SQLITE_OK;
 }
 
@@ -980,7 +904,7 @@ static int rec_writer_put(struct rec_writer *w, const struct rec_sample *v)
 		rc = rec_writer_knobs(w, s);
 	if (rc == SQLITE_OK)
 		rc = rec_writer_dips(w, v);
-	if (rc == SQLITE_OK && (s->nproc || w->nprevp))
+	if (rc == SQLITE_OK && (s->nproc || w->prevp.nproc))
 		rc = rec_writer_procs(w, s);
 	if (rc == SQLITE_OK && s->nx)
 		rc = rec_writer_extras(w, s);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cause.h"
+#include "grow.h"
 #include "screen_priv.h"
 
 #include <term.h>	/* after curses.h; only for setupterm() below */
@@ -222,21 +223,11 @@ void screen_message(struct screen *s, const char *fmt, ...)
 
 bool scr_scratch(struct screen *s, size_t n)
 {
-	if (n <= s->cap_vals)
-		return true;
-	double *v = realloc(s->vals, n * sizeof *v);
-	if (v)
-		s->vals = v;
-	bool *d = realloc(s->dips, n * sizeof *d);
-	if (d)
-		s->dips = d;
-	bool *e = realloc(s->evs, n * sizeof *e);
-	if (e)
-		s->evs = e;
-	if (!v || !d || !e)
-		return false;
-	s->cap_vals = n;
-	return true;
+	const struct grow_part parts[] = {
+		{ (void **)&s->vals, sizeof *s->vals }, { (void **)&s->dips, sizeof *s->dips },
+		{ (void **)&s->evs, sizeof *s->evs },
+	};
+	return grow_arrays(parts, sizeof parts / sizeof parts[0], &s->cap_vals, n, n) == 0;
 }
 
 /* ---- drawing helpers ---- */

@@ -185,6 +185,22 @@ static void scr_detail_graph(struct screen *s, int y, int bars, const struct his
 	scr_draw_graph(s, y + 1, x, bars, w, s->vals, s->dips, s->evs, kb, unit);
 }
 
+/* The registry's graphs in room rows from y: the first gets two thirds of
+ * the bars, the others share the rest; each has a rule above and marks
+ * below. */
+static void scr_detail_graphs(struct screen *s, int y, int room, const struct hist_series *hs)
+{
+	int n = (int)fig_ndev_graphs, bars_all = room - 2 * n;
+	int first = n > 1 ? bars_all * 2 / 3 : bars_all, rest = bars_all - first;
+	for (int g = 0; g < n; g++) {
+		const struct fig_dev_graph *gr = &fig_dev_graphs[g];
+		int bars = g == 0 ? first : rest / (n - 1) + (g == n - 1 ? rest % (n - 1) : 0);
+		scr_detail_graph(s, y, bars, hs, history_dev_field(&fig_dev_table[gr->id]), gr->title, gr->kb,
+				 gr->unit);
+		y += bars + 2;
+	}
+}
+
 void scr_draw_detail(struct screen *s)
 {
 	scr_draw_top_line(s);
@@ -209,11 +225,9 @@ void scr_draw_detail(struct screen *s)
 	scr_detail_rates(s, &fl, i);
 	int top = fl.ln.y + 1;
 	int room = LINES - 1 - top;	/* rows for both graphs, with their rules and marks */
-	int write_bars = (room - 4) * 2 / 3, await_bars = room - 4 - write_bars;
 	char kbuf[IDENT_KEY_MAX];
 	const struct hist_series *hs = s->h ? history_find(s->h, ident_dev_key(d, kbuf, sizeof kbuf)) : NULL;
-	scr_detail_graph(s, top, write_bars, hs, HIST_DEV_WKB_S, "writes", true, "/s");
-	scr_detail_graph(s, top + write_bars + 2, await_bars, hs, HIST_DEV_AWAIT_MS, "await (ms)", false, "");
+	scr_detail_graphs(s, top, room, hs);
 }
 
 bool scr_detail_key(struct screen *s, int ch, struct screen_req *req)

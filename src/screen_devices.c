@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "figure.h"
+#include "grow.h"
 #include "ident.h"
 #include "screen_priv.h"
 #include "topk.h"
@@ -323,23 +324,18 @@ static bool scr_name_ranks(struct screen *s)
 
 static bool scr_devs_grow(struct screen *s, size_t n)
 {
-	if (n <= s->cap_order)
+	size_t had = s->cap_order;
+	if (n <= had)
 		return true;
-#define SCR_GROW(field) do { \
-		void *q = realloc(s->field, n * sizeof *s->field); \
-		if (!q) \
-			return false; \
-		s->field = q; \
-	} while (0)
-	SCR_GROW(order);
-	SCR_GROW(cand);
-	SCR_GROW(name_rank);
-	SCR_GROW(rank_dev);
-	SCR_GROW(fmemo);
-#undef SCR_GROW
-	memset(s->fmemo + s->cap_order, 0, (n - s->cap_order) * sizeof *s->fmemo);
+	const struct grow_part parts[] = {
+		{ (void **)&s->order, sizeof *s->order }, { (void **)&s->cand, sizeof *s->cand },
+		{ (void **)&s->name_rank, sizeof *s->name_rank }, { (void **)&s->rank_dev, sizeof *s->rank_dev },
+		{ (void **)&s->fmemo, sizeof *s->fmemo },
+	};
+	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &s->cap_order, n, n) < 0)
+		return false;
+	memset(s->fmemo + had, 0, (s->cap_order - had) * sizeof *s->fmemo);
 	s->nrank = 0;	/* grown arrays: ranks again */
-	s->cap_order = n;
 	return true;
 }
 
@@ -516,7 +512,7 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	scr_add(s, &ln, SCR_NORMAL, " ");
 	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
-		history_series(s->h, hs, HIST_DEV_WKB_S, s->vals, (size_t)L->spark_w);
+		history_series(s->h, hs, history_dev_field(fig_dev_write_rate()), s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
 		scr_draw_spark(s, &ln, s->vals, s->dips, L->spark_w, SCR_SPARK_FLOOR_KBPS);
 	}

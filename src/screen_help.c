@@ -3,7 +3,9 @@
  * on the screen mean.  The man page's KEYS section lists the same table.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "figure.h"
 #include "screen_priv.h"
 
 static const struct {
@@ -17,7 +19,7 @@ static const struct {
 	{ "Up Down", "select a device; PgUp PgDn Home End (and j k g G) too" },
 	{ "Enter", "the selected device's detail: history, identity, BDI limits" },
 	{ "< > R", "sort by the previous / next column; R reverses the order" },
-	{ "M N T P", "sort by write MB/s (the default), name, await, util" },
+	{ NULL, NULL },	/* the sort keys, from the registry: scr_help_sort_keys */
 	{ "f /", "filter devices by name or regex (empty: all devices)" },
 	{ "a", "show / hide idle devices" },
 	{ "e", "edit knobs (in a device's detail: its BDI limits)" },
@@ -47,6 +49,31 @@ static const struct {
 	{ "# = |", "gauge: Dirty, Writeback, background threshold; the end: the limit" },
 };
 
+/* Append text to buf (len bytes in all), cut short if it does not fit. */
+static void scr_help_append(char *buf, size_t len, const char *text)
+{
+	size_t at = strlen(buf);
+	snprintf(buf + at, len - at, "%s", text);
+}
+
+/* The line of the sort keys: the figure the screen sorts by at start, then
+ * name, then the other columns that have a key, in the screen's order. */
+static void scr_help_sort_keys(char *keys, size_t klen, char *what, size_t wlen)
+{
+	const struct fig_dev *cols[64], *first = fig_dev_sort_first();
+	size_t n = fig_dev_screen_cols(cols, sizeof cols / sizeof cols[0]);
+	snprintf(keys, klen, "%c N", first->screen.key);
+	snprintf(what, wlen, "sort by %s (the default), name", fig_dev_key_word(first));
+	for (size_t c = 0; c < n; c++) {
+		if (!cols[c]->screen.key || cols[c] == first)
+			continue;
+		char k[4] = { ' ', cols[c]->screen.key, '\0' };
+		scr_help_append(keys, klen, k);
+		scr_help_append(what, wlen, ", ");
+		scr_help_append(what, wlen, fig_dev_key_word(cols[c]));
+	}
+}
+
 /* The page as lines: a title, the keys, the marks. */
 enum { SCR_HELP_TITLE, SCR_HELP_BLANK, SCR_HELP_KEY, SCR_HELP_MARKS, SCR_HELP_MARK };
 
@@ -67,8 +94,15 @@ static void scr_help_line(struct screen *s, int y, size_t i)
 	if (i == 0) {
 		scr_add(s, &ln, SCR_TITLE, "wbtop - a top-like monitor for Linux writeback: keys");
 	} else if (i >= 2 && i < 2 + nk) {
-		scr_addf(s, &ln, SCR_TITLE, "  %-14s", scr_help_keys[i - 2].keys);
-		scr_add(s, &ln, SCR_NORMAL, scr_help_keys[i - 2].what);
+		char keys[32], what[160];
+		const char *k = scr_help_keys[i - 2].keys, *w = scr_help_keys[i - 2].what;
+		if (!k) {
+			scr_help_sort_keys(keys, sizeof keys, what, sizeof what);
+			k = keys;
+			w = what;
+		}
+		scr_addf(s, &ln, SCR_TITLE, "  %-14s", k);
+		scr_add(s, &ln, SCR_NORMAL, w);
 	} else if (i == 3 + nk) {
 		scr_add(s, &ln, SCR_TITLE, "marks");
 	} else if (i >= 4 + nk) {

@@ -3,7 +3,7 @@
  * the dirty limits, and the kernel's writeback threads, in place of the
  * throughput graph.
  *
- * The rows and totals are procs_view's (procs_view.h), from the frame's two
+ * The rows and totals are procs_rank's (procs.h), from the frame's two
  * snapshots; this file only lays them out.  The loop samples processes
  * while the pane is open (a sample of them costs about 2 ms per 100
  * processes); a replay shows the processes its recording holds, if any.
@@ -91,7 +91,7 @@ void scr_procs_update(struct screen *s, int rows)
 	}
 	if (want > s->cap_prows)
 		want = s->cap_prows;	/* out of memory: fewer rows, the totals still right */
-	s->nprows = procs_view_build(s->f->prev, s->f->cur, s->f->sys.dt_s, s->prows, want, &s->psum);
+	s->nprows = procs_rank(s->f->prev, s->f->cur, s->f->sys.dt_s, s->prows, want, &s->psum);
 }
 
 void scr_procs_summary_field(struct screen *s, struct scr_line *ln)

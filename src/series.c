@@ -10,6 +10,7 @@
 #include "detect.h"
 #include "event.h"
 #include "figure.h"
+#include "grow.h"
 #include "ident.h"
 #include "pipeline.h"
 #include "rec.h"
@@ -76,24 +77,12 @@ bool series_dev_selected(const struct series_dev *d, const struct re_pattern_buf
  * reallocation per sample. */
 static int series_push(struct series_dev *d, double t_s, double kbps, double dt_s, bool dip)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 64;
-		double *t = realloc(d->t_s, cap * sizeof *t);
-		if (t)
-			d->t_s = t;
-		double *k = realloc(d->kbps, cap * sizeof *k);
-		if (k)
-			d->kbps = k;
-		double *l = realloc(d->dt_s, cap * sizeof *l);
-		if (l)
-			d->dt_s = l;
-		bool *p = realloc(d->dip, cap * sizeof *p);
-		if (p)
-			d->dip = p;
-		if (!t || !k || !l || !p)
-			return -ENOMEM;
-		d->cap = cap;
-	}
+	const struct grow_part parts[] = {
+		{ (void **)&d->t_s, sizeof *d->t_s }, { (void **)&d->kbps, sizeof *d->kbps },
+		{ (void **)&d->dt_s, sizeof *d->dt_s }, { (void **)&d->dip, sizeof *d->dip },
+	};
+	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &d->cap, d->n + 1, 64) < 0)
+		return -ENOMEM;
 	d->t_s[d->n] = t_s;
 	d->kbps[d->n] = kbps;
 	d->dt_s[d->n] = dt_s;

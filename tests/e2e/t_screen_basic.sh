@@ -93,6 +93,8 @@ scr_cap | grep -q PAUSED && { scr_show; fail "space did not resume"; }
 scr_keys h
 scr_wait "keys" 3
 scr_wait "filter devices by name or regex" 3
+# the sort keys' line comes from the figure registry, worded as it always was
+scr_wait "  M N T P       sort by write MB/s (the default), name, await, util" 3
 scr_keys x
 scr_wait "DEVICE" 3
 

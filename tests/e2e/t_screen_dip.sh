@@ -59,8 +59,10 @@ grep -qE "write rate dipped|\^" "$TMP/pane" || { scr_show; fail "the detail page
 scr_keys Escape
 scr_wait "DEVICE" 3
 
-# The marks stay in the graph after the dip has passed.
-sleep 4
+# The marks stay in the graph after the dip has passed.  A drop that lasts is
+# the new level once it fills three quarters of the level window: 9 intervals,
+# 4.5 s at -d 0.5, counted from the drop.
+sleep 6
 scr_cap >/dev/null
 grep -q "^!fixa" "$TMP/pane" && { scr_show; fail "fixa still marked long after the drop (the new level is normal now)"; }
 tail -2 "$TMP/pane" | head -1 | grep -qF "^" || { scr_show; fail "the dip marks left the graph"; }

@@ -305,6 +305,46 @@ START_TEST(test_figure_procs)
 }
 END_TEST
 
+/* Every id names its own row (the enum's name is the row's, upper case), the
+ * getter says what the row lacks, and the detail graphs are rows the
+ * history keeps. */
+START_TEST(test_figure_ids)
+{
+	static const struct { enum fig_dev_id id; const char *name; } ids[] = {
+		{ FIG_DEV_R_S, "r_s" }, { FIG_DEV_W_S, "w_s" }, { FIG_DEV_WKB_S, "wkb_s" },
+		{ FIG_DEV_W_AWAIT_MS, "w_await_ms" }, { FIG_DEV_AQU_SZ, "aqu_sz" },
+		{ FIG_DEV_F_S, "f_s" }, { FIG_DEV_F_AWAIT_MS, "f_await_ms" }, { FIG_DEV_WAREQ_KB, "wareq_kb" },
+		{ FIG_DEV_PAUSES, "pauses" }, { FIG_DEV_AWAIT_MS, "await_ms" },
+	};
+	ck_assert_uint_eq(fig_ndev, FIG_NDEV);
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		ck_assert_str_eq(fig_dev_table[ids[i].id].name, ids[i].name);
+	ck_assert_ptr_eq(fig_dev_write_rate(), &fig_dev_table[FIG_DEV_WKB_S]);
+
+	struct dev_rates r = { .status = RATE_OK, .w_s = 12.5, .w_await_ms = 3, .f_s = 7 };
+	double v = -1;
+	ck_assert(fig_dev_get(FIG_DEV_W_S, &r, &v));
+	ck_assert_double_eq(v, 12.5);
+	v = -1;
+	ck_assert(!fig_dev_get(FIG_DEV_F_S, &r, &v));	/* no flush fields: unknown */
+	ck_assert_double_eq(v, -1);
+	r.has_flush = true;
+	ck_assert(fig_dev_get(FIG_DEV_F_S, &r, &v));
+	ck_assert_double_eq(v, 7);
+	r.status = RATE_FIRST;
+	ck_assert(!fig_dev_get(FIG_DEV_W_S, &r, &v));
+
+	ck_assert_uint_ge(fig_ndev_graphs, 1);
+	for (size_t g = 0; g < fig_ndev_graphs; g++) {
+		const struct fig_dev *f = &fig_dev_table[fig_dev_graphs[g].id];
+		ck_assert(f->sinks & FIG_IN_HISTORY);
+		ck_assert_int_ge(f->hist, 0);
+	}
+	ck_assert_str_eq(fig_dev_key_word(fig_dev_sort_first()), "write MB/s");
+	ck_assert_str_eq(fig_dev_key_word(&fig_dev_table[FIG_DEV_UTIL_PCT]), "util");
+}
+END_TEST
+
 Suite *figure_suite(void)
 {
 	Suite *s = suite_create("figure");
@@ -315,6 +355,7 @@ Suite *figure_suite(void)
 	tcase_add_test(tc, test_figure_screen_doc);
 	tcase_add_test(tc, test_figure_export_docs);
 	tcase_add_test(tc, test_figure_procs);
+	tcase_add_test(tc, test_figure_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }

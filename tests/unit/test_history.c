@@ -98,7 +98,7 @@ START_TEST(test_dev_holes)
 	const struct hist_series *s = history_find(h, "dev");
 	ck_assert_msg((s != NULL) == dev_cases[_i].known, "%s: device held?", dev_cases[_i].name);
 	double out[8];
-	history_series(h, s, HIST_DEV_WKB_S, out, dev_cases[_i].cap);
+	history_series(h, s, history_dev_field(&fig_dev_table[FIG_DEV_WKB_S]), out, dev_cases[_i].cap);
 	check_series(out, dev_cases[_i].want, dev_cases[_i].cap);
 	ck_assert_uint_eq(history_ndevs(h), dev_cases[_i].known ? 2 : 1);
 	history_free(h);
@@ -337,14 +337,14 @@ START_TEST(test_add_devs_many_new)
 	for (int i = 0; i < N; i++) {
 		const struct hist_series *hs = history_find(h, names[i]);
 		ck_assert_ptr_nonnull(hs);
-		ck_assert_uint_eq(history_series(h, hs, HIST_DEV_WKB_S, &v, 1), 1);
+		ck_assert_uint_eq(history_series(h, hs, history_dev_field(&fig_dev_table[FIG_DEV_WKB_S]), &v, 1), 1);
 		ck_assert(v == (i == 5 ? 123456.0 : (double)i));
 	}
 	/* next frame, the same devices: found at their places */
 	history_push(h, &sys);
 	ck_assert_int_eq(history_add_devs(h, N, keys, ids, r, NULL), 0);
 	ck_assert_uint_eq(history_ndevs(h), N);
-	ck_assert_uint_eq(history_series(h, history_find(h, names[5]), HIST_DEV_WKB_S, &v, 1), 1);
+	ck_assert_uint_eq(history_series(h, history_find(h, names[5]), history_dev_field(&fig_dev_table[FIG_DEV_WKB_S]), &v, 1), 1);
 	ck_assert(v == 5.0);
 	history_free(h);
 }

@@ -219,7 +219,7 @@ START_TEST(test_rates_share_cpu)
 
 	struct proc_row rows[8];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 8, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 2.0, rows, 8, &s);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(rows[0].status, RATE_OK);
 	ck_assert_double_eq_tol(rows[0].write_kbps, 10240.0, 1e-9);
@@ -269,7 +269,7 @@ START_TEST(test_traced_throttling)
 	}
 	struct proc_row rows[8];
 	struct procs_summary sum;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 8, &sum);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 2.0, rows, 8, &sum);
 	ck_assert_uint_eq(n, 3);
 	ck_assert(sum.traced);
 	ck_assert_uint_eq(sum.nthrottled, 2);
@@ -317,7 +317,7 @@ START_TEST(test_top_n_by_write_rate)
 	}
 	struct proc_row rows[3];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 3, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 2.0, rows, 3, &s);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_int_eq(rows[0].pid, 1);
 	ck_assert_int_eq(rows[1].pid, 3);
@@ -327,7 +327,7 @@ START_TEST(test_top_n_by_write_rate)
 	ck_assert_uint_eq(s.nomitted, 3);
 	ck_assert_double_eq_tol(s.write_kbps, 21 * 512.0, 1e-9);
 	/* cap 0: nothing written, the summary still complete */
-	n = procs_view_build(&fx.prev, &fx.cur, 2.0, NULL, 0, &s);
+	n = procs_rank(&fx.prev, &fx.cur, 2.0, NULL, 0, &s);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_uint_eq(s.nomitted, 6);
 	fx_free(&fx);
@@ -378,7 +378,7 @@ START_TEST(test_lifecycle)
 	}
 	struct proc_row rows[4];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 4, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 2.0, rows, 4, &s);
 	const struct proc_row *r = find_row(rows, n, 42);
 	ck_assert_msg((r != NULL) == c->in_cur, "%s: row %s", c->name, r ? "present" : "absent");
 	if (r) {
@@ -406,7 +406,7 @@ START_TEST(test_first_sample_and_dt_zero)
 	struct procs_summary s;
 	/* no previous snapshot, and one without processes: the same */
 	for (int k = 0; k < 2; k++) {
-		size_t n = procs_view_build(k ? &fx.prev : NULL, &fx.cur, 2.0, rows, 8, &s);
+		size_t n = procs_rank(k ? &fx.prev : NULL, &fx.cur, 2.0, rows, 8, &s);
 		ck_assert_int_eq(s.status, RATE_FIRST);
 		ck_assert_uint_eq(n, 2);	/* the throttled dd (state is instantaneous) and kswapd */
 		ck_assert_int_eq(rows[0].pid, 20);
@@ -420,7 +420,7 @@ START_TEST(test_first_sample_and_dt_zero)
 		ck_assert_double_eq(s.bo_kbps, k ? 10240.0 : -1);	/* bo needs no processes */
 	}
 	fx_add(&fx.prev, 20, "dd", 'R');
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 0.0, rows, 8, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 0.0, rows, 8, &s);
 	ck_assert_int_eq(s.status, RATE_NODATA);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_int_eq(rows[0].status, RATE_NODATA);
@@ -438,7 +438,7 @@ START_TEST(test_comm_sanitized)
 	memset(p->comm + 23, 'x', sizeof p->comm - 23);	/* and no NUL: a bad recording */
 	memset(p->wchan, 'y', sizeof p->wchan);
 	struct proc_row rows[2];
-	size_t n = procs_view_build(NULL, &fx.cur, 1.0, rows, 2, NULL);
+	size_t n = procs_rank(NULL, &fx.cur, 1.0, rows, 2, NULL);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(rows[0].comm, "evil?procs 1 tasks:?[2Jxxxxxxxx");
 	ck_assert_uint_eq(strlen(rows[0].wchan), sizeof rows[0].wchan - 1);
@@ -459,7 +459,7 @@ START_TEST(test_hidden_and_unknown)
 	fx_add(&fx.cur, 7, "su", 'D')->io_hidden = true;
 	struct proc_row rows[8];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 8, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 2.0, rows, 8, &s);
 	ck_assert_uint_eq(s.nhidden, 3);
 	ck_assert_uint_eq(s.nwait_unknown, 2);
 	ck_assert_uint_eq(s.nthrottled, 0);
@@ -504,7 +504,7 @@ START_TEST(test_flushers_and_kswapd)
 	}
 	struct proc_row rows[16];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 2.0, rows, 16, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 2.0, rows, 16, &s);
 	ck_assert_uint_eq(n, 6);	/* pids 52 (idle) and 61 (not writeback) left out */
 	ck_assert_ptr_null(find_row(rows, n, 52));
 	ck_assert_ptr_null(find_row(rows, n, 61));
@@ -558,7 +558,7 @@ START_TEST(test_group_budget)
 	}
 	struct proc_row rows[16];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 1.0, rows, c->cap, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 1.0, rows, c->cap, &s);
 	ck_assert_uint_eq(n, c->rows_w + c->rows_k);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(rows[i].kind == PROCS_KIND_KSWAPD, i >= c->rows_w);
@@ -579,7 +579,7 @@ START_TEST(test_thousands)
 	}
 	struct proc_row rows[10];
 	struct procs_summary s;
-	size_t n = procs_view_build(&fx.prev, &fx.cur, 1.0, rows, 10, &s);
+	size_t n = procs_rank(&fx.prev, &fx.cur, 1.0, rows, 10, &s);
 	ck_assert_uint_eq(n, 10);
 	ck_assert_uint_eq(s.ntasks, N);
 	for (size_t i = 0; i < n; i++)
