@@ -56,6 +56,9 @@ struct bdistat_cg {
 	char path[96];			/* below the cgroup mount, "/" for the root */
 	uint64_t dirty_bytes;		/* v2 file_dirty, v1 dirty */
 	uint64_t writeback_bytes;	/* v2 file_writeback, v1 writeback */
+	uint64_t tree_bytes;		/* dirty + writeback of it and every cgroup below:
+					 * v2's own (hierarchical), v1 total_dirty + total_writeback */
+	bool has_tree;			/* tree_bytes was there (v1 without total_*: not) */
 };
 
 /* Parse the text of a stats file into out (major/minor untouched).  0, or

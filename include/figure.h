@@ -150,6 +150,34 @@ extern const size_t fig_nproc;
 /* The pane's columns in pane order into out (cap entries); returns how many. */
 size_t fig_proc_screen_cols(const struct fig_proc **out, size_t cap);
 
+/* A figure of one memory cgroup (snapshot.h, SNAP_XCG): the value kind of
+ * the cgroup's values, gauges as read, counters per second from two
+ * samples (derive_x).  The batch cgroup table, the screen's cgroup view,
+ * JSON's cgroups, CSV and OpenMetrics walk these rows (doc/kernel-loop.md). */
+struct fig_cg {
+	const char *name;	/* JSON key, CSV column (with the cgroup's path) */
+	const char *title;	/* batch title; NULL: not in batch text */
+	const char *desc;
+	const char *unit;
+	uint8_t width, prec;	/* batch: "%*.*f" */
+	unsigned kind;		/* enum snap_xcg */
+	struct {
+		const char *title;	/* NULL: not a column of the screen's cgroup view */
+		uint8_t width;		/* including the space before it */
+		uint8_t prec;
+		uint8_t level;		/* 0: always; higher: added in order when there is room */
+	} screen;
+	struct fig_om om;	/* a gauge of the last interval's value, label cgroup="path" */
+};
+
+#define FIG_CG_MAX 16	/* rows of fig_cg_table at most (a bit each in a mask) */
+extern const struct fig_cg fig_cg_table[];
+extern const size_t fig_ncg;
+/* The value of figure f for cgroup ino over prev -> cur (dt_s seconds):
+ * true with *v set, false when the sample has none (derive_x). */
+bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
+		  uint64_t ino, double dt_s, double *v);
+
 /* The slots of struct hist_dev: the device figures the history keeps. */
 enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_RKB_S, FIG_HIST_UTIL_PCT, FIG_HIST_AWAIT_MS, FIG_NHIST };
 

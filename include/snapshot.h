@@ -130,12 +130,25 @@ enum snap_xsys {
 	SNAP_XSYS_WB_FOREIGN_FLUSH_KB,
 	SNAP_NXSYS
 };
-/* Per cgroup (its inode number, the tracepoints' cgroup_ino): the pauses
- * of its tasks and what the flusher wrote for it (tracefs). */
+/* Per memory cgroup (its inode number, the tracepoints' cgroup_ino): the
+ * pauses in its writeback domain and what the flusher wrote for it
+ * (tracefs); its page cache's dirty and writeback pages (memory.stat); its
+ * writeback domains summed over the devices (debugfs wb_stats); the pauses
+ * of the tasks in it (tracefs, each task's /proc/PID/cgroup). */
 enum snap_xcg {
-	SNAP_XCG_THROTTLED_MS,		/* counter, ms */
+	SNAP_XCG_THROTTLED_MS,		/* counter, ms: of its writeback domain */
 	SNAP_XCG_PAUSES,		/* counter */
 	SNAP_XCG_WRITTEN_KB,		/* counter: written back by flusher passes, KiB */
+	SNAP_XCG_FILE_DIRTY_KB,		/* gauge: memory.stat file_dirty (v1: dirty), KiB */
+	SNAP_XCG_FILE_WRITEBACK_KB,	/* gauge: memory.stat file_writeback (v1: writeback), KiB */
+	SNAP_XCG_WB_DIRTY_KB,		/* gauge: WbReclaimable over its domains, KiB */
+	SNAP_XCG_WB_WRITEBACK_KB,	/* gauge: WbWriteback over its domains, KiB */
+	SNAP_XCG_WB_THRESH_KB,		/* gauge: WbDirtyThresh over the domains with pages, KiB */
+	SNAP_XCG_WB_BW_KBPS,		/* gauge: WbWriteBandwidth over the same, KiB/s */
+	SNAP_XCG_WB_DIRTIED_KB,		/* counter: WbDirtied's growth over its domains, KiB */
+	SNAP_XCG_WB_WRITTEN_KB,		/* counter: WbWritten's growth over its domains, KiB */
+	SNAP_XCG_TASK_THROTTLED_MS,	/* counter: pauses of the tasks in it, ms */
+	SNAP_XCG_TASK_PAUSES,		/* counter */
 	SNAP_NXCG
 };
 /* C has no empty arrays: room for a scope's kinds, at least one slot. */
@@ -176,6 +189,16 @@ static inline uint64_t snap_xobj_dev(uint32_t major, uint32_t minor)
 	return (uint64_t)major << 32 | minor;
 }
 
+/* A memory cgroup the sample has values of, by the inode number the
+ * values use: its path below the hierarchy's root ("/" for the root; ""
+ * when no walk found it), and whether it was removed since it was found
+ * (cgpath.h).  Recordings keep the path, so a replay elsewhere names it. */
+struct snap_cgroup {
+	uint64_t ino;
+	bool gone;
+	char path[256];
+};
+
 /* Writeback sysctls, indexed by enum knob_vm (knob.h); -1 = could not be read. */
 #define SNAP_NKNOBS 7
 
@@ -194,6 +217,9 @@ struct snapshot {
 	size_t nx;			/* values beside the fixed blocks, sorted (see above) */
 	size_t cap_x;
 	struct snap_xval *x;
+	size_t ncg;			/* memory cgroups' names, sorted by ino; 0 when none */
+	size_t cap_cg;
+	struct snap_cgroup *cg;
 };
 
 /* Whether two device names, each NUL-terminated within its 32 bytes, are
@@ -236,6 +262,10 @@ void snapshot_sort_x(struct snapshot *s);
 /* The first value of scope and object in a sorted snapshot (then the next
  * ones of the same object follow), or NULL. */
 const struct snap_xval *snapshot_find_x(const struct snapshot *s, enum snap_xscope scope, uint64_t obj);
+/* Add a cgroup's name (any order: snapshot_sort_x sorts them too).  0 or -ENOMEM. */
+int snapshot_add_cg(struct snapshot *s, uint64_t ino, const char *path, bool gone);
+/* The name of cgroup ino in a sorted snapshot, or NULL. */
+const struct snap_cgroup *snapshot_find_cg(const struct snapshot *s, uint64_t ino);
 /* Find a device by major:minor in a sorted snapshot; NULL if absent. */
 const struct dev_counters *snapshot_find_dev(const struct snapshot *s, uint32_t major, uint32_t minor);
 

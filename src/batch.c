@@ -17,6 +17,7 @@
 
 #include "batch.h"
 #include "cause.h"
+#include "cgview.h"
 #include "detect.h"
 #include "figure.h"
 #include "ident.h"
@@ -41,6 +42,8 @@ struct batch {
 	unsigned long tick;		/* intervals printed */
 	struct batch_seen *seen;	/* devices busy within the baseline window */
 	size_t nseen, cap_seen;
+	const struct snapshot *prev;	/* the interval's first sample, for the cgroup table */
+	struct cgview cg;		/* its rows, kept between intervals */
 };
 
 /* A device line: the name and at most every registry column, each at most
@@ -86,6 +89,7 @@ void batch_free(struct batch *b)
 		regfree(&b->regex);
 	free(b->seen);
 	free(b->line);
+	cgview_free(&b->cg);
 	free(b);
 }
 
@@ -360,6 +364,44 @@ static void batch_loop(struct batch *b, const struct snapshot *cur, const struct
 	fputc('\n', out);
 }
 
+/* The memory cgroups (doc/kernel-loop.md), when the sample has some with
+ * writeback state: the registry's fig_cg rows with a batch title, busiest
+ * first, idle cgroups only with -a; the path last, as a device's name. */
+static void batch_cgroups(struct batch *b, const struct snapshot *cur, double dt_s)
+{
+	if (!cur->ncg || cgview_build(&b->cg, b->prev, cur, dt_s) < 0 ||
+	    !(b->all ? b->cg.n > 0 : cgview_any_busy(&b->cg)))
+		return;
+	FILE *out = b->out;
+	fprintf(out, "%-12s", "cgroup");
+	for (size_t c = 0; c < fig_ncg; c++)
+		if (fig_cg_table[c].title)
+			fprintf(out, " %*s", fig_cg_table[c].width, fig_cg_table[c].title);
+	fputs("  path\n", out);
+	for (size_t i = 0; i < b->cg.n; i++) {
+		const struct cgview_row *r = &b->cg.row[i];
+		if (r->idle && !b->all)
+			continue;
+		size_t pos = (size_t)snprintf(b->line, 16, "%-12" PRIu64, r->ino);
+		for (size_t c = 0; c < fig_ncg; c++) {
+			const struct fig_cg *f = &fig_cg_table[c];
+			if (!f->title)
+				continue;
+			if (r->have & 1u << c) {
+				pos = batch_put_fixed(b->line, pos, f->width, f->prec, r->v[c]);
+			} else {
+				memset(b->line + pos, ' ', f->width);
+				pos += f->width;
+				b->line[pos++] = '-';
+			}
+		}
+		fwrite(b->line, 1, pos, out);
+		char label[300];
+		cgview_label(r, label, sizeof label);
+		fprintf(out, "  %s\n", label);
+	}
+}
+
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
 		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip,
 		uint8_t sys_cause, const uint8_t *dev_cause)
@@ -401,6 +443,7 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 			fprintf(out, "# dip %s: %s\n", cur->dev[i].name,
 				dip_cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
 	batch_loop(b, cur, sys, dev, dev_dip);
+	batch_cgroups(b, cur, sys->dt_s);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
@@ -438,6 +481,7 @@ static int batch_sink_frame(struct sink *s, const struct frame *f)
 		rc = batch_print_event(bs->b, &f->events[i]);
 	for (size_t i = 0; i < f->nchanges && rc == 0; i++)
 		rc = batch_print_event(bs->b, &f->changes[i]);
+	bs->b->prev = f->prev;
 	if (rc == 0)
 		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip,
 				 f->sys_cause, f->dev_cause);

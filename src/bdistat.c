@@ -151,9 +151,11 @@ int bdistat_parse_wb(const char *text, size_t len, uint32_t major, uint32_t mino
 int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
 {
 	/* v2 says file_dirty, v1 dirty; a file has one or the other */
-	bool dirty = false, wb = false;
-	uint64_t dirty_bytes = 0, writeback_bytes = 0;
-	for (const char *p = text, *end = text + len; p < end;) {
+	bool dirty = false, wb = false, v2 = false, tdirty = false, twb = false;
+	uint64_t dirty_bytes = 0, writeback_bytes = 0, tree_dirty = 0, tree_wb = 0;
+	/* every sample reads one per dirty cgroup: stop once the fields wanted are in */
+	for (const char *p = text, *end = text + len;
+	     p < end && !(dirty && wb && (v2 || (tdirty && twb)));) {
 		struct bdistat_line l;
 		p = bdistat_split(p, end, ' ', &l);
 		if (!l.has_val)
@@ -161,6 +163,13 @@ int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
 		if (!dirty && (bdistat_is(&l, "file_dirty") || bdistat_is(&l, "dirty"))) {
 			dirty_bytes = l.val;
 			dirty = true;
+			v2 = bdistat_is(&l, "file_dirty");
+		} else if (!tdirty && bdistat_is(&l, "total_dirty")) {
+			tree_dirty = l.val;
+			tdirty = true;
+		} else if (!twb && bdistat_is(&l, "total_writeback")) {
+			tree_wb = l.val;
+			twb = true;
 		} else if (!wb && (bdistat_is(&l, "file_writeback") ||
 				   bdistat_is(&l, "writeback"))) {
 			writeback_bytes = l.val;
@@ -169,6 +178,10 @@ int bdistat_parse_memstat(const char *text, size_t len, struct bdistat_cg *out)
 	}
 	out->dirty_bytes = dirty ? dirty_bytes : 0;
 	out->writeback_bytes = dirty ? writeback_bytes : 0;
+	/* v2's counts are of the whole subtree; v1 says so in total_* */
+	out->has_tree = dirty && (v2 || tdirty);
+	out->tree_bytes = !out->has_tree ? 0 : v2 ? out->dirty_bytes + out->writeback_bytes
+						 : tree_dirty + tree_wb;
 	return dirty ? 0 : -EINVAL;
 }
 

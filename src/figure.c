@@ -519,3 +519,77 @@ const char *fig_dev_key_word(const struct fig_dev *f)
 	/* the column says wMB/s; in a sentence the word reads better */
 	return f == &fig_dev_table[FIG_DEV_WKB_S] ? "write MB/s" : f->screen.title;
 }
+
+/* ---- memory cgroups ------------------------------------------------------ */
+
+/* name, batch title, description, unit, batch width and decimals, kind;
+ * the screen's title, width and level; OpenMetrics (CG_NO_OM, or CG_OM: a gauge,
+ * its unit and scale, as the device rows of the same figures). */
+#define CG(n, t, d, u, w, p, k, st, sw, sl, om) { n, t, d, u, w, p, k, { st, sw, p, sl }, om }
+#define CG_NO_OM { NULL, FIG_OM_GAUGE, NULL, NULL, 0 }
+#define CG_OM(name, unit, help, scale) { name, FIG_OM_GAUGE, unit, help, scale }
+const struct fig_cg fig_cg_table[] = {
+	/* the writeback domain's, from the trace's cgroup_ino (JSON's first keys) */
+	CG("throttled_ms", NULL, "ms writers were paused in its writeback domain, per second", "ms/s",
+	   0, 1, SNAP_XCG_THROTTLED_MS, NULL, 0, 0,
+	   CG_OM("wbtop_cgroup_domain_throttled_ratio", "ratio",
+		 "Share of the last interval writers were paused in the cgroup's writeback domain.",
+		 0.001)),
+	CG("pauses", NULL, "pauses in its writeback domain per second", "1/s", 0, 1, SNAP_XCG_PAUSES,
+	   NULL, 0, 0, CG_NO_OM),
+	CG("written_kb_s", NULL, "KiB written back by flusher passes for its writeback domain", "KiB/s",
+	   0, 0, SNAP_XCG_WRITTEN_KB, NULL, 0, 0, CG_NO_OM),
+	CG("file_dirty_kb", "dirty", "its dirty page cache (memory.stat file_dirty; v1 dirty)", "KiB",
+	   9, 0, SNAP_XCG_FILE_DIRTY_KB, "DIRTY", 9, 0,
+	   CG_OM("wbtop_cgroup_file_dirty_bytes", "bytes",
+		 "Dirty page cache of the memory cgroup (memory.stat file_dirty; v1 dirty).", 1024)),
+	CG("file_writeback_kb", "wback", "its page cache under writeback (file_writeback; v1 writeback)",
+	   "KiB", 8, 0, SNAP_XCG_FILE_WRITEBACK_KB, "WBACK", 8, 1,
+	   CG_OM("wbtop_cgroup_file_writeback_bytes", "bytes",
+		 "Page cache of the memory cgroup under writeback (memory.stat).", 1024)),
+	CG("wb_dirty_kb", "wb_dirty", "dirty pages of its writeback domains (wb_stats WbReclaimable)",
+	   "KiB", 9, 0, SNAP_XCG_WB_DIRTY_KB, "WB_DIRTY", 9, 2,
+	   CG_OM("wbtop_cgroup_wb_dirty_bytes", "bytes",
+		 "Dirty pages of the cgroup's writeback domains on all devices (debugfs wb_stats).", 1024)),
+	CG("wb_writeback_kb", NULL, "pages of its writeback domains under writeback (WbWriteback)",
+	   "KiB", 0, 0, SNAP_XCG_WB_WRITEBACK_KB, NULL, 0, 0,
+	   CG_OM("wbtop_cgroup_wb_writeback_bytes", "bytes",
+		 "Pages of the cgroup's writeback domains under writeback (debugfs wb_stats).", 1024)),
+	CG("wb_thresh_kb", "wb_thr",
+	   "dirty threshold of its writeback domains on the devices it has pages on (WbDirtyThresh)",
+	   "KiB", 9, 0, SNAP_XCG_WB_THRESH_KB, "WB_THR", 9, 5,
+	   CG_OM("wbtop_cgroup_wb_threshold_bytes", "bytes",
+		 "Dirty threshold of the cgroup's writeback domains on the devices it has pages on.",
+		 1024)),
+	CG("wb_bw_kbps", "wb_bw", "the kernel's write bandwidth estimate of those domains", "KiB/s", 8,
+	   0, SNAP_XCG_WB_BW_KBPS, "WB_BW", 8, 5,
+	   CG_OM("wbtop_cgroup_wb_write_bandwidth_bytes_per_second", "bytes_per_second",
+		 "The kernel's write bandwidth estimate of the cgroup's writeback domains with pages.",
+		 1024)),
+	CG("wb_dirtied_kb_s", "dirtied", "KiB dirtied in its writeback domains per second (WbDirtied)",
+	   "KiB/s", 8, 0, SNAP_XCG_WB_DIRTIED_KB, "DIRTD/s", 8, 3,
+	   CG_OM("wbtop_cgroup_wb_dirtied_bytes_per_second", "bytes_per_second",
+		 "Page cache dirtied in the cgroup's writeback domains in the last interval.", 1024)),
+	CG("wb_written_kb_s", "written", "KiB written in its writeback domains per second (WbWritten)",
+	   "KiB/s", 8, 0, SNAP_XCG_WB_WRITTEN_KB, "WRITN/s", 8, 3,
+	   CG_OM("wbtop_cgroup_wb_written_bytes_per_second", "bytes_per_second",
+		 "Page cache written back in the cgroup's writeback domains in the last interval.", 1024)),
+	CG("task_throttled_ms", "thr_ms", "ms its tasks were paused in balance_dirty_pages, per second",
+	   "ms/s", 7, 1, SNAP_XCG_TASK_THROTTLED_MS, "THR_MS", 7, 0,
+	   CG_OM("wbtop_cgroup_throttled_ratio", "ratio",
+		 "Share of the last interval the cgroup's tasks were paused in balance_dirty_pages, "
+		 "summed over them.", 0.001)),
+	CG("task_pauses", "pauses", "pauses of its tasks in balance_dirty_pages per second", "1/s", 7, 1,
+	   SNAP_XCG_TASK_PAUSES, "PAUSE/s", 8, 4, CG_NO_OM),
+};
+const size_t fig_ncg = sizeof fig_cg_table / sizeof fig_cg_table[0];
+_Static_assert(sizeof fig_cg_table / sizeof fig_cg_table[0] <= FIG_CG_MAX, "FIG_CG_MAX rows at most");
+#undef CG
+#undef CG_OM
+#undef CG_NO_OM
+
+bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
+		  uint64_t ino, double dt_s, double *v)
+{
+	return derive_x(prev, cur, SNAP_XCG, ino, f->kind, dt_s, v);
+}

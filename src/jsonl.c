@@ -251,26 +251,33 @@ static void jsonl_tasks(FILE *out, const struct snapshot *prev, const struct sna
 	fputc(']', out);
 }
 
-/* The cgroups the writeback trace saw (by the tracepoints' cgroup_ino),
- * when the sample has the trace: "cgroups":[{"ino":..,"throttled_ms":..,
- * "pauses":..,"written_kb_s":..}], rates per second from prev. */
+/* The memory cgroups of the sample (values beside the fixed blocks, by
+ * inode number), when it has the trace or cgroup names:
+ * "cgroups":[{"ino":..,"path":"/a"|null,"gone":false,"throttled_ms":..,...}]
+ * with every fig_cg row of the registry as a key, rates per second from
+ * prev (null where the sample has none). */
 static void jsonl_cgroups(FILE *out, const struct snapshot *prev, const struct snapshot *cur,
 			  double dt_s)
 {
-	if (!jsonl_traced(cur))
+	if (!jsonl_traced(cur) && !cur->ncg)
 		return;
 	const struct snap_xval *v = cur->x, *end = cur->x + cur->nx;
 	while (v < end && v->scope != SNAP_XCG)
 		v++;
-	static const struct jsonl_xkey keys[] = {
-		{ SNAP_XCG_THROTTLED_MS, "throttled_ms" }, { SNAP_XCG_PAUSES, "pauses" },
-		{ SNAP_XCG_WRITTEN_KB, "written_kb_s" },
-	};
 	fputs(",\"cgroups\":[", out);
 	for (bool first = true; v < end && v->scope == SNAP_XCG; first = false) {
 		uint64_t ino = v->obj;
-		fprintf(out, "%s{\"ino\":%" PRIu64, first ? "" : ",", ino);
-		jsonl_xfields(out, prev, cur, SNAP_XCG, ino, keys, sizeof keys / sizeof *keys, dt_s);
+		fprintf(out, "%s{\"ino\":%" PRIu64 ",\"path\":", first ? "" : ",", ino);
+		const struct snap_cgroup *name = snapshot_find_cg(cur, ino);
+		if (name && name->path[0])
+			jsonl_str(out, name->path);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"gone\":%s", name && name->gone ? "true" : "false");
+		for (size_t k = 0; k < fig_ncg; k++) {
+			struct jsonl_xkey key = { fig_cg_table[k].kind, fig_cg_table[k].name };
+			jsonl_xfields(out, prev, cur, SNAP_XCG, ino, &key, 1, dt_s);
+		}
 		fputc('}', out);
 		while (v < end && v->scope == SNAP_XCG && v->obj == ino)
 			v++;

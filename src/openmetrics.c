@@ -17,6 +17,7 @@
 
 #include "atomic_file.h"
 #include "cause.h"
+#include "cgview.h"
 #include "figure.h"
 #include "ident.h"
 #include "knob.h"
@@ -383,6 +384,47 @@ static void om_write_devs(FILE *out, const struct frame *f, const struct om_opti
 	}
 }
 
+/* ---- memory cgroups -------------------------------------------------------- */
+
+/* The registry's cgroup figures that have a family, a sample per cgroup
+ * (labels cgroup="path", "ino N" when the sample has no path for it, and
+ * ino="N"), when
+ * the sample has cgroups: text of samples without them is as it was. */
+static void om_write_cgroups(FILE *out, const struct frame *f, const struct om_options *o)
+{
+	const struct snapshot *s = f->cur;
+	struct cgview v;
+	cgview_init(&v);
+	if (!s->ncg || !f->prev || cgview_build(&v, f->prev, s, f->sys.dt_s) < 0) {
+		cgview_free(&v);
+		return;
+	}
+	for (size_t k = 0; k < fig_ncg; k++) {
+		const struct fig_cg *fig = &fig_cg_table[k];
+		if (!fig->om.name)
+			continue;
+		struct om_family fam = om_family_of(&fig->om);
+		om_meta(out, &fam, NULL, o->dialect);
+		for (size_t i = 0; i < v.n; i++) {
+			const struct cgview_row *r = &v.row[i];
+			if (!(r->have & 1u << k))
+				continue;
+			char label[300], ino[24];
+			if (r->name && r->name->path[0])
+				snprintf(label, sizeof label, "%s", r->name->path);
+			else
+				cgview_label(r, label, sizeof label);
+			snprintf(ino, sizeof ino, "%" PRIu64, r->ino);
+			om_sample_name(out, &fam);
+			bool first = true;
+			om_put_label(out, &first, "cgroup", label);
+			om_put_label(out, &first, "ino", ino);	/* a path made again is another cgroup */
+			fprintf(out, "} %.9g\n", r->v[k] * fig->om.scale);
+		}
+	}
+	cgview_free(&v);
+}
+
 /* ---- the exposition -------------------------------------------------------- */
 
 int om_write(FILE *out, const struct frame *f, const struct om_options *o)
@@ -396,6 +438,7 @@ int om_write(FILE *out, const struct frame *f, const struct om_options *o)
 	om_write_sys_dip(out, f->sys_dip, o->dialect);
 	om_write_knobs(out, f->cur, o->dialect);
 	om_write_devs(out, f, o);
+	om_write_cgroups(out, f, o);
 	if (o->dialect == OM_DIALECT_OPENMETRICS)
 		fputs("# EOF\n", out);
 	if (fflush(out) == EOF || ferror(out))

@@ -258,6 +258,28 @@ static int rec_rp_load_extras(struct rec_replay *rp, int64_t seq, struct snapsho
 	return r;
 }
 
+/* The cgroups' names stored for sample seq into out; none in a file
+ * without the cgroups table (its cgroups are then known by inode only). */
+static int rec_rp_load_cgroups(struct rec_replay *rp, int64_t seq, struct snapshot *out)
+{
+	sqlite3_stmt *st = rp->st[RS_CGROUPS];
+	out->ncg = 0;
+	if (!st)
+		return 0;
+	sqlite3_bind_int64(st, 1, seq);
+	int rc, r = 0;
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *path = (const char *)sqlite3_column_text(st, 1);
+		if (snapshot_add_cg(out, (uint64_t)sqlite3_column_int64(st, 0), path ? path : "",
+				    sqlite3_column_int(st, 2) != 0) < 0)
+			r = rec_rp_fail(rp, -ENOMEM, "out of memory");
+	}
+	sqlite3_reset(st);
+	if (r == 0 && rc != SQLITE_DONE)
+		r = rec_rp_sqlfail(rp, rc, seq);
+	return r;
+}
+
 /* ---- Processes -------------------------------------------------------- */
 
 /* The processes stored for sample seq into out (sorted by pid: the primary
@@ -363,7 +385,9 @@ static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *ou
 	}
 	rp->ndelivered = rp->nact;
 	r = rec_rp_load_procs(rp, seq, out);
-	return r == 0 ? rec_rp_load_extras(rp, seq, out) : r;
+	if (r == 0)
+		r = rec_rp_load_extras(rp, seq, out);
+	return r == 0 ? rec_rp_load_cgroups(rp, seq, out) : r;
 }
 
 /* Decode up to target: from the state if it is on the way, else from the

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "cause.h"
+#include "cgview.h"
 #include "figure.h"
 #include "grow.h"
 #include "ident.h"
@@ -93,6 +94,10 @@ struct rec_csv {
 	size_t nkeys;
 	struct rec_idmap col_of_id;	/* devices.id -> block */
 	size_t *dev_of_col;	/* per sample: block -> device index; SIZE_MAX absent */
+	char **cgkeys;		/* the recording's cgroups by path, sorted; a block each */
+	size_t ncgkeys;
+	size_t *cg_of_col;	/* per sample: block -> row of cg; SIZE_MAX absent */
+	struct cgview cg;	/* the sample's cgroup rows */
 };
 
 static void rec_csv_free(struct rec_csv *c)
@@ -102,6 +107,11 @@ static void rec_csv_free(struct rec_csv *c)
 	free(c->keys);
 	rec_idmap_free(&c->col_of_id);
 	free(c->dev_of_col);
+	for (size_t i = 0; i < c->ncgkeys; i++)
+		free(c->cgkeys[i]);
+	free(c->cgkeys);
+	free(c->cg_of_col);
+	cgview_free(&c->cg);
 }
 
 static int rec_cmp_str(const void *a, const void *b)
@@ -159,6 +169,48 @@ static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
 	return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CORRUPT ? 0 : rec_sqlite_errno(rc);
 }
 
+/* The column key of a cgroup: its path, "ino N" when the sample had none. */
+static void rec_csv_cg_key(const char *path, uint64_t ino, char *buf, size_t len)
+{
+	if (path && path[0])
+		snprintf(buf, len, "cg:%s", path);
+	else
+		snprintf(buf, len, "cg:ino %" PRIu64, ino);
+}
+
+/* The cgroups of the recording, a block of columns each (by path: a path
+ * made again shares its column); none in a file without the cgroups table. */
+static int rec_csv_cgroups(struct rec_csv *c, sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT path, ino FROM cgroups", -1, &st, NULL) != SQLITE_OK)
+		return 0;	/* written before the table */
+	size_t cap = 0;
+	int rc, r = 0;
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char key[300];
+		rec_csv_cg_key((const char *)sqlite3_column_text(st, 0),
+			       (uint64_t)sqlite3_column_int64(st, 1), key, sizeof key);
+		bool seen = false;
+		for (size_t k = 0; k < c->ncgkeys && !seen; k++)
+			seen = !strcmp(c->cgkeys[k], key);
+		if (seen)
+			continue;
+		if (grow_array((void **)&c->cgkeys, &cap, c->ncgkeys + 1, sizeof *c->cgkeys, 16) < 0 ||
+		    !(c->cgkeys[c->ncgkeys] = strdup(key)))
+			r = -ENOMEM;
+		else
+			c->ncgkeys++;
+	}
+	sqlite3_finalize(st);
+	if (r == 0 && c->ncgkeys) {
+		qsort(c->cgkeys, c->ncgkeys, sizeof *c->cgkeys, rec_cmp_str);
+		if (!(c->cg_of_col = calloc(c->ncgkeys, sizeof *c->cg_of_col)))
+			r = -ENOMEM;
+	}
+	return r;
+}
+
 static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
 {
 	struct rec_devrow *rows;
@@ -187,7 +239,7 @@ static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].key);
 	free(rows);
-	return r;
+	return r == 0 ? rec_csv_cgroups(c, db) : r;
 }
 
 static void rec_csv_header(FILE *out, const struct rec_csv *c)
@@ -218,7 +270,40 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 		fputc(',', out);
 		rec_csv_str(out, col);
 	}
+	for (size_t b = 0; b < c->ncgkeys; b++)
+		for (size_t k = 0; k < fig_ncg; k++) {
+			char col[512];
+			snprintf(col, sizeof col, "%s@%s", fig_cg_table[k].name, c->cgkeys[b]);
+			fputc(',', out);
+			rec_csv_str(out, col);
+		}
 	fputc('\n', out);
+}
+
+/* The cgroups' blocks of one interval (empty cells where a cgroup is absent). */
+static void rec_csv_cg_cells(FILE *out, struct rec_csv *c, const struct snapshot *prev,
+			     const struct snapshot *cur, double dt_s)
+{
+	if (!c->ncgkeys)
+		return;
+	for (size_t b = 0; b < c->ncgkeys; b++)
+		c->cg_of_col[b] = SIZE_MAX;
+	if (cur->ncg && cgview_build(&c->cg, prev, cur, dt_s) == 0)
+		for (size_t i = 0; i < c->cg.n; i++) {
+			char key[300], *kp = key;
+			const struct cgview_row *r = &c->cg.row[i];
+			rec_csv_cg_key(r->name ? r->name->path : NULL, r->ino, key, sizeof key);
+			char **k = bsearch(&kp, c->cgkeys, c->ncgkeys, sizeof *c->cgkeys, rec_cmp_str);
+			if (k)
+				c->cg_of_col[k - c->cgkeys] = i;
+		}
+	for (size_t b = 0; b < c->ncgkeys; b++)
+		for (size_t k = 0; k < fig_ncg; k++) {
+			size_t i = c->cg_of_col[b];
+			fputc(',', out);
+			if (i != SIZE_MAX && (c->cg.row[i].have & 1u << k))
+				rec_csv_num(out, c->cg.row[i].v[k]);
+		}
 }
 
 static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
@@ -282,7 +367,6 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 		if (dip)
 			rec_csv_str(out, dip_cause_name(m->dev_causes ? m->dev_causes[i] : 0));
 	}
-	fputc('\n', out);
 }
 
 /* ---- Walking a recording ---------------------------------------------- */
@@ -338,6 +422,8 @@ static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
 	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges,
 				  f->dev_cause, f->sys_cause };
 	rec_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m, rec_replay_dev_ids(cs->src));
+	rec_csv_cg_cells(cs->out, &cs->csv, f->prev, f->cur, f->sys.dt_s);
+	fputc('\n', cs->out);
 	if (!ferror(cs->out))
 		return 0;
 	snprintf(s->errmsg, sizeof s->errmsg, "writing the export: %s", strerror(errno ? errno : EIO));

@@ -110,6 +110,7 @@ static int rec_rp_prepare(struct rec_replay *rp)
 	/* Files written before processes (or the values beside the fixed
 	 * blocks) were recorded lack that table: their samples replay without. */
 	bool has_procs = rec_rp_has_table(rp, "procs"), has_extras = rec_rp_has_table(rp, "extras");
+	bool has_cgroups = rec_rp_has_table(rp, "cgroups");
 	/* the marks' causes came later still: a file without them replays its marks without */
 	rp->has_causes = rec_rp_has_column(rp, "SELECT cause FROM dips LIMIT 0");
 	const char *sql[RS_COUNT] = {
@@ -133,6 +134,7 @@ static int rec_rp_prepare(struct rec_replay *rp)
 			     " write_bytes, cancelled_write_bytes, utime_jif, stime_jif, wchan,"
 			     " flush_major, flush_minor FROM procs WHERE seq = ? ORDER BY pid" : NULL,
 		[RS_EXTRAS] = has_extras ? "SELECT obj, kind, value FROM extras WHERE seq = ?" : NULL,
+		[RS_CGROUPS] = has_cgroups ? "SELECT ino, path, gone FROM cgroups WHERE seq = ?" : NULL,
 	};
 	int rc = sample && dev ? SQLITE_OK : SQLITE_NOMEM;
 	for (int i = 0; i < RS_COUNT && rc == SQLITE_OK; i++)

@@ -55,6 +55,7 @@ enum rec_rstmt {
 	RS_KNOBS, RS_DIPS, RS_EVENTS,
 	RS_PROCS,			/* NULL in a file written before the procs table */
 	RS_EXTRAS,			/* NULL in a file written before the extras table */
+	RS_CGROUPS,			/* NULL in a file written before the cgroups table */
 	RS_COUNT
 };
 

@@ -58,7 +58,7 @@ struct rec_wdev {
 
 enum rec_stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK, ST_SAMPLE, ST_FRAME, ST_DEV, ST_DEV_END,
-	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_EXTRA, ST_COUNT
+	ST_KNOB, ST_EVENT, ST_DIP, ST_PROC, ST_EXTRA, ST_CGROUP, ST_COUNT
 };
 
 struct rec_writer {
@@ -131,7 +131,9 @@ static char *rec_writer_schema_sql(void)
 	      " flush_minor INTEGER NOT NULL, PRIMARY KEY (seq, pid)) WITHOUT ROWID;\n"
 	      "CREATE TABLE extras (seq INTEGER NOT NULL, obj INTEGER NOT NULL, kind TEXT NOT NULL,"
 	      " value INTEGER NOT NULL);\n"
-	      "CREATE INDEX extras_seq ON extras(seq);\n", f);
+	      "CREATE INDEX extras_seq ON extras(seq);\n"
+	      "CREATE TABLE cgroups (seq INTEGER NOT NULL, ino INTEGER NOT NULL, path TEXT NOT NULL,"
+	      " gone INTEGER NOT NULL, PRIMARY KEY (seq, ino)) WITHOUT ROWID;\n", f);
 	if (fclose(f) != 0) {
 		free(sql);
 		return NULL;
@@ -197,6 +199,7 @@ static int rec_writer_prepare(struct rec_writer *w)
 			    " wchan, flush_major, flush_minor)"
 			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		[ST_EXTRA] = "INSERT INTO extras (seq, obj, kind, value) VALUES (?, ?, ?, ?)",
+		[ST_CGROUP] = "INSERT OR REPLACE INTO cgroups (seq, ino, path, gone) VALUES (?, ?, ?, ?)",
 	};
 	int rc = SQLITE_NOMEM;
 	if (ins_sample && ins_dev) {
@@ -861,6 +864,22 @@ static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
 	return rc;
 }
 
+/* The names of the cgroups the sample has values of, one row each: a
+ * replay on another machine names them as they were. */
+static int rec_writer_cgroups(struct rec_writer *w, const struct snapshot *s)
+{
+	sqlite3_stmt *st = w->st[ST_CGROUP];
+	int rc = SQLITE_OK;
+	for (size_t i = 0; i < s->ncg && rc == SQLITE_OK; i++) {
+		sqlite3_bind_int64(st, 1, w->seq);
+		sqlite3_bind_int64(st, 2, (int64_t)s->cg[i].ino);
+		sqlite3_bind_text(st, 3, s->cg[i].path, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, s->cg[i].gone);
+		rc = rec_step(w->db, st);
+	}
+	return rc;
+}
+
 /* ---- Appending -------------------------------------------------------- */
 
 /* Everything of one sample, inside the caller's transaction. */
@@ -889,6 +908,8 @@ static int rec_writer_put(struct rec_writer *w, const struct rec_sample *v)
 		rc = rec_writer_procs(w, s);
 	if (rc == SQLITE_OK && s->nx)
 		rc = rec_writer_extras(w, s);
+	if (rc == SQLITE_OK && s->ncg)
+		rc = rec_writer_cgroups(w, s);
 	if (rc == SQLITE_OK) {
 		if (keyframe) {
 			w->last_key = w->seq;

@@ -184,6 +184,7 @@ void screen_free(struct screen *s)
 	scr_devs_free(s);
 	scr_knobs_free(s);
 	scr_procs_free(s);
+	scr_cgroups_free(s);
 	free(s->vals);
 	free(s->dips);
 	free(s->evs);
@@ -732,6 +733,7 @@ void screen_draw(struct screen *s)
 	case SCR_VIEW_HELP: scr_draw_help(s); break;
 	case SCR_VIEW_DETAIL: scr_draw_detail(s); break;
 	case SCR_VIEW_KNOBS: scr_draw_knobs(s); break;
+	case SCR_VIEW_CGROUPS: scr_draw_cgroups(s); break;
 	}
 	scr_draw_status(s);
 	refresh();

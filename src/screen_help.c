@@ -27,6 +27,7 @@ static const struct {
 	{ "c", "confirm knob changes: stops the --revert-after countdown" },
 	{ "W", "save interval, sort, filter, idle setting and panes for the next start" },
 	{ "p", "process pane: writers, throttled tasks, flush workers, kswapd" },
+	{ "C", "memory cgroups: which is dirtying, which is throttled (a: idle ones too)" },
 	{ "w", "save the samples in memory (up to an hour) to a recording" },
 	{ "Ctrl-L", "repaint the whole screen" },
 	{ "", "replaying a recording (wbtop -r FILE):" },

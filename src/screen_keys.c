@@ -238,6 +238,9 @@ static void scr_main_key(struct screen *s, int ch, struct screen_req *req)
 	case 'w':
 		scr_open_save_prompt(s);
 		break;
+	case 'C':
+		s->view = SCR_VIEW_CGROUPS;
+		break;
 	case KEY_LEFT:
 	case KEY_RIGHT:
 		if (scr_is_replay(s)) {
@@ -287,6 +290,10 @@ bool screen_key(struct screen *s, struct screen_req *req)
 	case SCR_VIEW_KNOBS:
 		if (!scr_knobs_key(s, ch, req))
 			scr_global_key(s, ch, req);
+		break;
+	case SCR_VIEW_CGROUPS:
+		if (!scr_global_key(s, ch, req))
+			scr_cgroups_key(s, ch, req);
 		break;
 	}
 	return true;

@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <regex.h>
 
+#include "cgview.h"
 #include "figure.h"
 #include "topk.h"
 #include "procs_view.h"
@@ -20,7 +21,7 @@
 /* Rows above the device table: top line, 2 summary, 2 gauge, 2 knob rows. */
 #define SCR_TOP_ROWS 7
 
-enum scr_view { SCR_VIEW_MAIN, SCR_VIEW_HELP, SCR_VIEW_DETAIL, SCR_VIEW_KNOBS };
+enum scr_view { SCR_VIEW_MAIN, SCR_VIEW_HELP, SCR_VIEW_DETAIL, SCR_VIEW_KNOBS, SCR_VIEW_CGROUPS };
 enum scr_prompt {
 	SCR_PROMPT_NONE, SCR_PROMPT_FILTER, SCR_PROMPT_DELAY, SCR_PROMPT_KNOB,
 	SCR_PROMPT_TIME,	/* replay: jump to a time */
@@ -149,6 +150,9 @@ struct screen {
 	size_t nprows, cap_prows;
 	struct procs_summary psum;
 	bool have_psum;		/* the frame has process samples */
+
+	/* the cgroups page, built from the frame at each draw */
+	struct cgview cgv;
 };
 
 
@@ -254,5 +258,10 @@ void scr_procs_free(struct screen *s);
 void scr_draw_knobs(struct screen *s);
 bool scr_knobs_key(struct screen *s, int ch, struct screen_req *req);
 void scr_knobs_free(struct screen *s);
+
+/* screen_cgroups.c */
+void scr_draw_cgroups(struct screen *s);
+bool scr_cgroups_key(struct screen *s, int ch, struct screen_req *req);
+void scr_cgroups_free(struct screen *s);
 
 #endif

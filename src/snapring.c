@@ -235,6 +235,19 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 	sl->snap.x = keep.x;
 	sl->snap.cap_x = keep.cap_x;
 	sl->snap.nx = 0;
+	sl->snap.cg = keep.cg;
+	sl->snap.cap_cg = keep.cap_cg;
+	sl->snap.ncg = 0;
+	if (s->ncg > sl->snap.cap_cg) {
+		struct snap_cgroup *cg = realloc(sl->snap.cg, s->ncg * sizeof *cg);
+		if (!cg)
+			return -ENOMEM;
+		sl->snap.cg = cg;
+		sl->snap.cap_cg = s->ncg;
+	}
+	if (s->ncg)
+		memcpy(sl->snap.cg, s->cg, s->ncg * sizeof *s->cg);
+	sl->snap.ncg = s->ncg;
 	if (s->nx > sl->snap.cap_x) {
 		struct snap_xval *x = realloc(sl->snap.x, s->nx * sizeof *x);
 		if (!x)

@@ -3,6 +3,7 @@
  * the values beside the fixed blocks with the table of their kinds.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,9 +22,12 @@ void snapshot_free(struct snapshot *s)
 	free(s->dev);
 	free(s->proc);
 	free(s->x);
+	free(s->cg);
 	s->dev = NULL;
 	s->proc = NULL;
 	s->x = NULL;
+	s->cg = NULL;
+	s->ncg = s->cap_cg = 0;
 	s->ndev = s->cap_dev = 0;
 	s->nproc = s->cap_proc = 0;
 	s->nx = s->cap_x = 0;
@@ -47,8 +51,11 @@ static int snapshot_reserve_x(struct snapshot *s, size_t n)
 int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 {
 	if (snapshot_reserve(dst, src->ndev) < 0 || snapshot_reserve_procs(dst, src->nproc) < 0 ||
-	    snapshot_reserve_x(dst, src->nx) < 0)
+	    snapshot_reserve_x(dst, src->nx) < 0 ||
+	    grow_array((void **)&dst->cg, &dst->cap_cg, src->ncg, sizeof *dst->cg, 8) < 0)
 		return -ENOMEM;
+	struct snap_cgroup *keep_cg = dst->cg;
+	size_t keep_cap_cg = dst->cap_cg;
 	struct dev_counters *keep = dst->dev;
 	struct proc_counters *keep_proc = dst->proc;
 	struct snap_xval *keep_x = dst->x;
@@ -60,6 +67,10 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	dst->cap_proc = keep_cap_proc;
 	dst->x = keep_x;
 	dst->cap_x = keep_cap_x;
+	dst->cg = keep_cg;
+	dst->cap_cg = keep_cap_cg;
+	if (src->ncg)
+		memcpy(dst->cg, src->cg, src->ncg * sizeof *src->cg);
 	if (src->ndev)
 		memcpy(dst->dev, src->dev, src->ndev * sizeof *src->dev);
 	if (src->nproc)
@@ -95,8 +106,20 @@ const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)] = {
 	{ SNAP_XCG, SNAP_XCG_THROTTLED_MS, "cg_throttled_ms", true, "ms", 1 + SNAP_XSYS_TRACE_LOST },
 	{ SNAP_XCG, SNAP_XCG_PAUSES, "cg_pauses", true, "", 1 + SNAP_XSYS_TRACE_LOST },
 	{ SNAP_XCG, SNAP_XCG_WRITTEN_KB, "cg_written_kb", true, "KiB", 1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XCG, SNAP_XCG_FILE_DIRTY_KB, "cg_file_dirty_kb", false, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_FILE_WRITEBACK_KB, "cg_file_writeback_kb", false, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_WB_DIRTY_KB, "cg_wb_dirty_kb", false, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_WB_WRITEBACK_KB, "cg_wb_writeback_kb", false, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_WB_THRESH_KB, "cg_wb_thresh_kb", false, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_WB_BW_KBPS, "cg_wb_bw_kbps", false, "KiB/s", 0 },
+	{ SNAP_XCG, SNAP_XCG_WB_DIRTIED_KB, "cg_wb_dirtied_kb", true, "KiB", 0 },
+	{ SNAP_XCG, SNAP_XCG_WB_WRITTEN_KB, "cg_wb_written_kb", true, "KiB", 0 },
+	/* the sampler starts a cgroup's task sums at 0 when it first sees one of its tasks paused */
+	{ SNAP_XCG, SNAP_XCG_TASK_THROTTLED_MS, "cg_task_throttled_ms", true, "ms",
+	  1 + SNAP_XSYS_TRACE_LOST },
+	{ SNAP_XCG, SNAP_XCG_TASK_PAUSES, "cg_task_pauses", true, "", 1 + SNAP_XSYS_TRACE_LOST },
 };
-_Static_assert(SNAP_NXKINDS == 25, "one snap_xkind_table row per kind");
+_Static_assert(SNAP_NXKINDS == 35, "one snap_xkind_table row per kind");
 
 const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind)
 {
@@ -144,8 +167,47 @@ static int snapshot_x_qcmp(const void *a, const void *b)
 	return snapshot_x_cmp(a, b);
 }
 
+int snapshot_add_cg(struct snapshot *s, uint64_t ino, const char *path, bool gone)
+{
+	if (grow_array((void **)&s->cg, &s->cap_cg, s->ncg + 1, sizeof *s->cg, 8) < 0)
+		return -ENOMEM;
+	struct snap_cgroup *c = &s->cg[s->ncg++];
+	c->ino = ino;
+	c->gone = gone;
+	snprintf(c->path, sizeof c->path, "%s", path ? path : "");
+	return 0;
+}
+
+static int snapshot_cg_cmp(const void *a, const void *b)
+{
+	const struct snap_cgroup *x = a, *y = b;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+const struct snap_cgroup *snapshot_find_cg(const struct snapshot *s, uint64_t ino)
+{
+	struct snap_cgroup key = { .ino = ino };
+	return s->ncg ? bsearch(&key, s->cg, s->ncg, sizeof *s->cg, snapshot_cg_cmp) : NULL;
+}
+
+/* The cgroups' names sorted by ino, one each. */
+static void snapshot_sort_cg(struct snapshot *s)
+{
+	for (size_t i = 1; i < s->ncg; i++)
+		if (s->cg[i - 1].ino >= s->cg[i].ino) {
+			qsort(s->cg, s->ncg, sizeof *s->cg, snapshot_cg_cmp);
+			break;
+		}
+	size_t kept = 0;
+	for (size_t i = 0; i < s->ncg; i++)
+		if (!kept || s->cg[kept - 1].ino != s->cg[i].ino)
+			s->cg[kept++] = s->cg[i];
+	s->ncg = kept;
+}
+
 void snapshot_sort_x(struct snapshot *s)
 {
+	snapshot_sort_cg(s);
 	for (size_t i = 1; i < s->nx; i++)
 		if (snapshot_x_cmp(&s->x[i - 1], &s->x[i]) >= 0) {
 			qsort(s->x, s->nx, sizeof *s->x, snapshot_x_qcmp);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bdistat.h"
+#include "cgsample.h"
 #include "grow.h"
 #include "wbcum.h"
 #include "wbsample.h"
@@ -37,6 +38,7 @@ struct wbsample_dev {
 struct wbsample {
 	struct wbtrace *trace;		/* NULL: no tracing (see note) */
 	struct bdistat_reader *bdi;	/* NULL: no debugfs */
+	struct cgsample *cg;		/* NULL: no memory cgroup hierarchy */
 	struct wbloop interval;
 	struct wbcum total;
 	struct bdistat_sample stats;
@@ -85,6 +87,8 @@ int wbsample_open(struct wbsample **out, char *why, size_t whylen)
 	int rb = bdistat_open(&ws->bdi, "/sys/kernel/debug", "/sys/fs/cgroup", line, sizeof line);
 	if (rb)
 		wbsample_note_add(ws, "per-device limits", line);
+	if (cgsample_open(&ws->cg, "/sys/fs/cgroup", "/proc", line, sizeof line))
+		wbsample_note_add(ws, "cgroups", line);
 	if (rt && rb) {
 		snprintf(why, whylen, "%s", ws->note);
 		wbsample_close(ws);
@@ -258,6 +262,9 @@ int wbsample_read(struct wbsample *ws, struct snapshot *out)
 		if (!rc)
 			rc = wbsample_bdi_values(ws, out);
 	}
+	if (!rc && ws->cg)
+		rc = cgsample_read(ws->cg, out, ws->trace ? &ws->interval : NULL, wbsample_totals(ws),
+				   ws->bdi ? &ws->stats : NULL);
 	return rc;
 }
 
@@ -272,6 +279,7 @@ void wbsample_close(struct wbsample *ws)
 		return;
 	wbtrace_close(ws->trace);
 	bdistat_close(ws->bdi);
+	cgsample_close(ws->cg);
 	wbloop_free(&ws->interval);
 	wbcum_free(&ws->total);
 	bdistat_sample_free(&ws->stats);

@@ -126,9 +126,16 @@ START_TEST(test_memstat_v1_v2)
 	ck_assert_int_eq(bdistat_parse_memstat(v2, strlen(v2), &c), 0);
 	ck_assert_uint_eq(c.dirty_bytes, 12288);
 	ck_assert_uint_eq(c.writeback_bytes, 4096);
+	ck_assert(c.has_tree);	/* v2's counts are the subtree's */
+	ck_assert_uint_eq(c.tree_bytes, 12288 + 4096);
 	ck_assert_int_eq(bdistat_parse_memstat(v1, strlen(v1), &c), 0);
 	ck_assert_uint_eq(c.dirty_bytes, 36864);
 	ck_assert_uint_eq(c.writeback_bytes, 8192);
+	ck_assert(c.has_tree);	/* total_dirty without total_writeback: that one 0 */
+	ck_assert_uint_eq(c.tree_bytes, 99);
+	const char v1old[] = "dirty 4096\nwriteback 0\n";
+	ck_assert_int_eq(bdistat_parse_memstat(v1old, strlen(v1old), &c), 0);
+	ck_assert(!c.has_tree);
 	const char none[] = "anon 1\nwriteback 5\nfile_dirtyish 3\n";
 	ck_assert_int_eq(bdistat_parse_memstat(none, strlen(none), &c), -EINVAL);
 	ck_assert_uint_eq(c.dirty_bytes, 0);

@@ -1269,6 +1269,7 @@ START_TEST(test_extras_old_recording)
 	int n = 0, rc;
 	while ((rc = source_next(src, &got)) == 0) {
 		ck_assert_uint_eq(got.nx, 0);
+		ck_assert_uint_eq(got.ncg, 0);	/* no cgroups table either */
 		ck_assert_uint_gt(got.ndev, 0);
 		n++;
 	}
@@ -1276,6 +1277,65 @@ START_TEST(test_extras_old_recording)
 	ck_assert_int_eq(n, 21);
 	source_close(src);
 	snapshot_free(&got);
+}
+END_TEST
+
+/* Cgroups' names go to the cgroups table with their values and come back
+ * (path, gone); a file without that table (an older wbtop's) replays the
+ * values, its cgroups known by inode number only. */
+START_TEST(test_cgroups_roundtrip)
+{
+	char *path = tmp_path("cgroups.wbrec"), err[256] = "";
+	enum { NS = 3 };
+	struct rec_writer *w = rec_writer_open(path, err, sizeof err);
+	ck_assert_msg(w != NULL, "%s", err);
+	struct gen g;
+	gen_init(&g);
+	static struct snapshot want[NS];
+	for (int n = 0; n < NS; n++) {
+		snapshot_init(&want[n]);
+		gen_sample(&g, n, &want[n]);
+		ck_assert_int_eq(snapshot_add_x(&want[n], SNAP_XCG, SNAP_XCG_FILE_DIRTY_KB, 9590, 100u * (unsigned)n), 0);
+		ck_assert_int_eq(snapshot_add_x(&want[n], SNAP_XCG, SNAP_XCG_TASK_THROTTLED_MS, 1, 7u * (unsigned)n), 0);
+		ck_assert_int_eq(snapshot_add_cg(&want[n], 9590, "/batch/fast, \"quoted\"", n == 2), 0);
+		ck_assert_int_eq(snapshot_add_cg(&want[n], 1, "/", false), 0);
+		snapshot_sort_x(&want[n]);
+		ck_assert_uint_eq(want[n].ncg, 2);
+		ck_assert_int_eq(rec_writer_append(w, &want[n], false, NULL), 0);
+	}
+	ck_assert_int_eq(rec_writer_close(w, err, sizeof err), 0);
+	struct source *src = rec_replay_open(path, false, err, sizeof err);
+	ck_assert_msg(src != NULL, "%s", err);
+	struct snapshot got;
+	snapshot_init(&got);
+	for (int n = 0; n < NS; n++) {
+		ck_assert_int_eq(source_next(src, &got), 0);
+		ck_assert_uint_eq(got.nx, want[n].nx);
+		ck_assert_uint_eq(got.ncg, 2);
+		const struct snap_cgroup *c = snapshot_find_cg(&got, 9590);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_str_eq(c->path, "/batch/fast, \"quoted\"");
+		ck_assert(c->gone == (n == 2));
+		ck_assert_str_eq(snapshot_find_cg(&got, 1)->path, "/");
+		ck_assert_ptr_null(snapshot_find_cg(&got, 2));
+	}
+	source_close(src);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DROP TABLE cgroups", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	src = rec_replay_open(path, false, err, sizeof err);
+	ck_assert_msg(src != NULL, "%s", err);
+	for (int n = 0; n < NS; n++) {
+		ck_assert_int_eq(source_next(src, &got), 0);
+		ck_assert_uint_eq(got.nx, want[n].nx);
+		ck_assert_uint_eq(got.ncg, 0);
+	}
+	source_close(src);
+	snapshot_free(&got);
+	for (int n = 0; n < NS; n++)
+		snapshot_free(&want[n]);
+	free(path);
 }
 END_TEST
 
@@ -1309,6 +1369,7 @@ Suite *rec_suite(void)
 	tcase_add_test(c, test_procs_table_absent);
 	tcase_add_test(c, test_extras_roundtrip);
 	tcase_add_test(c, test_extras_old_recording);
+	tcase_add_test(c, test_cgroups_roundtrip);
 	suite_add_tcase(s, c);
 	return s;
 }

@@ -1,0 +1,50 @@
+/*
+ * cgsample.h - the memory cgroups' writeback state as values of a live
+ * snapshot (part of the live source, not a view).
+ *
+ * Per cgroup, by the inode number the kernel names it by: its page cache's
+ * dirty and writeback bytes (memory.stat), its writeback domains summed
+ * over the devices (debugfs wb_stats, as bdistat.h reads them), and the
+ * pauses of the tasks in it (the trace's interval tasks, each placed by its
+ * /proc/PID/cgroup).  Values go into the snapshot under SNAP_XCG, and every
+ * cgroup the snapshot has values of gets its path (cgpath.h).
+ *
+ * Cost: memory.stat is read down the tree only below a cgroup whose subtree
+ * has dirty or writeback pages (v2's counts are hierarchical, v1's total_*),
+ * so a clean hierarchy costs one read a sample.  A cgroup is put in the
+ * snapshot while it has had something (pages, pauses, a moving domain
+ * counter) in the last CGSAMPLE_KEEP_MS: recordings do not grow with idle
+ * cgroups.
+ */
+#ifndef WBTOP_CGSAMPLE_H
+#define WBTOP_CGSAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bdistat.h"
+#include "snapshot.h"
+#include "wbcum.h"
+#include "wbloop.h"
+
+#define CGSAMPLE_KEEP_MS 60000	/* an idle cgroup stays in the snapshot this long */
+#define CGSAMPLE_WALK_MS 10000	/* the hierarchy is walked again at least this often */
+
+struct cgsample;
+
+/* Open the memory cgroup hierarchy under cgroup_dir (cgpath_open), tasks'
+ * cgroups from proc_dir.  0, or a negative errno and one line in why. */
+int cgsample_open(struct cgsample **out, const char *cgroup_dir, const char *proc_dir, char *why,
+		  size_t whylen);
+
+/* Add this sample's cgroup values and names to out (its devices and
+ * mono_ns set).  interval: the trace's tasks of this interval, or NULL;
+ * total: the trace's totals (its cgroups get names too), or NULL; stats:
+ * what bdistat read this sample (wb_stats of the devices in stats->dev;
+ * the others' last blocks are kept), or NULL.  0 or a negative errno. */
+int cgsample_read(struct cgsample *cs, struct snapshot *out, const struct wbloop *interval,
+		  const struct wbcum *total, const struct bdistat_sample *stats);
+
+void cgsample_close(struct cgsample *cs);	/* NULL is a no-op */
+
+#endif
