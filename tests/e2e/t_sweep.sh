@@ -97,12 +97,16 @@ grep -q "case vm.dirty_background_ratio=5: the command exited with status 3; sto
 [ ! -e "$TMP/fail/vm.dirty_background_ratio=15.wbrec" ] || fail "the sweep went on after a failure"
 
 # SIGINT in the middle of a run: the command's group is stopped, the knob put back.
+# The commands' sleeps are this test's own (its pid in them): another test running
+# the same sweep at the same time must not be taken for it, or the signal can come
+# before this wbtop has its handlers (a background job starts with SIGINT ignored).
+S1="47.$$1" S2="47.$$2"
 "$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/int" \
-	-- sh -c 'sleep 47.123; sleep 47.123' >"$TMP/out" 2>"$TMP/err" &
+	-- sh -c "sleep $S1; sleep $S1" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 on_exit "kill $pid 2>/dev/null"
 i=0
-while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f 'sleep 47.123' >/dev/null; do
+while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f "sleep $S1" >/dev/null; do
 	i=$((i + 1)); [ $i -lt 100 ] || fail "the first run did not start: $(cat "$TMP/err")"
 	sleep 0.1
 done
@@ -112,14 +116,14 @@ rc=$?
 [ $rc -eq 130 ] || fail "interrupted: exit $rc, want 130: $(cat "$TMP/err")"
 [ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGINT, $before before"
 sleep 0.2
-pgrep -f 'sleep 47.123' >/dev/null && fail "the command outlived the sweep"
+pgrep -f "sleep $S1" >/dev/null && fail "the command outlived the sweep"
 # SIGTERM the same way (exit 143)
 "$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/term" \
-	-- sh -c 'sleep 47.124' >/dev/null 2>"$TMP/err2" &
+	-- sh -c "sleep $S2" >/dev/null 2>"$TMP/err2" &
 pid2=$!
 on_exit "kill $pid2 2>/dev/null"
 i=0
-while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f 'sleep 47.124' >/dev/null; do
+while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f "sleep $S2" >/dev/null; do
 	i=$((i + 1)); [ $i -lt 100 ] || fail "the SIGTERM run did not start: $(cat "$TMP/err2")"
 	sleep 0.1
 done
@@ -129,7 +133,7 @@ rc=$?
 [ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143: $(cat "$TMP/err2")"
 [ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGTERM, $before before"
 sleep 0.2
-pgrep -f 'sleep 47.124' >/dev/null && fail "the command outlived the SIGTERM"
+pgrep -f "sleep $S2" >/dev/null && fail "the command outlived the SIGTERM"
 python3 -c 'import sqlite3, sys
 m = dict(sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True).execute("SELECT key, value FROM meta"))
 assert m["exit_status"] == "interrupted" and m["state"] == "closed", m' \
