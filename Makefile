@@ -131,7 +131,9 @@ FUZZ_SECONDS ?= 300
 fuzz: $(FUZZ_BIN)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh "$(BUILD)"
 
-check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(FUZZ_BIN)
+# The bench's own program is built too, so that a change it no longer compiles with fails here.
+check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(FUZZ_BIN) \
+	$(BUILD)/bench/rec_bench
 	@sh tests/check.sh "$(BUILD)"
 
 # The recording bench links the program's own objects (all but main).

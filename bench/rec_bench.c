@@ -191,7 +191,7 @@ static void bench_record(struct bench *b, const char *path, int64_t nsamp, int64
 		for (; k < batch && n < nsamp; k++, n++) {
 			bench_step(b, n);
 			snapshot_copy(&copies[k], &b->s);
-			v[k] = (struct rec_sample){ &copies[k], false, NULL };
+			v[k] = (struct rec_sample){ &copies[k], false, NULL, NULL, 0 };
 		}
 		if (rec_writer_append_list(w, v, (size_t)k) < 0) {
 			fprintf(stderr, "rec_bench: %s\n", rec_writer_errmsg(w));
