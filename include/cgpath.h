@@ -51,6 +51,11 @@ bool cgpath_v2(const struct cgpath *c);
 /* The directory file descriptor of the hierarchy's root (owned by c). */
 int cgpath_root_fd(const struct cgpath *c);
 
+/* The memory cgroup hierarchy's root under dir (the cgroup mount): dir itself when it is v2
+ * (cgroup.controllers; *v2 set) or a v1 memory hierarchy, else dir/memory (v1). An open
+ * directory descriptor, or -1 with errno set when there is none. */
+int cgpath_memory_root(const char *dir, bool *v2);
+
 /* Walk again now (now_ms: the caller's clock).  0 or a negative errno
  * (then the last walk's table stays). */
 int cgpath_walk(struct cgpath *c, uint64_t now_ms);

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "bdistat.h"
+#include "cgpath.h"
 #include "grow.h"
+#include "sysfs.h"
 #include "wbloop.h"	/* wbloop_bdi_devt: a BDI's name as a device number */
 
 /* One "key<sep> value" line; *end_of_line past its newline. */
@@ -205,25 +207,6 @@ struct bdistat_reader {
 	size_t cap_buf;
 };
 
-/* The memory cgroup root under dir: v2 when it has cgroup.controllers,
- * else a v1 memory hierarchy at dir itself or dir/memory. */
-static int bdistat_cgroup_root(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (faccessat(fd, "cgroup.controllers", F_OK, 0) == 0 ||
-	    faccessat(fd, "memory.stat", F_OK, 0) == 0)
-		return fd;
-	int mfd = openat(fd, "memory", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	close(fd);
-	if (mfd >= 0 && faccessat(mfd, "memory.stat", F_OK, 0) == 0)
-		return mfd;
-	if (mfd >= 0)
-		close(mfd);
-	return -1;
-}
-
 int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const char *cgroup_dir,
 		 char *why, size_t whylen)
 {
@@ -249,7 +232,8 @@ int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const cha
 		return -ENOMEM;
 	}
 	r->bdi_fd = fd;
-	r->cg_fd = cgroup_dir ? bdistat_cgroup_root(cgroup_dir) : -1;
+	bool v2;
+	r->cg_fd = cgroup_dir ? cgpath_memory_root(cgroup_dir, &v2) : -1;
 	*out = r;
 	return 0;
 }
@@ -271,27 +255,7 @@ static long bdistat_slurp(struct bdistat_reader *r, int dirfd, const char *name)
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	size_t len = 0;
-	for (;;) {
-		if (grow_array((void **)&r->buf, &r->cap_buf, len + 1024, 1, 8192)) {
-			close(fd);
-			return -ENOMEM;
-		}
-		ssize_t n = read(fd, r->buf + len, r->cap_buf - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-			close(fd);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	r->buf[len] = '\0';
-	return (long)len;
+	return sysfs_read_fd(fd, &r->buf, &r->cap_buf);
 }
 
 static int bdistat_cmp_dev(const void *a, const void *b)

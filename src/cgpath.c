@@ -16,6 +16,7 @@
 
 #include "cgpath.h"
 #include "grow.h"
+#include "sysfs.h"
 
 struct cgpath_gone {
 	uint64_t ino;
@@ -223,8 +224,7 @@ int cgpath_update(struct cgpath *c, uint64_t now_ms, uint64_t period_ms)
 	return cgpath_walk(c, now_ms);
 }
 
-/* The memory hierarchy's root under dir, *v2 set; -1 if there is none. */
-static int cgpath_root(const char *dir, bool *v2)
+int cgpath_memory_root(const char *dir, bool *v2)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -249,7 +249,7 @@ int cgpath_open(struct cgpath **out, const char *cgroup_dir, const char *proc_di
 	struct cgpath *c = calloc(1, sizeof *c);
 	if (!c)
 		return -ENOMEM;
-	c->root_fd = cgpath_root(cgroup_dir, &c->v2);
+	c->root_fd = cgpath_memory_root(cgroup_dir, &c->v2);
 	if (c->root_fd < 0) {
 		int err = errno ? errno : ENOENT;
 		snprintf(why, whylen, "no memory cgroup hierarchy at %s (v2, %s/memory or a v1 memory mount)",
@@ -336,26 +336,9 @@ int cgpath_of_task(struct cgpath *c, int32_t pid, uint64_t *ino)
 	int fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	size_t len = 0;
-	int rc = 0;
-	for (;;) {
-		if (grow_array((void **)&c->line, &c->cap_line, len + 512, 1, 1024)) {
-			rc = -ENOMEM;
-			break;
-		}
-		ssize_t n = read(fd, c->line + len, c->cap_line - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rc = -errno;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (rc)
-		return rc == -ESRCH ? -ENOENT : rc;
-	c->line[len] = '\0';
+	long rc = sysfs_read_fd(fd, &c->line, &c->cap_line);
+	if (rc < 0)
+		return rc == -ESRCH ? -ENOENT : (int)rc;
 	char *path = cgpath_parse_task(c->line, c->v2);
 	if (!path)
 		return -ENOENT;	/* no memory controller line: not in this hierarchy */

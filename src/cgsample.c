@@ -18,6 +18,7 @@
 #include "cgpath.h"
 #include "cgsample.h"
 #include "grow.h"
+#include "sysfs.h"
 
 struct cgsample_row {
 	uint64_t ino;
@@ -298,27 +299,11 @@ static int cgsample_memstat(struct cgsample *cs, const char *rel, struct cgsampl
 	close(dfd);
 	if (fd < 0)	/* the cgroup is there without the memory controller (v2): not gone */
 		return err == ENOENT ? -ENODATA : -err;
-	size_t len = 0;
-	int rc = 0;
-	for (;;) {
-		if (grow_array((void **)&cs->buf, &cs->cap_buf, len + 1024, 1, 8192)) {
-			rc = -ENOMEM;
-			break;
-		}
-		ssize_t n = read(fd, cs->buf + len, cs->cap_buf - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rc = -errno;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (rc)
-		return rc;
+	long len = sysfs_read_fd(fd, &cs->buf, &cs->cap_buf);
+	if (len < 0)
+		return (int)len;
 	struct bdistat_cg c;
-	rc = bdistat_parse_memstat(cs->buf, len, &c);
+	int rc = bdistat_parse_memstat(cs->buf, (size_t)len, &c);
 	if (rc)
 		return rc;
 	m->known = true;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "sysfs.h"
 
 int sysfs_read_int(const char *path, int64_t *out)
@@ -33,4 +34,29 @@ int sysfs_read_int(const char *path, int64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+long sysfs_read_fd(int fd, char **buf, size_t *cap)
+{
+	size_t len = 0;
+	long rc = 0;
+	for (;;) {
+		if (grow_array((void **)buf, cap, len + 1024, 1, 4096)) {
+			rc = -ENOMEM;
+			break;
+		}
+		ssize_t n = read(fd, *buf + len, *cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = -errno;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (rc)
+		return rc;
+	(*buf)[len] = '\0';
+	return (long)len;
 }
