@@ -100,40 +100,31 @@ grep -q "case vm.dirty_background_ratio=5: the command exited with status 3; sto
 # The commands' sleeps are this test's own (its pid in them): another test running
 # the same sweep at the same time must not be taken for it, or the signal can come
 # before this wbtop has its handlers (a background job starts with SIGINT ignored).
+# interrupt_sweep SIG STATUS DIR MARK COMMAND: a sweep into DIR running COMMAND (whose
+# sleeps are "sleep MARK") is sent SIG during its first run; it exits STATUS, the knob
+# is back and the command's group gone.
+interrupt_sweep() {
+	sig=$1 want=$2 dir=$3 mark=$4
+	"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$dir" \
+		-- sh -c "$5" >/dev/null 2>"$TMP/err.$sig" &
+	pid=$!
+	on_exit "kill $pid 2>/dev/null"
+	i=0
+	while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f "sleep $mark" >/dev/null; do
+		i=$((i + 1)); [ $i -lt 100 ] || fail "the $sig run did not start: $(cat "$TMP/err.$sig")"
+		sleep 0.1
+	done
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$sig: exit $rc, want $want: $(cat "$TMP/err.$sig")"
+	[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after $sig, $before before"
+	sleep 0.2
+	pgrep -f "sleep $mark" >/dev/null && fail "the command outlived the $sig"
+}
 S1="47.$$1" S2="47.$$2"
-"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/int" \
-	-- sh -c "sleep $S1; sleep $S1" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-on_exit "kill $pid 2>/dev/null"
-i=0
-while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f "sleep $S1" >/dev/null; do
-	i=$((i + 1)); [ $i -lt 100 ] || fail "the first run did not start: $(cat "$TMP/err")"
-	sleep 0.1
-done
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc -eq 130 ] || fail "interrupted: exit $rc, want 130: $(cat "$TMP/err")"
-[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGINT, $before before"
-sleep 0.2
-pgrep -f "sleep $S1" >/dev/null && fail "the command outlived the sweep"
-# SIGTERM the same way (exit 143)
-"$WBTOP" --sweep vm.dirty_background_ratio=5,15 -d 0.2 --sweep-dir "$TMP/term" \
-	-- sh -c "sleep $S2" >/dev/null 2>"$TMP/err2" &
-pid2=$!
-on_exit "kill $pid2 2>/dev/null"
-i=0
-while [ "$(cat $vm/dirty_background_ratio)" != 5 ] || ! pgrep -f "sleep $S2" >/dev/null; do
-	i=$((i + 1)); [ $i -lt 100 ] || fail "the SIGTERM run did not start: $(cat "$TMP/err2")"
-	sleep 0.1
-done
-kill -TERM $pid2
-wait $pid2
-rc=$?
-[ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143: $(cat "$TMP/err2")"
-[ "$(knobs)" = "$before" ] || fail "knobs $(knobs) after SIGTERM, $before before"
-sleep 0.2
-pgrep -f "sleep $S2" >/dev/null && fail "the command outlived the SIGTERM"
+interrupt_sweep INT 130 "$TMP/int" "$S1" "sleep $S1; sleep $S1"
+interrupt_sweep TERM 143 "$TMP/term" "$S2" "sleep $S2"
 python3 -c 'import sqlite3, sys
 m = dict(sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True).execute("SELECT key, value FROM meta"))
 assert m["exit_status"] == "interrupted" and m["state"] == "closed", m' \
