@@ -290,6 +290,26 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
 }
 
+void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out)
+{
+	uint64_t d[DS_NFIELDS];
+	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
+	if (status != RATE_OK) {
+		derive_dev_none(cur, status, out);
+		return;
+	}
+	out->status = RATE_OK;
+	out->x_have = 0;
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
+	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
+	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
+	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+}
+
 /* cur's device c in prev, from the merge position *j on (both arrays are sorted by
  * major:minor); NULL if it is new.  The usual step, the same device at the same place, is
  * one comparison. */

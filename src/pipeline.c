@@ -244,7 +244,7 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 		if (dip)
 			r = frame_dev_rate(f, i);
 		else
-			derive_dev(p->prev_of[i], &cur->dev[i], f->sys.dt_s, &p->usual_rates);
+			derive_dev_cause(p->prev_of[i], &cur->dev[i], f->sys.dt_s, &p->usual_rates);
 		if (!r || r->status != RATE_OK)
 			continue;
 		struct dip_evidence e = sys;

@@ -350,6 +350,57 @@ START_TEST(test_write_rate_is_derive_devs)
 }
 END_TEST
 
+/* What the pipeline learns a device's usual figures from (derive_dev_cause) is derive_dev's,
+ * bit for bit, in every figure a cause is judged by: the status, flush and discard support
+ * (old kernels have neither), and w_s, aqu_sz, w_await_ms, f_s, f_await_ms read through the
+ * registry as the cause's evidence reads them; over random counters, resets, wraps, idle
+ * devices, a first sample and dt = 0. */
+START_TEST(test_cause_figures_are_derive_dev)
+{
+	static const enum fig_dev_id ids[] = { FIG_DEV_W_S, FIG_DEV_AQU_SZ, FIG_DEV_W_AWAIT_MS,
+					       FIG_DEV_F_S, FIG_DEV_F_AWAIT_MS };
+	uint64_t x = 11;
+	unsigned nok = 0;
+	for (int k = 0; k < 3000; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned kind = (unsigned)(x >> 60);
+		struct dev_counters p = dev(8, 0, "sda"), c = p;
+		for (int f = 0; f < DS_NFIELDS; f++) {
+			p.f[f] = (x >> (f % 40)) & 0xffffff;
+			c.f[f] = p.f[f] + ((x >> (f + 3)) & 0xfff);
+		}
+		if (kind == 1)
+			c.f[k % DS_NFIELDS] = p.f[k % DS_NFIELDS] - 1;	/* backwards */
+		if (kind == 2) {
+			p.f[DS_WR_MS] = UINT32_MAX - 5;	/* a 32-bit wrap */
+			c.f[DS_WR_MS] = 10;
+		}
+		if (kind == 3)
+			memcpy(c.f, p.f, sizeof c.f);	/* idle */
+		if (kind == 4)
+			p.nfields = c.nfields = 11;	/* no discards, no flushes */
+		if (kind == 5)
+			p.nfields = c.nfields = 15;	/* no flushes */
+		double dt = kind == 6 ? 0.0 : 0.25 + (double)(x >> 58);
+		struct dev_rates full, cause;
+		memset(&cause, 0x5a, sizeof cause);	/* what it leaves is not read */
+		derive_dev(kind == 7 ? NULL : &p, &c, dt, &full);
+		derive_dev_cause(kind == 7 ? NULL : &p, &c, dt, &cause);
+		ck_assert_int_eq(cause.status, full.status);
+		ck_assert(cause.has_flush == full.has_flush && cause.has_discard == full.has_discard);
+		ck_assert_uint_eq(cause.x_have, full.x_have);
+		for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+			double vf = -1.0, vc = -1.0;
+			bool hf = fig_dev_get(ids[i], &full, &vf), hc = fig_dev_get(ids[i], &cause, &vc);
+			ck_assert_msg(hf == hc && memcmp(&vf, &vc, sizeof vf) == 0,
+				      "case %d kind %u figure %zu: %g against %g", k, kind, i, vc, vf);
+		}
+		nok += full.status == RATE_OK;
+	}
+	ck_assert_uint_gt(nok, 2000);
+}
+END_TEST
+
 /* Values beside the diskstats block: gauges as read, counters as rates,
  * nothing for a device without the value, a reset or a first sample, and the
  * registry's availability follows. */
@@ -476,6 +527,7 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_sys_first_and_nodata);
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
 	tcase_add_test(tc, test_dev_extras);
+	tcase_add_test(tc, test_cause_figures_are_derive_dev);
 	tcase_add_test(tc, test_knob_changes_unexplained);
 	suite_add_tcase(s, tc);
 	return s;
