@@ -255,37 +255,48 @@ void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
 }
 
-void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
-		double dt_s, struct dev_rates *out)
+/* derive_dev's status and the figures a dip's cause is judged by (derive_dev_cause), with
+ * every field's delta in d; false (out as derive_dev_none leaves it) without rates. */
+static inline __attribute__((always_inline)) bool
+derive_dev_cause_figures(const struct dev_counters *prev, const struct dev_counters *cur,
+			 double dt_s, uint64_t *d, struct dev_rates *out)
 {
-	uint64_t d[DS_NFIELDS];
 	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
 	if (status != RATE_OK) {
 		derive_dev_none(cur, status, out);
-		return;
+		return false;
 	}
-	/* every member is set below: no memset on the common path */
 	out->status = RATE_OK;
 	out->x_have = 0;
 	out->has_discard = cur->nfields >= 15;
 	out->has_flush = cur->nfields >= 17;
-	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
 	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
+	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
+	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+	return true;
+}
+
+void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
+		double dt_s, struct dev_rates *out)
+{
+	uint64_t d[DS_NFIELDS];
+	/* every member is set below: no memset on the common path */
+	if (!derive_dev_cause_figures(prev, cur, dt_s, d, out))
+		return;
+	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
 	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;	/* 512-byte sectors to KiB */
 	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
 	out->rrqm_s = derive_num(d[DS_RD_MERGES]) / dt_s;
 	out->wrqm_s = derive_num(d[DS_WR_MERGES]) / dt_s;
 	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
-	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
-	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
 	out->util_pct = derive_num(d[DS_IO_MS]) / 10.0 / dt_s;
 	if (out->util_pct > 100.0)	/* iostat caps it the same way */
 		out->util_pct = 100.0;
 	out->d_s = derive_num(d[DS_DC_IOS]) / dt_s;
 	out->dkb_s = derive_num(d[DS_DC_SECT]) / 2.0 / dt_s;
 	out->d_await_ms = derive_await(d[DS_DC_MS], d[DS_DC_IOS]);
-	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
-	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
 	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
 }
@@ -294,20 +305,7 @@ void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters
 		      double dt_s, struct dev_rates *out)
 {
 	uint64_t d[DS_NFIELDS];
-	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
-	if (status != RATE_OK) {
-		derive_dev_none(cur, status, out);
-		return;
-	}
-	out->status = RATE_OK;
-	out->x_have = 0;
-	out->has_discard = cur->nfields >= 15;
-	out->has_flush = cur->nfields >= 17;
-	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
-	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
-	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
-	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
-	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+	derive_dev_cause_figures(prev, cur, dt_s, d, out);
 }
 
 /* cur's device c in prev, from the merge position *j on (both arrays are sorted by
