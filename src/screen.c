@@ -323,6 +323,24 @@ int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const cha
 	return cols;
 }
 
+int scr_add_pad(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text,
+		int width, bool left)
+{
+	char buf[512];
+	size_t n = strlen(text), w = width > 0 ? (size_t)width : 0;
+	if (w >= sizeof buf)
+		w = sizeof buf - 1;
+	if (left && n > w)
+		n = w;	/* cut as "%-*.*s" cuts: by bytes */
+	if (n >= w && !left)
+		return scr_add(s, ln, role, text);
+	size_t pad = w - n;
+	memset(left ? buf + n : buf, ' ', pad);
+	memcpy(left ? buf : buf + pad, text, n);
+	buf[w] = 0;
+	return scr_add(s, ln, role, buf);
+}
+
 int scr_addf(struct screen *s, struct scr_line *ln, enum scr_role role, const char *fmt, ...)
 {
 	char buf[512];

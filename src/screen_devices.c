@@ -501,13 +501,13 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
-	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label_fit(d, L->name_w, name, sizeof name));
+	scr_add_pad(s, &ln, role, scr_dev_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
 		const struct fig_dev *col = s->cols[c];
 		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
-		scr_addf(s, &ln, role, "%*s", col->screen.width, v);
+		scr_add_pad(s, &ln, role, v, col->screen.width, false);
 	}
 	scr_add(s, &ln, SCR_NORMAL, " ");
 	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
