@@ -327,17 +327,7 @@ int scr_add_pad(struct screen *s, struct scr_line *ln, enum scr_role role, const
 		int width, bool left)
 {
 	char buf[512];
-	size_t n = strlen(text), w = width > 0 ? (size_t)width : 0;
-	if (w >= sizeof buf)
-		w = sizeof buf - 1;
-	if (left && n > w)
-		n = w;	/* cut as "%-*.*s" cuts: by bytes */
-	if (n >= w && !left)
-		return scr_add(s, ln, role, text);
-	size_t pad = w - n;
-	memset(left ? buf + n : buf, ' ', pad);
-	memcpy(left ? buf : buf + pad, text, n);
-	buf[w] = 0;
+	screen_pad_into(buf, sizeof buf, 0, text, width, left);
 	return scr_add(s, ln, role, buf);
 }
 

@@ -93,6 +93,28 @@ int screen_fmt_fixed(double v, int prec, char *buf, size_t len)
 	return t;
 }
 
+size_t screen_pad_into(char *buf, size_t cap, size_t n, const char *text, int width, bool left)
+{
+	size_t len = strlen(text), w = width > 0 ? (size_t)width : 0;
+	if (left && len > w)
+		len = w;	/* cut as "%-*.*s" cuts: by bytes */
+	size_t pad = len < w ? w - len : 0;
+	/* what does not fit is cut, as a printf into the rest of buf would cut it */
+	size_t room = cap - 1 - n;
+	size_t lead = left ? 0 : pad, trail = left ? pad : 0;
+	lead = lead < room ? lead : room;
+	room -= lead;
+	size_t take = len < room ? len : room;
+	room -= take;
+	trail = trail < room ? trail : room;
+	memset(buf + n, ' ', lead);
+	memcpy(buf + n + lead, text, take);
+	memset(buf + n + lead + take, ' ', trail);
+	n += lead + take + trail;
+	buf[n] = 0;
+	return n;
+}
+
 const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
 {
 	if (isnan(v)) {

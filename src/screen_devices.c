@@ -507,14 +507,18 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
-	scr_add_pad(s, &ln, role, scr_dev_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
+	/* the label and the cells, all in the row's colour, put in as one text */
+	char text[512];
+	size_t n = screen_pad_into(text, sizeof text, 0,
+				   scr_dev_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
 		const struct fig_dev *col = s->cols[c];
 		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
-		scr_add_pad(s, &ln, role, v, col->screen.width, false);
+		n = screen_pad_into(text, sizeof text, n, v, col->screen.width, false);
 	}
+	scr_add(s, &ln, role, text);
 	scr_add(s, &ln, SCR_NORMAL, " ");
 	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {

@@ -90,6 +90,31 @@ START_TEST(test_fmt_fixed)
 }
 END_TEST
 
+/* Padding into a row: what "%*s" and "%-*.*s" print into the rest of the buffer, byte for
+ * byte, cut where the buffer ends, for texts shorter than, as long as and longer than the
+ * width, a width of 0, and every room left from none to plenty. */
+START_TEST(test_pad_into)
+{
+	static const char *texts[] = { "", "7", "12.5", "abcdefgh", "a label that is long" };
+	static const int widths[] = { 0, 1, 4, 8, 12 };
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+		for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+			for (int left = 0; left < 2; left++)
+				for (size_t cap = 4; cap < 30; cap++) {
+					char want[64] = "ab", got[64] = "ab";
+					int width = widths[w];
+					if (left)
+						snprintf(want + 2, cap - 2, "%-*.*s", width, width, texts[t]);
+					else
+						snprintf(want + 2, cap - 2, "%*s", width, texts[t]);
+					size_t n = screen_pad_into(got, cap, 2, texts[t], width, left);
+					ck_assert_msg(strcmp(want, got) == 0 && n == strlen(want),
+						      "\"%s\" width %d left %d cap %zu: \"%s\", got \"%s\" (%zu)",
+						      texts[t], width, left, cap, want, got, n);
+				}
+}
+END_TEST
+
 static const struct {
 	double s;
 	const char *want;
@@ -338,6 +363,7 @@ Suite *screen_suite(void)
 	tcase_add_loop_test(tc, test_fmt_kb, 0, NCASES(kb_cases));
 	tcase_add_loop_test(tc, test_fmt_num, 0, NCASES(num_cases));
 	tcase_add_test(tc, test_fmt_fixed);
+	tcase_add_test(tc, test_pad_into);
 	tcase_add_loop_test(tc, test_fmt_duration, 0, NCASES(dur_cases));
 	tcase_add_loop_test(tc, test_fmt_uptime, 0, NCASES(up_cases));
 	tcase_add_loop_test(tc, test_time_to_limit, 0, NCASES(limit_cases));
