@@ -317,8 +317,8 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 /* cur's device c in prev, from the merge position *j on (both arrays are sorted by
  * major:minor); NULL if it is new.  The usual step, the same device at the same place, is
  * one comparison. */
-static const struct dev_counters *derive_match(const struct snapshot *prev,
-					       const struct dev_counters *c, size_t *j)
+static inline __attribute__((always_inline)) const struct dev_counters *
+derive_match(const struct snapshot *prev, const struct dev_counters *c, size_t *j)
 {
 	if (!prev)
 		return NULL;
