@@ -92,6 +92,13 @@ void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters
  * as derive_dev's, for about a third of the work. */
 void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
 		      double dt_s, struct dev_rates *out);
+/* derive_dev_brief and derive_dev_write in one pass, for a screen that needs both of every
+ * device: the brief into out (every member but x[], which it leaves as it was: x_have is 0),
+ * its status returned, out->wkb_s derive_dev_write's write rate and *w_ios (if not NULL) its
+ * writes completed, the same numbers bit for bit. */
+enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
+					const struct dev_counters *cur, double dt_s,
+					struct dev_rates *out, double *w_ios);
 
 /* Rates of one device between two samples of it (prev may be NULL). */
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,

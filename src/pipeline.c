@@ -26,6 +26,7 @@ struct pipeline {
 	unsigned long step, rates_step;	/* steps taken; the step rates[] is for (0: none) */
 	struct dev_rates *briefs;	/* derived on first use: frame_dev_briefs() */
 	unsigned long briefs_step;
+	bool want_briefs;	/* a view asked for them: from then on derived with the write rates */
 	unsigned long *rate_step;	/* per device: the step rates[i] alone is for (frame_dev_rate) */
 	bool prev_spoilt;		/* a failed step overwrote the frame's prev */
 	bool *dips;
@@ -129,14 +130,22 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!have_rates ||
-		    derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]) !=
-		    RATE_OK)
+		enum rate_status st = RATE_FIRST;
+		if (p->want_briefs) {	/* one pass over the counters for both */
+			st = derive_dev_brief_write(have_rates ? p->prev_of[i] : NULL, d, f->sys.dt_s,
+						    &p->briefs[i], &p->reqs[i]);
+			p->values[i] = p->briefs[i].wkb_s;
+		} else if (have_rates) {
+			st = derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]);
+		}
+		if (!have_rates || st != RATE_OK)
 			p->values[i] = p->reqs[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
 		p->keys[i] = ident_dev_key(d, p->name_keys[i], sizeof p->name_keys[i]);
 		p->ids[i] = keyed ? d->ident->key_serial : 0;
 	}
+	if (p->want_briefs)
+		p->briefs_step = p->step;
 	if (!have_rates) {	/* keys and ids for the views all the same */
 		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
 		return;
@@ -349,6 +358,7 @@ const struct dev_rates *frame_dev_briefs(const struct frame *f)
 	struct pipeline *p = f->owner;
 	if (!p)
 		return NULL;
+	p->want_briefs = true;
 	if (p->briefs_step != p->step) {
 		double dt = derive_dt_s(f->prev, f->cur);
 		for (size_t i = 0; i < f->cur->ndev; i++)

@@ -3,6 +3,7 @@
  * counter resets, 32-bit millisecond wraps, devices coming and going, dt = 0.
  */
 #include <check.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -331,6 +332,19 @@ START_TEST(test_write_rate_is_derive_devs)
 			struct dev_rates b;
 			derive_dev_brief(pair[i], &ca[i], dt, &b);
 			if (b.status != full[i].status || b.active != full[i].active)
+				bad = (int)i;
+			/* the brief and the write rate in one pass: the same numbers as both */
+			struct dev_rates bw;
+			memset(&bw, 0x5a, sizeof bw);
+			double wi, wi_want;
+			enum rate_status sw = derive_dev_brief_write(pair[i], &ca[i], dt, &bw, &wi);
+			derive_dev_write(pair[i], &ca[i], dt, &w, &wi_want);
+			memcpy(bw.x, b.x, sizeof bw.x);	/* left as it was: x_have is 0 */
+			if (sw != st || memcmp(&bw.wkb_s, &w, sizeof w) || memcmp(&wi, &wi_want, sizeof wi) ||
+			    bw.x_have || bw.status != b.status || bw.active != b.active ||
+			    bw.has_discard != b.has_discard || bw.has_flush != b.has_flush ||
+			    memcmp(&bw.r_s, &b.r_s, offsetof(struct dev_rates, has_discard) -
+				   offsetof(struct dev_rates, r_s)))
 				bad = (int)i;
 			for (int k = 0; k < FIG_NHIST && bad < 0; k++) {
 				const struct fig_dev *row = fig_dev_by_hist(k);
