@@ -133,8 +133,11 @@ run_wbtop() {
 	"$WBTOP" -b -q -d 1 -n "$1" -w "$OUT/$SCEN.db" >"$OUT/$SCEN.out" 2>"$OUT/$SCEN.err" &
 	WB=$!
 }
+# a scenario that fails half-way leaves no wbtop recording behind it
+on_exit '[ -z "${WB:-}" ] || kill "$WB" 2>/dev/null'
 finish() {
 	wait "$WB" || echo "dips-eval: $SCEN: wbtop exited $?: $(head -c 300 "$OUT/$SCEN.err")" >&2
+	WB=
 	stop_writers
 	"$WBTOP" -r "$OUT/$SCEN.db" --export json >"$OUT/$SCEN.json" 2>>"$OUT/$SCEN.err" ||
 		echo "dips-eval: $SCEN: the export failed: $(tail -c 300 "$OUT/$SCEN.err")" >&2
@@ -143,8 +146,9 @@ finish() {
 begin() {
 	SCEN=$1
 	LABELS=$OUT/$SCEN.labels
-	: >"$LABELS"
-	case "$SCEN" in *${DIPS_ONLY:-}*) return 0 ;; esac
+	# only a scenario that runs starts its labels again: DIPS_ONLY runs one by
+	# one into the same DIPS_KEEP keep the others'
+	case "$SCEN" in *${DIPS_ONLY:-}*) : >"$LABELS"; return 0 ;; esac
 	return 1
 }
 
@@ -256,7 +260,7 @@ blkio_limit() {
 # (buffered) writer's rate for SECONDS: dirty data climbs to the limit and
 # the kernel throttles the writer in balance_dirty_pages.  Labelled
 # "throttle DEV DEPTH T_START T_END T_THROTTLED", the last the first time the
-# writer's kernel stack was seen in balance_dirty_pages (- if never): before
+# writer's kernel stack (or wchan) was seen in balance_dirty_pages (- if never): before
 # it the writer was not throttled yet, whatever its device did.
 throttle() {
 	w=$1 depth=$2 len=$3
@@ -270,7 +274,8 @@ throttle() {
 		[ "$(awk -v t="$tn" -v t0="$t0" -v l="$len" 'BEGIN { print (t >= t0 + l) }')" = 1 ] && break
 		# the dd of the moment (it is started again after 1000 blocks)
 		[ -r "/proc/$dd_pid/stack" ] || dd_pid=$(writer_dd "$w")
-		[ "$tc" = - ] && grep -qs balance_dirty_pages "/proc/$dd_pid/stack" && tc=$tn
+		[ "$tc" = - ] && grep -qs balance_dirty_pages "/proc/$dd_pid/stack" "/proc/$dd_pid/wchan" &&
+			tc=$tn
 		sleep 0.05
 	done
 	blkio_limit "$w" 0
@@ -318,12 +323,12 @@ if begin throttled; then
 fi
 
 # 7. A knob change: a buffered writer at 32 MiB/s whose device writes it
-# back as it comes (dirty_background_bytes 4 MiB, dirty_bytes 64 MiB), next
+# back as it comes (dirty_background_bytes 1 MiB, dirty_bytes 64 MiB), next
 # to two direct-I/O writers; now and then both limits are raised to 1 and
 # 2 GiB for 4 s: background writeback stops and the device writes nothing
 # until they are put back.  Its cause is "knob change".
 if begin knob; then
-	KNOB_BG=4 KNOB_HARD=64
+	KNOB_BG=1 KNOB_HARD=64
 	dirty_limits $KNOB_BG $KNOB_HARD
 	start_writer 1 32768 1M ""
 	start_writer 2 32768 1M
