@@ -3,7 +3,7 @@
 #   make            build ./wbtop (installs missing build dependencies as root)
 #   make check      build with ASan+UBSan, run unit, end-to-end and fuzz tests
 #   make bench      print the cost figures (callgrind instructions, CPU, RSS)
-#   make dips-eval  run the labelled live corpus of the dip detector (root, ~5 min)
+#   make dips-eval  run the labelled live corpus of the dip detector (root, ~8 min)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   a Debian package: dpkg-buildpackage -us -uc -b (debian/; tests/e2e/t_deb.sh)
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)

@@ -30,13 +30,22 @@ enum dip_cause {
 /* A device's usual figures; start with dip_cause_base_init. */
 struct dip_cause_base {
 	double w_s, aqu_sz, w_await_ms, f_s, f_await_ms;
+	double w_kbps, dirtied_kbps;	/* written to the device; its pages dirtied */
 	unsigned n;			/* intervals learnt (saturates) */
+	bool knob_held;			/* its last interval was a dip a knob change caused
+					 * (the pipeline's to set; see dip_evidence) */
 };
 
 /* What one interval shows. Unknown figures are negative (or, for the booleans, false). */
 struct dip_evidence {
 	double w_s, aqu_sz, w_await_ms, f_s, f_await_ms;	/* the device this interval */
+	double w_kbps;			/* the device's writes, KiB/s */
+	/* pages dirtied and written back, KiB/s: the device's (the kernel loop's BdiDirtied,
+	 * BdiWritten), the system's (nr_dirtied, nr_written) for the system line */
+	double dirtied_kbps, written_kbps;
 	bool knob_changed;		/* a knob changed in this interval or the one before */
+	bool knob_held;			/* the series' last interval was a dip a knob change caused:
+					 * the cause holds while its writers go on dirtying pages */
 	double dirty_kb, dirty_thresh_kb;	/* system-wide */
 	int throttled_exact;		/* writers the kernel throttled (tracefs) */
 	int throttled_wchan;		/* writers waiting in balance_dirty_pages, by wchan */

@@ -79,8 +79,8 @@ void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
 enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
 				  double dt_s, double *wkb_s, double *w_ios);
 
-/* Of derive_dev's figures, the status and those a dip's cause is judged by (w_s, aqu_sz,
- * w_await_ms, f_s, f_await_ms, and has_flush, has_discard; x_have 0), the same numbers; the
+/* Of derive_dev's figures, the status and those a dip's cause is judged by (w_s, wkb_s,
+ * aqu_sz, w_await_ms, f_s, f_await_ms, and has_flush, has_discard; x_have 0), the same numbers; the
  * other figures are left as they were. What the pipeline learns a device's usual figures
  * from, for a quarter of the devices every interval. */
 void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,

@@ -5,7 +5,10 @@
  * The tests go from the most specific evidence to the least: a knob change and the kernel's
  * own throttling record say exactly what happened; the dirty limit explains writers that
  * stopped submitting (they wait in balance_dirty_pages), so it comes before "stopped"; flushes
- * raise await too, so they come before "slowed".
+ * raise await too, so they come before "slowed". A device whose writers went on dirtying its
+ * pages while it wrote less was let down by its writeback, not by its writers: neither
+ * "stopped" nor "slowed" is said of it, and a knob change that began such a dip stays its
+ * cause for as long as it lasts.
  */
 #include <stddef.h>
 #include <string.h>
@@ -33,17 +36,26 @@ static const double CAUSE_FLUSH_MIN_PS = 3.0;	/* a journal commit is a flush or 
 static const double CAUSE_QUEUE_FULL = 1.5;
 /* Dirty data within 5 % of the kernel's limit: writers are throttled there. */
 static const double CAUSE_DIRTY_AT_LIMIT = 0.95;
+/* Written through the page cache: pages dirtied at 256 KiB/s or more (four idle floors). */
+static const double CAUSE_DIRTIED_MIN_KBPS = 256.0;
+/* The writers kept up when their pages fell by under half what the writes fell by (a writer
+ * that slowed dirties as much less as it writes); the system's writeback fell behind when it
+ * wrote back under half what was dirtied. */
+static const double CAUSE_KEPT_UP = 0.5;
 
 void dip_cause_base_init(struct dip_cause_base *b)
 {
 	b->w_s = b->aqu_sz = b->w_await_ms = b->f_s = b->f_await_ms = 0.0;
+	b->w_kbps = b->dirtied_kbps = 0.0;
 	b->n = 0;
+	b->knob_held = false;
 }
 
 void dip_evidence_init(struct dip_evidence *e)
 {
 	e->w_s = e->aqu_sz = e->w_await_ms = e->f_s = e->f_await_ms = -1.0;
-	e->knob_changed = false;
+	e->w_kbps = e->dirtied_kbps = e->written_kbps = -1.0;
+	e->knob_changed = e->knob_held = false;
 	e->dirty_kb = e->dirty_thresh_kb = -1.0;
 	e->throttled_exact = e->throttled_wchan = -1;
 	e->reclaim_kbps = -1.0;
@@ -65,6 +77,8 @@ void dip_cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e
 	cause_follow(&b->w_await_ms, e->w_await_ms, b->n);
 	cause_follow(&b->f_s, e->f_s, b->n);
 	cause_follow(&b->f_await_ms, e->f_await_ms, b->n);
+	cause_follow(&b->w_kbps, e->w_kbps, b->n);
+	cause_follow(&b->dirtied_kbps, e->dirtied_kbps, b->n);
 	if (b->n < 1000)
 		b->n++;
 }
@@ -73,6 +87,43 @@ void dip_cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e
 static bool cause_up(double now, double usual, double min)
 {
 	return now >= 0.0 && now > CAUSE_UP_FACTOR * usual && now - usual > min;
+}
+
+/* How far now fell below usual, as a fraction (0 when it did not fall). */
+static double cause_fall(double now, double usual)
+{
+	return now < usual ? 1.0 - now / usual : 0.0;
+}
+
+/* Whether the writers went on dirtying pages while the writes fell (1), or not (0); -1 when
+ * unknown: no page-cache figures now, or (a device) one not written through the page cache. */
+static int cause_kept_dirtying(const struct dip_evidence *e, const struct dip_cause_base *b)
+{
+	if (!b) {
+		/* the system line: nothing usual to compare with, but what it wrote back */
+		if (e->dirtied_kbps < CAUSE_DIRTIED_MIN_KBPS || e->written_kbps < 0.0)
+			return e->dirtied_kbps >= 0.0 ? 0 : -1;
+		return e->written_kbps < CAUSE_KEPT_UP * e->dirtied_kbps;
+	}
+	if (!b->n || b->dirtied_kbps < CAUSE_DIRTIED_MIN_KBPS || b->w_kbps <= 0.0 ||
+	    e->dirtied_kbps < 0.0 || e->w_kbps < 0.0)
+		return -1;
+	return cause_fall(e->dirtied_kbps, b->dirtied_kbps) <
+	       CAUSE_KEPT_UP * cause_fall(e->w_kbps, b->w_kbps);
+}
+
+/* A dip that a knob change began goes on being the knob's while the writers go on dirtying
+ * pages: what the knob holds back (background writeback, say) stays held back. A device known
+ * to be written through the page cache keeps it through an interval whose page-cache figures
+ * are missing; the system line, which knows no usual figures, only on evidence. */
+static bool cause_knob_holds(const struct dip_evidence *e, const struct dip_cause_base *b,
+			     int kept)
+{
+	if (!e->knob_held)
+		return false;
+	if (!b)
+		return kept == 1;
+	return kept == 1 || (kept == -1 && b->n && b->dirtied_kbps >= CAUSE_DIRTIED_MIN_KBPS);
 }
 
 static bool cause_throttled_guess(const struct dip_evidence *e)
@@ -116,13 +167,14 @@ static bool cause_slowed(const struct dip_evidence *e, const struct dip_cause_ba
 
 enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause_base *b)
 {
-	if (e->knob_changed)
+	int kept = cause_kept_dirtying(e, b);
+	if (e->knob_changed || cause_knob_holds(e, b, kept))
 		return DIP_CAUSE_KNOB;
 	if (e->throttled_exact > 0)
 		return DIP_CAUSE_THROTTLED;
 	if (cause_throttled_guess(e))
 		return DIP_CAUSE_THROTTLED_GUESS;
-	if (cause_stopped(e, b))
+	if (kept != 1 && cause_stopped(e, b))
 		return DIP_CAUSE_STOPPED;
 	if (cause_flush(e, b))
 		return DIP_CAUSE_FLUSH;
@@ -132,7 +184,7 @@ enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause
 		return DIP_CAUSE_RECLAIM;
 	if (e->sibling_rose)
 		return DIP_CAUSE_SHARED_DISK;
-	if (cause_writers_slowed(e, b))
+	if (kept != 1 && cause_writers_slowed(e, b))
 		return DIP_CAUSE_WRITERS_SLOWED;
 	return DIP_CAUSE_UNKNOWN;
 }
@@ -172,4 +224,7 @@ void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)
 	fig_dev_get(FIG_DEV_W_AWAIT_MS, r, &e->w_await_ms);
 	fig_dev_get(FIG_DEV_F_S, r, &e->f_s);
 	fig_dev_get(FIG_DEV_F_AWAIT_MS, r, &e->f_await_ms);
+	fig_dev_get(FIG_DEV_WKB_S, r, &e->w_kbps);
+	fig_dev_get(FIG_DEV_WB_DIRTIED_KB_S, r, &e->dirtied_kbps);
+	fig_dev_get(FIG_DEV_WB_WRITTEN_KB_S, r, &e->written_kbps);
 }

@@ -295,6 +295,7 @@ derive_dev_cause_figures(const struct dev_counters *prev, const struct dev_count
 	out->has_discard = cur->nfields >= 15;
 	out->has_flush = cur->nfields >= 17;
 	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
 	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
 	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
 	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
@@ -311,7 +312,6 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		return;
 	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
 	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;	/* 512-byte sectors to KiB */
-	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
 	out->rrqm_s = derive_num(d[DS_RD_MERGES]) / dt_s;
 	out->wrqm_s = derive_num(d[DS_WR_MERGES]) / dt_s;
 	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);

@@ -42,6 +42,7 @@ struct pipeline {
 	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
 	struct dev_rates usual_rates;	/* scratch: a device's figures learnt as its usual ones */
 	unsigned long knob_step;	/* the step a knob last changed in (0: none) */
+	bool sys_knob_held;		/* the system line's last interval: a dip a knob caused */
 	struct wb_event changes[SNAP_NKNOBS];
 	struct frame frame;
 };
@@ -205,10 +206,30 @@ static void pipeline_sys_evidence(const struct pipeline *p, const struct frame *
 	if (f->sys.status == RATE_OK) {
 		e->dirty_kb = (double)f->sys.dirty_kb;
 		e->dirty_thresh_kb = (double)f->sys.dirty_thresh_kb;
+		e->dirtied_kbps = f->sys.dirtied_kbps;
+		e->written_kbps = f->sys.written_kbps;
 		if (f->sys.x_have & 1u << SNAP_XSYS_WB_VMSCAN_KB)
 			e->reclaim_kbps = f->sys.x[SNAP_XSYS_WB_VMSCAN_KB];
 	}
 	e->throttled_wchan = pipeline_wchan_throttled(f->cur);
+}
+
+/* The devices at whose dirty limit the kernel paused tasks in the interval (its record of
+ * them, the kernel loop's); -1 when the sample has none. Asked only of a marked system line:
+ * a walk of the sample's values beside the devices. */
+static int pipeline_sys_throttled(const struct frame *f)
+{
+	const struct snapshot *cur = f->cur;
+	int n = -1;
+	for (size_t j = 0; j < cur->nx; j++) {
+		const struct snap_xval *v = &cur->x[j];
+		double pauses;
+		if (v->scope != SNAP_XDEV || v->kind != SNAP_XDEV_PAUSES ||
+		    !derive_x(f->prev, cur, SNAP_XDEV, v->obj, v->kind, f->sys.dt_s, &pauses))
+			continue;
+		n = (n < 0 ? 0 : n) + (pauses > 0.0);
+	}
+	return n;
 }
 
 /* Device i's usual figures, carried over from the last sample's order (a device new since,
@@ -225,6 +246,22 @@ static struct dip_cause_base *pipeline_usual(struct pipeline *p, const struct sn
 	return now;
 }
 
+/* Device i's figures to learn as its usual ones: the diskstats ones a cause is judged by and, of the kernel loop's
+ * values beside them, only its pages dirtied (a mark's evidence has them all, frame_dev_rate):
+ * two lookups, not a walk of every value. */
+static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const struct frame *f,
+						    size_t i)
+{
+	const struct dev_counters *d = &f->cur->dev[i];
+	struct dev_rates *r = &p->usual_rates;
+	derive_dev_cause(p->prev_of[i], d, f->sys.dt_s, r);
+	if (f->cur->nx && r->status == RATE_OK &&
+	    derive_x(f->prev, f->cur, SNAP_XDEV, snap_xobj_dev(d->major, d->minor),
+		     SNAP_XDEV_WB_DIRTIED_KB, f->sys.dt_s, &r->x[SNAP_XDEV_WB_DIRTIED_KB]))
+		r->x_have |= 1u << SNAP_XDEV_WB_DIRTIED_KB;
+	return r;
+}
+
 /* Each mark's cause, and each unmarked device's figures learnt as its usual ones (from every
  * DIP_CAUSE_LEARN_EVERY-th interval: the figures of all devices are not derived for it). A
  * recorded cause is taken as it is. */
@@ -234,12 +271,21 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 	const struct snapshot *cur = f->cur;
 	struct dip_evidence sys;
 	pipeline_sys_evidence(p, f, &sys);
+	sys.knob_held = p->sys_knob_held;
 	f->sys_cause = DIP_CAUSE_UNKNOWN;
-	if (f->sys_dip)
-		f->sys_cause = rec_causes ? rec_sys_cause : (uint8_t)dip_cause_of(&sys, NULL);
+	if (f->sys_dip && rec_causes) {
+		f->sys_cause = rec_sys_cause;
+	} else if (f->sys_dip) {
+		struct dip_evidence e = sys;
+		e.throttled_exact = pipeline_sys_throttled(f);
+		f->sys_cause = (uint8_t)dip_cause_of(&e, NULL);
+	}
+	p->sys_knob_held = f->sys_dip && f->sys_cause == DIP_CAUSE_KNOB;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		struct dip_cause_base *usual = pipeline_usual(p, prev, i);
 		bool dip = p->dips[i];
+		bool knob_held = usual->knob_held;
+		usual->knob_held = false;
 		p->causes[i] = DIP_CAUSE_UNKNOWN;
 		if (dip && rec_causes) {
 			p->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;
@@ -247,24 +293,23 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 		}
 		if (!prev || (!dip && !dip_cause_base_due(usual, p->step, i)))
 			continue;
-		/* a mark's evidence includes the kernel loop's values (frame_dev_rate); the usual
-		 * figures are the diskstats ones alone, derived here without them */
-		const struct dev_rates *r = &p->usual_rates;
-		if (dip)
-			r = frame_dev_rate(f, i);
-		else
-			derive_dev_cause(p->prev_of[i], &cur->dev[i], f->sys.dt_s, &p->usual_rates);
+		const struct dev_rates *r = dip ? frame_dev_rate(f, i) : pipeline_usual_rates(p, f, i);
 		if (!r || r->status != RATE_OK)
 			continue;
 		struct dip_evidence e = sys;
+		e.knob_held = knob_held;
 		/* the pauses of the tasks held to this device's dirty limit: exact throttling */
 		if (r->x_have & 1u << SNAP_XDEV_PAUSES)
 			e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
+		/* the system's pages are not this device's */
+		e.dirtied_kbps = e.written_kbps = -1.0;
 		dip_evidence_dev(&e, r);
-		if (dip)
+		if (dip) {
 			p->causes[i] = (uint8_t)dip_cause_of(&e, usual);
-		else
+			usual->knob_held = p->causes[i] == DIP_CAUSE_KNOB;
+		} else {
 			dip_cause_base_learn(usual, &e);
+		}
 	}
 	p->cur_usual = 1 - p->cur_usual;
 	f->dev_cause = p->causes;

@@ -23,13 +23,14 @@ for c in pv losetup mkfs.ext4 python3; do
 done
 [ -x "$WBTOP" ] || { echo "dips-eval: $WBTOP: not built" >&2; exit 2; }
 
+# on_exit and save_dirty_knobs (the dirty limits put back at exit, whatever
+# the exit)
+. "$root/tests/e2e/lib.sh"
 WORK=$(mktemp -d /var/tmp/wbtop-i16-dips.XXXXXX)
 OUT=${DIPS_KEEP:-$WORK/out}
 mkdir -p "$OUT"
-CLEANUPS=""
-on_exit() { CLEANUPS="$*; $CLEANUPS"; }
-trap 'eval "$CLEANUPS"; rm -rf "$WORK"' EXIT
-trap 'exit 130' INT TERM
+trap 'eval "$CLEANUPS"; rm -rf "$WORK" "$TMP"' EXIT
+save_dirty_knobs
 
 now() { date +%s.%N; }
 # Sleep until T seconds after the wall-clock time T0 (fractions allowed).
@@ -62,8 +63,10 @@ set -- $DEVS
 DEV1=$1 DEV2=$2 DEV3=$3
 devname() { eval "echo \$DEV$1"; }
 
-# start_writer W KIB BS: writer W held at KIB KiB/s in requests of BS bytes
-# (dd units: 1M); rewrites a 1000-block file so that it never fills.
+# start_writer W KIB BS [FLAGS]: writer W held at KIB KiB/s in requests of BS
+# bytes (dd units: 1M); rewrites a 1000-block file so that it never fills.
+# Direct I/O unless FLAGS is given ("" for a buffered writer, whose pages the
+# flusher writes back: the dirty limits then stand between it and its device).
 # Sets PV_W (pv's pid) and SINK_W.
 start_writer() {
 	w=$1 fifo=$WORK/fifo$1
@@ -72,7 +75,7 @@ start_writer() {
 	pv -q -L "${2}k" /dev/zero >"$fifo" 2>/dev/null &
 	eval "PV_$w=\$!"
 	# the loop holds the FIFO open across dd runs; it ends when pv does
-	sh -c "while dd of=$WORK/m$w/f bs=$3 count=1000 iflag=fullblock oflag=direct conv=notrunc 2>/dev/null; do :; done" \
+	sh -c "while dd of=$WORK/m$w/f bs=$3 count=1000 iflag=fullblock ${4-oflag=direct} conv=notrunc 2>/dev/null; do :; done" \
 		<"$fifo" >/dev/null 2>&1 &
 	eval "SINK_$w=\$!"
 	eval "BASE_$w=$2"
@@ -99,8 +102,8 @@ setrate() {
 	echo "dips-eval: $SCEN: pv -R $1 -L $2 failed" >&2
 }
 
-# label KIND W DEPTH_PCT T_START T_END: one line of the scenario's labels.
-label() { echo "$1 $(devname "$2") $3 $4 $5" >>"$LABELS"; }
+# label KIND W DEPTH_PCT T_START T_END [MORE]: one line of the scenario's labels.
+label() { _k=$1 _w=$2; shift 2; echo "$_k $(devname "$_w") $*" >>"$LABELS"; }
 
 # drop W DEPTH SECONDS: writer W DEPTH percent below its base rate for
 # SECONDS, from now (100: stopped); labelled with its wall-clock times.
@@ -130,8 +133,11 @@ run_wbtop() {
 	"$WBTOP" -b -q -d 1 -n "$1" -w "$OUT/$SCEN.db" >"$OUT/$SCEN.out" 2>"$OUT/$SCEN.err" &
 	WB=$!
 }
+# a scenario that fails half-way leaves no wbtop recording behind it
+on_exit '[ -z "${WB:-}" ] || kill "$WB" 2>/dev/null'
 finish() {
 	wait "$WB" || echo "dips-eval: $SCEN: wbtop exited $?: $(head -c 300 "$OUT/$SCEN.err")" >&2
+	WB=
 	stop_writers
 	"$WBTOP" -r "$OUT/$SCEN.db" --export json >"$OUT/$SCEN.json" 2>>"$OUT/$SCEN.err" ||
 		echo "dips-eval: $SCEN: the export failed: $(tail -c 300 "$OUT/$SCEN.err")" >&2
@@ -140,8 +146,9 @@ finish() {
 begin() {
 	SCEN=$1
 	LABELS=$OUT/$SCEN.labels
-	: >"$LABELS"
-	case "$SCEN" in *${DIPS_ONLY:-}*) return 0 ;; esac
+	# only a scenario that runs starts its labels again: DIPS_ONLY runs one by
+	# one into the same DIPS_KEEP keep the others'
+	case "$SCEN" in *${DIPS_ONLY:-}*) : >"$LABELS"; return 0 ;; esac
 	return 1
 }
 
@@ -230,6 +237,110 @@ if begin trading; then
 		t=$((t + 9))
 	done
 	finish
+fi
+
+VM=/proc/sys/vm
+# dirty_limits BG_MIB HARD_MIB: the dirty limits in bytes (the hard one first:
+# the kernel halves a background limit that is not below it).
+dirty_limits() {
+	echo $(($2 << 20)) >$VM/dirty_bytes && echo $(($1 << 20)) >$VM/dirty_background_bytes ||
+		{ echo "dips-eval: $SCEN: could not set the dirty limits" >&2; exit 1; }
+}
+# The writer's dd (the child of its loop), for its kernel stack.
+writer_dd() { eval "cat /proc/\$SINK_$1/task/\$SINK_$1/children" 2>/dev/null | cut -d' ' -f1; }
+# blkio_limit W BPS: the root blkio cgroup's write limit of writer W's
+# device, in bytes a second (0 removes it).  The flusher writes from the root
+# cgroup (cgroup v1 writeback is not cgroup-aware), so it is held to it.
+BLKIO=/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
+blkio_limit() {
+	echo "$(cat /sys/block/$(devname "$1")/dev) $2" >$BLKIO
+}
+
+# throttle W DEPTH SECONDS: writer W's device held DEPTH percent below the
+# (buffered) writer's rate for SECONDS: dirty data climbs to the limit and
+# the kernel throttles the writer in balance_dirty_pages.  Labelled
+# "throttle DEV DEPTH T_START T_END T_THROTTLED", the last the first time the
+# writer's kernel stack (or wchan) was seen in balance_dirty_pages (- if never): before
+# it the writer was not throttled yet, whatever its device did.
+throttle() {
+	w=$1 depth=$2 len=$3
+	eval "base=\$BASE_$w"
+	dd_pid=$(writer_dd "$w")
+	t0=$(now) tc=-
+	blkio_limit "$w" $((base * 1024 * (100 - depth) / 100)) ||
+		{ echo "dips-eval: $SCEN: no blkio write limit" >&2; exit 1; }
+	while :; do
+		tn=$(now)
+		[ "$(awk -v t="$tn" -v t0="$t0" -v l="$len" 'BEGIN { print (t >= t0 + l) }')" = 1 ] && break
+		# the dd of the moment (it is started again after 1000 blocks)
+		[ -r "/proc/$dd_pid/stack" ] || dd_pid=$(writer_dd "$w")
+		[ "$tc" = - ] && grep -qs balance_dirty_pages "/proc/$dd_pid/stack" "/proc/$dd_pid/wchan" &&
+			tc=$tn
+		sleep 0.05
+	done
+	blkio_limit "$w" 0
+	label throttle "$w" "$depth" "$t0" "$(now)" "$tc"
+}
+
+# knob W SECONDS BG_MIB HARD_MIB: the dirty limits changed from outside
+# wbtop (as by sysctl) for SECONDS, then back to what the scenario had.
+# Labelled "knob DEV 100 T_START T_END": raised far above what the
+# buffered writer dirties, they stop background writeback of writer W's
+# device: it writes nothing while the writer goes on filling the cache.
+knob() {
+	t0=$(now)
+	dirty_limits "$3" "$4"
+	sleep "$2"
+	t1=$(now)
+	dirty_limits "$KNOB_BG" "$KNOB_HARD"
+	label knob "$1" 100 "$t0" "$t1"
+}
+
+# 6. Throttled: a buffered writer at 32 MiB/s under small dirty limits (8 MiB
+# background, 48 MiB hard), next to two direct-I/O writers; now and then its
+# device is held 50-75 % below it (a blkio write limit) for 3-4 s.  Dirty
+# data reaches the limit within a second (20 MiB from the background limit to
+# where throttling starts, filled at 16-24 MiB/s) and the writer is throttled
+# at its device's rate.  The dip's cause, once it is, is "throttled".
+if begin throttled; then
+	[ -w "$BLKIO" ] || { echo "SKIP: throttled: no $BLKIO (cgroup v1 blkio)"; exit 77; }
+	on_exit 'for d in $DEVS; do echo "$(cat /sys/block/$d/dev) 0" >$BLKIO; done 2>/dev/null'
+	dirty_limits 8 48
+	start_writer 1 32768 1M ""
+	start_writer 2 32768 1M
+	start_writer 3 32768 1M
+	sleep 6
+	run_wbtop 70
+	t=12
+	for ev in "75 4" "50 3" "75 3" "60 4"; do
+		set -- $ev
+		sleep_until "$T0" $t
+		throttle 1 "$1" "$2"
+		t=$((t + $2 + 10))
+	done
+	finish
+	restore_dirty_knobs
+fi
+
+# 7. A knob change: a buffered writer at 32 MiB/s whose device writes it
+# back as it comes (dirty_background_bytes 1 MiB, dirty_bytes 64 MiB), next
+# to two direct-I/O writers; now and then both limits are raised to 1 and
+# 2 GiB for 4 s: background writeback stops and the device writes nothing
+# until they are put back.  Its cause is "knob change".
+if begin knob; then
+	KNOB_BG=1 KNOB_HARD=64
+	dirty_limits $KNOB_BG $KNOB_HARD
+	start_writer 1 32768 1M ""
+	start_writer 2 32768 1M
+	start_writer 3 32768 1M
+	sleep 6
+	run_wbtop 60
+	for t in 12 28 44; do
+		sleep_until "$T0" $t
+		knob 1 4 1024 2048
+	done
+	finish
+	restore_dirty_knobs
 fi
 
 python3 "$here/score.py" "$OUT"

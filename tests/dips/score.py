@@ -3,14 +3,30 @@
 
 usage: score.py DIR   (DIR holds SCENARIO.json, the export of the scenario's
 recording (wbtop -r SCENARIO.db --export json, with --dip N when judged again), and
-SCENARIO.labels, lines "KIND DEVICE DEPTH_PCT T_START T_END" in wall-clock
-seconds; KIND is device (one of the scenario's writers: only these devices are
-scored, the machine may have others), drop, rise or burst)
+SCENARIO.labels, lines "KIND DEVICE DEPTH_PCT T_START T_END [T_THROTTLED]" in
+wall-clock seconds; KIND is device (one of the scenario's writers: only these
+devices are scored, the machine may have others), drop, throttle, knob, rise
+or burst)
 
-Each mark's cause is the JSON's "cause": of each found drop, most of the
-marked intervals that overlap it must give the cause the injection makes: a
-full stop (depth 100, SIGSTOP) "writers stopped", a lower rate (pv -R)
-"writers slowed" (the writer submitted less; the device waited for work).
+Drops are of three kinds, each found alike and each with the cause its
+injection makes; a mark's cause is the JSON's "cause":
+  drop      the writer itself: most of the marked intervals that overlap it
+            must say "writers stopped" for a full stop (depth 100, SIGSTOP),
+            "writers slowed" for a lower rate (pv -R; the device waited).
+  throttle  a buffered writer's device held below it (a blkio limit):
+            T_THROTTLED is when the writer was first seen in
+            balance_dirty_pages.  Every marked interval from then to the
+            end must say "throttled" (the kernel's record of it is exact).
+            The intervals before it (dirty data still climbing to the
+            limit: the writer was not throttled yet, its device wrote less
+            than it was given) must not blame the writers ("writers
+            stopped", "writers slowed", "throttled"): they went on as
+            before.  "-" (never seen throttled) is a failed injection,
+            counted apart and not scored.
+  knob      the dirty limits changed from outside (sysctl) at T_START and
+            put back at T_END: every marked interval overlapping it must
+            say "knob change", the knob holding the device's writeback back
+            all along (the writer goes on filling the cache).
 
 An interval is (end - dt_s, end], its end the sample's wall_ns.  A drop is
 found when its device is marked in an interval that overlaps it (or ends
@@ -27,8 +43,12 @@ AFTER = 1.5
 BURST_AFTER = 12.0
 
 
+DROPS = ('drop', 'throttle', 'knob')
+WRITERS_CAUSES = ('writers stopped', 'writers slowed', 'throttled')
+
+
 def load(dirname, scen):
-    frames = []
+    frames, throttled_at = [], {}
     with open(os.path.join(dirname, scen + '.json')) as f:
         for line in f:
             line = line.strip()
@@ -37,8 +57,11 @@ def load(dirname, scen):
     labels = []
     with open(os.path.join(dirname, scen + '.labels')) as f:
         for line in f:
-            kind, dev, depth, t0, t1 = line.split()
+            kind, dev, depth, t0, t1, *more = line.split()
             labels.append((kind, dev, float(depth), float(t0), float(t1)))
+            if kind == 'throttle':
+                throttled_at[(dev, float(t0))] = None if more[0] == '-' else float(more[0])
+    return frames, labels, throttled_at
     return frames, labels
 
 
@@ -69,25 +92,50 @@ def overlaps(a0, a1, b0, b1):
 
 
 def score(dirname, scen):
-    frames, labels = load(dirname, scen)
+    frames, labels, throttled_at = load(dirname, scen)
     devs, sysl = intervals(frames)
     mine = {dev for kind, dev, _, _, _ in labels if kind == 'device'}
     devs = {d: v for d, v in devs.items() if d in mine}
     labels = [l for l in labels if l[0] != 'device']
-    res = {'drops': [], 'steady': 0, 'false': 0, 'burst_marks': 0, 'causes': 0, 'causes_right': 0}
+    res = {'drops': [], 'steady': 0, 'false': 0, 'burst_marks': 0, 'causes': 0, 'causes_right': 0,
+           'said': {}, 'unthrottled': 0}
     causes = json_causes(frames)
-    ends = [fr['wall_ns'] / 1e9 for fr in frames]
+    ends = [(fr['wall_ns'] / 1e9 - fr.get('dt_s', 1.0), fr['wall_ns'] / 1e9) for fr in frames]
+
+    def said(dev, a, b):
+        """The causes of dev's marked intervals overlapping (a, b)."""
+        return [causes[k][dev] for k, (s, e) in enumerate(ends)
+                if overlaps(s, e, a, b) and dev in causes[k]]
+
     for kind, dev, depth, t0, t1 in labels:
-        if kind != 'drop':
+        if kind not in DROPS:
             continue
         found = any(m and overlaps(s, e, t0, t1 + 0.5) for s, e, m in devs.get(dev, []))
         res['drops'].append((depth, t1 - t0, found))
-        if found:
+        if not found:
+            continue
+        if kind == 'drop':
             want = 'writers stopped' if depth >= 100 else 'writers slowed'
-            said = [causes[k].get(dev) for k, e in enumerate(ends)
-                    if overlaps(e - 1.0, e, t0, t1 + 0.5) and dev in causes[k]]
-            res['causes'] += 1
-            res['causes_right'] += 2 * sum(c == want for c in said) >= len(said) > 0
+            got = said(dev, t0, t1 + 0.5)
+            right = 2 * sum(c == want for c in got) >= len(got) > 0
+        elif kind == 'knob':
+            got = said(dev, t0, t1)
+            right = len(got) > 0 and all(c == 'knob change' for c in got)
+        else:
+            tc = throttled_at[(dev, t0)]
+            if tc is None:
+                res['unthrottled'] += 1
+                continue
+            got = said(dev, tc, t1)
+            before = [c for k, (s, e) in enumerate(ends) if e <= tc and overlaps(s, e, t0, t1)
+                      for c in [causes[k].get(dev)] if c]
+            right = (len(got) > 0 and all(c == 'throttled' for c in got) and
+                     not any(c in WRITERS_CAUSES for c in before))
+            got = [f'before: {c}' for c in before] + got
+        for c in got:
+            res['said'][(kind, c)] = res['said'].get((kind, c), 0) + 1
+        res['causes'] += 1
+        res['causes_right'] += right
     for dev, ivs in devs.items():
         evs = [(t0, t1) for _, d, _, t0, t1 in labels if d == dev]
         for s, e, m in ivs:
@@ -136,6 +184,11 @@ def main():
         if r['causes']:
             notes.append(f'causes right {r["causes_right"]}/{r["causes"]}')
             tot['causes'][0] += r['causes_right']; tot['causes'][1] += r['causes']
+        if any(k != 'drop' for k, _ in r['said']):
+            notes.append('said ' + ', '.join(f'{c} {n}' for (k, c), n in sorted(r['said'].items())
+                                            if k != 'drop'))
+        if r['unthrottled']:
+            notes.append(f'never throttled {r["unthrottled"]} (not scored)')
         if scen == 'counting':
             notes.append(f'counting-noise marks {r["false"]}')
             ok &= r['false'] == 0

@@ -93,6 +93,97 @@ START_TEST(test_cause_table)
 }
 END_TEST
 
+/* A buffered writer's device: 32 MiB/s in 32 writes a second, nothing queued, its writer
+ * dirtying its pages at the rate they are written. Whether the writers went on dirtying pages
+ * tells a writer that stopped or slowed from writeback that fell behind it. */
+static const struct {
+	const char *what;
+	double w_kbps, w_s, dirtied_kbps;	/* dirtied: -1 unknown */
+	bool held;			/* the last interval a dip a knob change caused */
+	enum dip_cause want;
+} cause_buffered_cases[] = {
+	{ "writeback stopped, the writer dirtying as usual: not 'writers stopped'", 0, 0, 32768,
+	  false, DIP_CAUSE_UNKNOWN },
+	{ "the same, in a dip a knob change began: the knob's still", 0, 0, 32768, true,
+	  DIP_CAUSE_KNOB },
+	{ "the same, the page-cache figures missing this once: the knob's still", 0, 0, -1, true,
+	  DIP_CAUSE_KNOB },
+	{ "a knob change began it, but the writer stopped dirtying: writers stopped", 0, 0, 0, true,
+	  DIP_CAUSE_STOPPED },
+	{ "writes at a quarter, dirtied as usual (a limit below the queue): not the writers", 8192,
+	  8, 32768, false, DIP_CAUSE_UNKNOWN },
+	{ "a writer held 30 % lower dirties 30 % less: writers slowed", 22938, 22, 22938, false,
+	  DIP_CAUSE_WRITERS_SLOWED },
+	{ "writes 30 % down, dirtied 20 % down (a limiter's flicker): writers slowed", 22938, 22,
+	  26214, false, DIP_CAUSE_WRITERS_SLOWED },
+	{ "a paused buffered writer: nothing dirtied, nothing written", 0, 0, 0, false,
+	  DIP_CAUSE_STOPPED },
+	{ "no page-cache figures at all: as before, writers stopped", 0, 0, -1, false,
+	  DIP_CAUSE_STOPPED },
+};
+
+START_TEST(test_cause_buffered)
+{
+	struct dip_evidence usual;
+	dip_evidence_init(&usual);
+	usual.w_s = 32;
+	usual.aqu_sz = 0.05;
+	usual.w_await_ms = 1;
+	usual.w_kbps = usual.dirtied_kbps = usual.written_kbps = 32768;
+	struct dip_cause_base b;
+	dip_cause_base_init(&b);
+	for (int i = 0; i < 20; i++)
+		dip_cause_base_learn(&b, &usual);
+	for (size_t i = 0; i < sizeof cause_buffered_cases / sizeof cause_buffered_cases[0]; i++) {
+		struct dip_evidence e = usual;
+		e.w_kbps = cause_buffered_cases[i].w_kbps;
+		e.w_s = cause_buffered_cases[i].w_s;
+		e.aqu_sz = 0.01;
+		e.dirtied_kbps = cause_buffered_cases[i].dirtied_kbps;
+		e.knob_held = cause_buffered_cases[i].held;
+		enum dip_cause got = dip_cause_of(&e, &b);
+		ck_assert_msg(got == cause_buffered_cases[i].want, "%s: %s, not %s",
+			      cause_buffered_cases[i].what, dip_cause_name(got),
+			      dip_cause_name(cause_buffered_cases[i].want));
+	}
+	/* a direct-I/O writer (no pages dirtied) stopped in a dip a knob change began: no pages
+	 * the knob could hold, whether this interval's page-cache figures are there or not */
+	usual.dirtied_kbps = usual.written_kbps = 0;
+	dip_cause_base_init(&b);
+	for (int i = 0; i < 20; i++)
+		dip_cause_base_learn(&b, &usual);
+	struct dip_evidence e = usual;
+	e.w_kbps = e.w_s = 0;
+	e.aqu_sz = 0;
+	e.knob_held = true;
+	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_STOPPED);
+	e.dirtied_kbps = -1;
+	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_STOPPED);
+}
+END_TEST
+
+/* The system line knows no usual figures: a knob change's dip stays the knob's while the
+ * system writes back under half what it dirties, and no longer. */
+START_TEST(test_cause_system_knob_held)
+{
+	struct dip_evidence e;
+	dip_evidence_init(&e);
+	e.knob_held = true;
+	e.dirtied_kbps = 32768;
+	e.written_kbps = 0;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_KNOB);
+	e.written_kbps = 30000;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	e.written_kbps = -1;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	e.written_kbps = 0;
+	e.knob_held = false;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	e.throttled_exact = 1;
+	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_THROTTLED);
+}
+END_TEST
+
 /* Without a baseline only what needs none is said; unknown figures say nothing. */
 START_TEST(test_cause_without_baseline)
 {
@@ -145,6 +236,8 @@ Suite *cause_suite(void)
 	TCase *tc = tcase_create("cause");
 	tcase_add_test(tc, test_cause_table);
 	tcase_add_test(tc, test_cause_without_baseline);
+	tcase_add_test(tc, test_cause_buffered);
+	tcase_add_test(tc, test_cause_system_knob_held);
 	tcase_add_test(tc, test_cause_base_follows);
 	tcase_add_test(tc, test_cause_names);
 	suite_add_tcase(s, tc);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cause.h"
 #include "derive.h"
 #include "knob.h"
 #include "snapshot.h"
@@ -366,13 +367,13 @@ END_TEST
 
 /* What the pipeline learns a device's usual figures from (derive_dev_cause) is derive_dev's,
  * bit for bit, in every figure a cause is judged by: the status, flush and discard support
- * (old kernels have neither), and w_s, aqu_sz, w_await_ms, f_s, f_await_ms read through the
+ * (old kernels have neither), and w_s, wkb_s, aqu_sz, w_await_ms, f_s, f_await_ms read through the
  * registry as the cause's evidence reads them; over random counters, resets, wraps, idle
  * devices, a first sample and dt = 0. */
 START_TEST(test_cause_figures_are_derive_dev)
 {
-	static const enum fig_dev_id ids[] = { FIG_DEV_W_S, FIG_DEV_AQU_SZ, FIG_DEV_W_AWAIT_MS,
-					       FIG_DEV_F_S, FIG_DEV_F_AWAIT_MS };
+	static const enum fig_dev_id ids[] = { FIG_DEV_W_S, FIG_DEV_WKB_S, FIG_DEV_AQU_SZ,
+					       FIG_DEV_W_AWAIT_MS, FIG_DEV_F_S, FIG_DEV_F_AWAIT_MS };
 	uint64_t x = 11;
 	unsigned nok = 0;
 	for (int k = 0; k < 3000; k++) {
@@ -409,6 +410,15 @@ START_TEST(test_cause_figures_are_derive_dev)
 			ck_assert_msg(hf == hc && memcmp(&vf, &vc, sizeof vf) == 0,
 				      "case %d kind %u figure %zu: %g against %g", k, kind, i, vc, vf);
 		}
+		/* and whatever the cause's evidence reads, now or after a change of it */
+		struct dip_evidence ef, ec;
+		memset(&ef, 0, sizeof ef);	/* the padding too, for the memcmp */
+		memset(&ec, 0, sizeof ec);
+		dip_evidence_init(&ef);
+		dip_evidence_init(&ec);
+		dip_evidence_dev(&ef, &full);
+		dip_evidence_dev(&ec, &cause);
+		ck_assert_msg(memcmp(&ef, &ec, sizeof ef) == 0, "case %d kind %u: evidence differs", k, kind);
 		nok += full.status == RATE_OK;
 	}
 	ck_assert_uint_gt(nok, 2000);

@@ -3,7 +3,8 @@
  * pipeline from the interval's evidence against the device's usual figures (so that every
  * sink shows the same one): a writer that stops is "writers stopped", a device whose queue
  * fills and whose await climbs is "device slowed"; a source's recorded causes are taken as
- * they are, and a source with marks but no causes (an older recording) gets them judged.
+ * they are, and a source with marks but no causes (an older recording) gets them judged; a
+ * knob change that holds a buffered writer's writeback back is the cause while it does.
  */
 #include <check.h>
 #include <errno.h>
@@ -154,6 +155,92 @@ START_TEST(test_recorded_causes)
 }
 END_TEST
 
+/* A knob change that stops a buffered writer's writeback: three devices writing 32 MiB/s in
+ * 1 MiB requests, device 0's pages dirtied at that rate (when kscript.dirtied: the kernel
+ * loop's BdiDirtied; else none, a direct-I/O writer); at step KEVENT a dirty knob changes and
+ * device 0 writes nothing for 4 steps while its writer goes on dirtying. */
+enum { KNDEV = 3, KSTEPS = 24, KEVENT = 14, KHELD = 4 };
+
+struct kscript {
+	int step;
+	bool dirtied;
+};
+
+static int kscript_next(struct source *src, struct snapshot *out)
+{
+	struct kscript *sc = src->impl;
+	int k = sc->step++;
+	if (k >= KSTEPS)
+		return 1;
+	if (snapshot_reserve(out, KNDEV) < 0)
+		return -ENOMEM;
+	out->ndev = KNDEV;
+	out->mono_ns = (uint64_t)(k + 1) * 1000000000u;
+	for (int j = 0; j < SNAP_NKNOBS; j++)
+		out->knob[j] = k >= KEVENT && j == 1 ? 2048 : 64;
+	for (uint32_t i = 0; i < KNDEV; i++) {
+		struct dev_counters *d = &out->dev[i];
+		memset(d, 0, sizeof *d);
+		d->major = 7;
+		d->minor = i;
+		d->nfields = 17;
+		snprintf(d->name, sizeof d->name, "loop%u", i);
+		uint64_t ios = 0;
+		for (int j = 1; j <= k; j++)
+			ios += i == 0 && j >= KEVENT && j < KEVENT + KHELD ? 0 : 32;
+		d->f[DS_WR_IOS] = ios;
+		d->f[DS_WR_SECT] = ios * 2048;
+		d->f[DS_WR_MS] = d->f[DS_QUEUE_MS] = d->f[DS_IO_MS] = ios;
+	}
+	if (sc->dirtied &&
+	    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snap_xobj_dev(7, 0),
+			   (uint64_t)k * 32768u) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static const struct source_ops kscript_ops = { .kind = "script", .next = kscript_next,
+					       .close = cscript_close };
+
+/* Device 0's causes at the steps it is held back; each step marked. */
+static void run_knob(bool dirtied, uint8_t causes[KHELD])
+{
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct kscript sc = { 0, dirtied };
+	struct source src = { &kscript_ops, &sc, "" };
+	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
+	ck_assert_ptr_nonnull(p);
+	const struct frame *f;
+	for (int k = 0; k < KSTEPS; k++) {
+		ck_assert_int_eq(pipeline_step(p, &f), 0);
+		if (k < KEVENT || k >= KEVENT + KHELD)
+			continue;
+		ck_assert_msg(f->dev_dip[0], "step %d: device 0 not marked", k);
+		causes[k - KEVENT] = f->dev_cause[0];
+	}
+	pipeline_free(p);
+}
+
+/* The knob's dip is the knob's for as long as it holds the writeback back, not only in the
+ * change's interval and the next (the writer did not stop: it dirtied pages all along); a
+ * direct-I/O writer's stop after that is "writers stopped", the knob holding none of its
+ * pages. */
+START_TEST(test_knob_held)
+{
+	uint8_t causes[KHELD];
+	run_knob(true, causes);
+	for (int k = 0; k < KHELD; k++)
+		ck_assert_msg(causes[k] == DIP_CAUSE_KNOB, "held step %d: %s", k,
+			      dip_cause_name(causes[k]));
+	run_knob(false, causes);
+	ck_assert_str_eq(dip_cause_name(causes[0]), "knob change");
+	ck_assert_str_eq(dip_cause_name(causes[1]), "knob change");
+	ck_assert_str_eq(dip_cause_name(causes[2]), "writers stopped");
+	ck_assert_str_eq(dip_cause_name(causes[3]), "writers stopped");
+}
+END_TEST
+
 /* A name read back from a recording is the cause it was written for; a name this build does
  * not know is "unknown". */
 START_TEST(test_cause_names_round_trip)
@@ -172,6 +259,7 @@ Suite *pipeline_causes_suite(void)
 	tcase_add_test(tc, test_judged_causes);
 	tcase_add_test(tc, test_recorded_causes);
 	tcase_add_test(tc, test_cause_names_round_trip);
+	tcase_add_test(tc, test_knob_held);
 	suite_add_tcase(s, tc);
 	return s;
 }
