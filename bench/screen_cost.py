@@ -21,7 +21,7 @@ sample), next to the headless sample (`wbtop -b -q`) on the same fixture.
 
 usage: screen_cost.py WBTOP
 """
-import fcntl, os, pty, select, struct, subprocess, sys, tempfile, termios, time
+import fcntl, os, pty, select, shutil, struct, subprocess, sys, tempfile, termios, time
 
 import sample_cost
 
@@ -153,6 +153,7 @@ def with_fixture(ndev, work):
         writer.kill()
         writer.wait()
         subprocess.call(["umount", "/proc/diskstats"])
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def inner(ndev):
