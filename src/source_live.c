@@ -1,10 +1,9 @@
 /*
  * source_live.c - the live source: one snapshot of this machine per call.
  *
- * System figures come from /proc/vmstat (ten counters, read by
- * vmstat_text.c) and from libproc2's meminfo and stat through its select
- * interface, which re-reads the files on every call (the _get interface
- * caches for about a second).  Device counters come from our own
+ * System figures come from libproc2 (vmstat, meminfo, stat) through its
+ * select interface, which re-reads the files on every call (the _get
+ * interface caches for about a second).  Device counters come from our own
  * linear parse of /proc/diskstats (diskstats.h says why), knobs from
  * /proc/sys/vm.  Identities are looked up only for devices that are new
  * since the last sample.
@@ -19,6 +18,7 @@
 
 #include <libproc2/meminfo.h>
 #include <libproc2/stat.h>
+#include <libproc2/vmstat.h>
 
 #include "diskstats.h"
 #include "grow.h"
@@ -27,7 +27,6 @@
 #include "procs.h"
 #include "source.h"
 #include "sysfs.h"
-#include "vmstat_text.h"
 #include "wbsample.h"
 
 #define PROC_DISKSTATS "/proc/diskstats"
@@ -41,6 +40,7 @@ struct live_known {
 };
 
 struct live {
+	struct vmstat_info *vm;
 	struct meminfo_info *mem;
 	struct stat_info *stat;
 	struct ident_table *idents;
@@ -53,11 +53,10 @@ struct live {
 	struct wbsample *wb;		/* non-NULL while the kernel's writeback loop is read */
 };
 
-/* The /proc/vmstat counters a sample reads, by their names in the file. */
-static const char *const live_vm_names[] = {
-	"pgpgin", "pgpgout", "pswpin", "pswpout",
-	"nr_dirty", "nr_writeback", "nr_dirtied", "nr_written",
-	"nr_dirty_threshold", "nr_dirty_background_threshold",
+static enum vmstat_item live_vm_items[] = {
+	VMSTAT_PGPGIN, VMSTAT_PGPGOUT, VMSTAT_PSWPIN, VMSTAT_PSWPOUT,
+	VMSTAT_NR_DIRTY, VMSTAT_NR_WRITEBACK, VMSTAT_NR_DIRTIED, VMSTAT_NR_WRITTEN,
+	VMSTAT_NR_DIRTY_THRESHOLD, VMSTAT_NR_DIRTY_BACKGROUND_THRESHOLD,
 };
 enum { LV_PGPGIN, LV_PGPGOUT, LV_PSWPIN, LV_PSWPOUT, LV_NR_DIRTY, LV_NR_WRITEBACK,
        LV_NR_DIRTIED, LV_NR_WRITTEN, LV_DIRTY_THRESH, LV_BG_THRESH, LV_COUNT };
@@ -77,31 +76,23 @@ enum { LS_INTR = CPU_NFIELDS, LS_CTXT, LS_RUNNING, LS_BLOCKED, LS_COUNT };
 
 #define NITEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static int live_slurp(struct live *l, const char *path, size_t *len);
-
 static int live_read_sys(struct live *l, struct sys_counters *c, char *err, size_t errlen)
 {
-	/* our own reader of the ten counters: libproc2's hashes every line's name each read,
-	 * an eighth of a small machine's frame (into l->text: the device lines are parsed) */
-	_Static_assert(NITEMS(live_vm_names) == LV_COUNT, "a name for each counter");
-	size_t len;
-	int rc = live_slurp(l, "/proc/vmstat", &len);
-	if (rc < 0) {
-		snprintf(err, errlen, "/proc/vmstat: cannot be read (%s)", strerror(-rc));
-		return rc;
+	struct vmstat_stack *v = procps_vmstat_select(l->vm, live_vm_items, NITEMS(live_vm_items));
+	if (!v) {
+		snprintf(err, errlen, "/proc/vmstat: cannot be read or parsed (%s)", strerror(errno ? errno : EIO));
+		return -EIO;
 	}
-	uint64_t v[LV_COUNT];
-	vmstat_text_values(l->text, len, live_vm_names, LV_COUNT, v);
-	c->pgpgin_kb = v[LV_PGPGIN];
-	c->pgpgout_kb = v[LV_PGPGOUT];
-	c->pswpin_pages = v[LV_PSWPIN];
-	c->pswpout_pages = v[LV_PSWPOUT];
-	c->nr_dirty_pages = v[LV_NR_DIRTY];
-	c->nr_writeback_pages = v[LV_NR_WRITEBACK];
-	c->nr_dirtied_pages = v[LV_NR_DIRTIED];
-	c->nr_written_pages = v[LV_NR_WRITTEN];
-	c->dirty_thresh_pages = v[LV_DIRTY_THRESH];
-	c->bg_thresh_pages = v[LV_BG_THRESH];
+	c->pgpgin_kb = VMSTAT_VAL(LV_PGPGIN, ul_int, v, l->vm);
+	c->pgpgout_kb = VMSTAT_VAL(LV_PGPGOUT, ul_int, v, l->vm);
+	c->pswpin_pages = VMSTAT_VAL(LV_PSWPIN, ul_int, v, l->vm);
+	c->pswpout_pages = VMSTAT_VAL(LV_PSWPOUT, ul_int, v, l->vm);
+	c->nr_dirty_pages = VMSTAT_VAL(LV_NR_DIRTY, ul_int, v, l->vm);
+	c->nr_writeback_pages = VMSTAT_VAL(LV_NR_WRITEBACK, ul_int, v, l->vm);
+	c->nr_dirtied_pages = VMSTAT_VAL(LV_NR_DIRTIED, ul_int, v, l->vm);
+	c->nr_written_pages = VMSTAT_VAL(LV_NR_WRITTEN, ul_int, v, l->vm);
+	c->dirty_thresh_pages = VMSTAT_VAL(LV_DIRTY_THRESH, ul_int, v, l->vm);
+	c->bg_thresh_pages = VMSTAT_VAL(LV_BG_THRESH, ul_int, v, l->vm);
 
 	struct meminfo_stack *m = procps_meminfo_select(l->mem, live_mem_items, NITEMS(live_mem_items));
 	if (!m) {
@@ -175,7 +166,7 @@ static int64_t live_read_knob(const char *file)
 	return sysfs_read_int(path, &v) == 0 && v >= 0 ? v : -1;	/* -1: unreadable */
 }
 
-/* A counter missing from /proc/vmstat is read as 0, which would
+/* libproc2 reports a counter missing from /proc/vmstat as 0, which would
  * pass for "no dirty data, no limit".  So check once, at open, that the
  * writeback counters are there at all (they are on every kernel since
  * 2.6.29); a file without them is refused with its name. */
@@ -314,6 +305,8 @@ static void live_close(struct source *src)
 {
 	struct live *l = src->impl;
 	if (l) {
+		if (l->vm)
+			procps_vmstat_unref(&l->vm);
 		if (l->mem)
 			procps_meminfo_unref(&l->mem);
 		if (l->stat)
@@ -386,7 +379,9 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 	long ps = sysconf(_SC_PAGESIZE);
 	l->page_size = ps > 0 ? (uint64_t)ps : 4096;
 	int rc;
-	if ((rc = procps_meminfo_new(&l->mem)) < 0)
+	if ((rc = procps_vmstat_new(&l->vm)) < 0)
+		snprintf(errbuf, errlen, "/proc/vmstat: %s", strerror(-rc));
+	else if ((rc = procps_meminfo_new(&l->mem)) < 0)
 		snprintf(errbuf, errlen, "/proc/meminfo: %s", strerror(-rc));
 	else if ((rc = procps_stat_new(&l->stat)) < 0)
 		snprintf(errbuf, errlen, "/proc/stat: %s", strerror(-rc));
