@@ -133,7 +133,7 @@ fuzz: $(FUZZ_BIN)
 
 # The bench's own program is built too, so that a change it no longer compiles with fails here.
 check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(FUZZ_BIN) \
-	$(BUILD)/bench/rec_bench
+	$(BUILD)/bench/rec_bench $(BUILD)/bench/detect_bench
 	@sh tests/check.sh "$(BUILD)"
 
 # The recording bench links the program's own objects (all but main).
@@ -141,7 +141,13 @@ $(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/main.o,$(O
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
 
-bench: wbtop $(BUILD)/bench/rec_bench
+# The detector's bench links the detector alone.
+$(BUILD)/bench/detect_bench: bench/detect_bench.c $(BUILD)/obj/detect.o $(BUILD)/obj/median.o \
+		$(BUILD)/obj/sortwin.o $(BUILD)/obj/hashidx.o $(BUILD)/obj/grow.o
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+bench: wbtop $(BUILD)/bench/rec_bench $(BUILD)/bench/detect_bench
 	@BUILD=$(BUILD) sh bench/bench.sh
 
 # Writers at known rates on loop filesystems, drops of known depth injected, wbtop's marks

@@ -79,12 +79,26 @@ void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
 enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
 				  double dt_s, double *wkb_s, double *w_ios);
 
+/* Of derive_dev's figures, the status and those a dip's cause is judged by (w_s, wkb_s,
+ * aqu_sz, w_await_ms, f_s, f_await_ms, and has_flush, has_discard; x_have 0), the same numbers; the
+ * other figures are left as they were. What the pipeline learns a device's usual figures
+ * from, for a quarter of the devices every interval. */
+void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out);
+
 /* The figures the screen needs of every device every frame, shown or not: the status, whether
  * it is active, and what the history keeps (the registry's FIG_IN_HISTORY rows read r_s, w_s,
  * rkb_s, wkb_s, r_await_ms, w_await_ms and util_pct); the other figures are 0.  The same numbers
  * as derive_dev's, for about a third of the work. */
 void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
 		      double dt_s, struct dev_rates *out);
+/* derive_dev_brief and derive_dev_write in one pass, for a screen that needs both of every
+ * device: the brief into out (every member but x[], which it leaves as it was: x_have is 0),
+ * its status returned, out->wkb_s derive_dev_write's write rate and *w_ios (if not NULL) its
+ * writes completed, the same numbers bit for bit. */
+enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
+					const struct dev_counters *cur, double dt_s,
+					struct dev_rates *out, double *w_ios);
 
 /* Rates of one device between two samples of it (prev may be NULL). */
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,

@@ -149,6 +149,14 @@ const char *screen_fmt_kb(double kb, char *buf, size_t len);
 /* A number in at most width characters with at most prec decimals, as
  * precise as fits: "3.25", "123.4", "98765", "123k"; "-" for NAN. */
 const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len);
+/* v with prec decimals into buf, byte for byte as snprintf(buf, len, "%.*f", prec, v)
+ * (rounded to nearest, ties to even, on v's exact value), and the same return; without
+ * printf for up to 6 decimals below 10^15 (a frame formats every cell it shows). */
+int screen_fmt_fixed(double v, int prec, char *buf, size_t len);
+/* text right-aligned in width >= 0 ("%*s") or left-aligned and cut to width bytes ("%-*.*s"),
+ * appended to buf at n (n < cap) and cut to fit as snprintf(buf + n, cap - n, ...) would
+ * cut it; the new length.  A table row is put together with it and drawn in one call. */
+size_t screen_pad_into(char *buf, size_t cap, size_t n, const char *text, int width, bool left);
 /* A duration: "0.4s", "12s", "4m20s", "2h05m", "3d04h"; "-" if < 0. */
 const char *screen_fmt_duration(double s, char *buf, size_t len);
 /* Uptime as top shows it: "3 days, 4:12", "1 day, 0:05", "4:12". */

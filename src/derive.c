@@ -234,14 +234,28 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 	return status;
 }
 
-void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
-		      double dt_s, struct dev_rates *out)
+enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
+					const struct dev_counters *cur, double dt_s,
+					struct dev_rates *out, double *w_ios)
 {
 	uint64_t d[DS_NFIELDS];
 	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
-	derive_dev_none(cur, status, out);
-	if (status != RATE_OK)
-		return;
+	/* every member but x[] set, none by memset (x_have says x[] holds nothing): at thousands
+	 * of devices clearing the whole struct was a sixth of a brief */
+	out->status = status;
+	out->x_have = 0;
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
+	out->rrqm_s = out->wrqm_s = out->aqu_sz = 0.0;
+	out->d_s = out->dkb_s = out->d_await_ms = out->f_s = out->f_await_ms = 0.0;
+	if (status != RATE_OK) {
+		out->r_s = out->w_s = out->rkb_s = out->wkb_s = 0.0;
+		out->r_await_ms = out->w_await_ms = out->util_pct = 0.0;
+		out->active = false;
+		if (w_ios)
+			*w_ios = 0.0;
+		return status;
+	}
 	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
 	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
 	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;
@@ -253,48 +267,76 @@ void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters
 		out->util_pct = 100.0;
 	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+	if (w_ios)
+		*w_ios = derive_num(d[DS_WR_IOS]);
+	return status;
+}
+
+void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out)
+{
+	memset(out->x, 0, sizeof out->x);
+	derive_dev_brief_write(prev, cur, dt_s, out, NULL);
+}
+
+/* derive_dev's status and the figures a dip's cause is judged by (derive_dev_cause), with
+ * every field's delta in d; false (out as derive_dev_none leaves it) without rates. */
+static inline __attribute__((always_inline)) bool
+derive_dev_cause_figures(const struct dev_counters *prev, const struct dev_counters *cur,
+			 double dt_s, uint64_t *d, struct dev_rates *out)
+{
+	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
+	if (status != RATE_OK) {
+		derive_dev_none(cur, status, out);
+		return false;
+	}
+	out->status = RATE_OK;
+	out->x_have = 0;
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
+	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
+	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
+	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+	return true;
 }
 
 void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 		double dt_s, struct dev_rates *out)
 {
 	uint64_t d[DS_NFIELDS];
-	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
-	if (status != RATE_OK) {
-		derive_dev_none(cur, status, out);
-		return;
-	}
 	/* every member is set below: no memset on the common path */
-	out->status = RATE_OK;
-	out->x_have = 0;
-	out->has_discard = cur->nfields >= 15;
-	out->has_flush = cur->nfields >= 17;
+	if (!derive_dev_cause_figures(prev, cur, dt_s, d, out))
+		return;
 	out->r_s = derive_num(d[DS_RD_IOS]) / dt_s;
-	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
 	out->rkb_s = derive_num(d[DS_RD_SECT]) / 2.0 / dt_s;	/* 512-byte sectors to KiB */
-	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
 	out->rrqm_s = derive_num(d[DS_RD_MERGES]) / dt_s;
 	out->wrqm_s = derive_num(d[DS_WR_MERGES]) / dt_s;
 	out->r_await_ms = derive_await(d[DS_RD_MS], d[DS_RD_IOS]);
-	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
-	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
 	out->util_pct = derive_num(d[DS_IO_MS]) / 10.0 / dt_s;
 	if (out->util_pct > 100.0)	/* iostat caps it the same way */
 		out->util_pct = 100.0;
 	out->d_s = derive_num(d[DS_DC_IOS]) / dt_s;
 	out->dkb_s = derive_num(d[DS_DC_SECT]) / 2.0 / dt_s;
 	out->d_await_ms = derive_await(d[DS_DC_MS], d[DS_DC_IOS]);
-	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
-	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
 	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
 		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+}
+
+void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out)
+{
+	uint64_t d[DS_NFIELDS];
+	derive_dev_cause_figures(prev, cur, dt_s, d, out);
 }
 
 /* cur's device c in prev, from the merge position *j on (both arrays are sorted by
  * major:minor); NULL if it is new.  The usual step, the same device at the same place, is
  * one comparison. */
-static const struct dev_counters *derive_match(const struct snapshot *prev,
-					       const struct dev_counters *c, size_t *j)
+static inline __attribute__((always_inline)) const struct dev_counters *
+derive_match(const struct snapshot *prev, const struct dev_counters *c, size_t *j)
 {
 	if (!prev)
 		return NULL;

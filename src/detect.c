@@ -89,7 +89,8 @@ static const double DIP_MAD_TO_SIGMA = 1.0483;
  * median of such changes is 0 -- the flicker would be marked -- while the 90th percentile is
  * the flicker. */
 static const double DIP_RISE_Q90_TO_SIGMA = 0.4299;
-static const double DIP_RISE_QUANTILE = 0.9;
+/* The quantile, as tenths (dip_rise_rank) */
+enum { DIP_RISE_QUANTILE_TENTHS = 9 };
 /* In a lone series the interval after a dip is marked too while it is still below the level
  * by 0.6 of the threshold: a recovery that is not yet one. */
 static const double DIP_AFTER_FRAC = 0.6;
@@ -264,7 +265,10 @@ static bool dip_stat_ready(const struct dip_stat *st)
 /* The rank of the jitter's quantile among n >= 2 sorted rises. */
 static size_t dip_rise_rank(size_t n)
 {
-	size_t r = (size_t)(DIP_RISE_QUANTILE * (double)(n - 1) + 0.5);
+	/* 0.9 (n - 1) rounded, in integers (read for every device every interval; the same
+	 * ranks as the floating-point product for every window length up to 255) */
+	_Static_assert(DIP_JITTER_LEN <= 255, "the integer rank is checked up to 255");
+	size_t r = (DIP_RISE_QUANTILE_TENTHS * (n - 1) + 5) / 10;
 	return r + 1 < n ? r : n - 2;	/* never the largest: one wild sample is no jitter */
 }
 
@@ -294,13 +298,19 @@ static double dip_total_sigma(const struct dip_stat *st)
  * that happen to be small must not make a series that is plainly spread look quiet. Drops
  * widen that spread a little, but a drop deep enough to matter stands out of it all the same;
  * on a full estimate it is not used, as eleven values are too few for it to be steady. */
-static double dip_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone)
+static double dip_spread_sigma(const struct dip_stat *st, double sigma, double up)
 {
-	if (st->nresid >= DIP_SPREAD_UNTIL || st->nlevel < DIP_MIN_LEVELS || (!lone && isnan(sigma)))
-		return sigma;
 	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
 	double spread = up > 0.0 ? DIP_QUARTILE_TO_SIGMA * (up - mid) / up : 0.0;
 	return isnan(sigma) || spread > sigma ? spread : sigma;
+}
+
+/* Inline, the spread apart: a full estimate (the usual case) is one comparison. */
+static inline double dip_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone)
+{
+	if (st->nresid >= DIP_SPREAD_UNTIL || st->nlevel < DIP_MIN_LEVELS || (!lone && isnan(sigma)))
+		return sigma;
+	return dip_spread_sigma(st, sigma, up);
 }
 
 static void dip_stat_push_resid(struct dip_stat *st, double resid)

@@ -41,6 +41,11 @@ struct history {
 	struct hist_hint *hint;	/* nhint of them; dropped when a series is freed */
 	size_t nhint, cap_hint;
 	const struct fig_dev *rows[FIG_NHIST];	/* the registry's rows kept, by slot */
+	/* a row that is a plain field of struct dev_rates, needing nothing: its offset, read
+	 * without the registry's general path (every device every frame); else SIZE_MAX */
+	size_t plain_off[FIG_NHIST];
+	size_t slot_now;	/* history_slot of the newest frame */
+	size_t nfresh;		/* series given figures in the newest frame (all: nothing to prune) */
 };
 
 static size_t history_slot(const struct history *h, uint64_t frame)
@@ -65,8 +70,11 @@ struct history *history_new(size_t cap)
 	if (!h)
 		return NULL;
 	h->cap = cap;
-	for (int k = 0; k < FIG_NHIST; k++)
-		h->rows[k] = fig_dev_by_hist(k);
+	for (int k = 0; k < FIG_NHIST; k++) {
+		const struct fig_dev *f = fig_dev_by_hist(k);
+		h->rows[k] = f;
+		h->plain_off[k] = f && !f->formula && !f->need ? f->offset : SIZE_MAX;
+	}
 	h->sys = calloc(cap, sizeof *h->sys);
 	if (!h->sys) {
 		free(h);
@@ -82,6 +90,7 @@ void history_clear(struct history *h)
 	h->ndev = 0;
 	h->nhint = 0;
 	h->frames = 0;
+	h->nfresh = 0;
 	memset(h->sys, 0, h->cap * sizeof *h->sys);
 }
 
@@ -114,9 +123,14 @@ static void history_prune(struct history *h)
 
 void history_push(struct history *h, const struct hist_sys *s)
 {
+	/* when every series had figures in the last frame none can be a ring's length old */
+	bool stale = h->nfresh < h->ndev;
 	h->frames++;
-	h->sys[history_slot(h, h->frames)] = *s;
-	history_prune(h);
+	h->slot_now = history_slot(h, h->frames);
+	h->nfresh = 0;
+	h->sys[h->slot_now] = *s;
+	if (stale)
+		history_prune(h);
 }
 
 void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct sys_rates *r,
@@ -149,10 +163,16 @@ static void history_dev_fill(const struct history *h, struct hist_dev *out,
 		return;
 	out->valid = true;
 	out->dip = dip;
+#pragma GCC unroll 8
 	for (int k = 0; k < FIG_NHIST; k++) {
 		const struct fig_dev *f = h->rows[k];
-		if (f && fig_dev_available(f, r))
+		double v;
+		if (h->plain_off[k] != SIZE_MAX) {	/* available: the rates are there */
+			memcpy(&v, (const char *)r + h->plain_off[k], sizeof v);
+			out->v[k] = (float)v;
+		} else if (f && fig_dev_available(f, r)) {
 			out->v[k] = (float)fig_dev_value(f, r);
+		}
 	}
 }
 
@@ -174,7 +194,7 @@ void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, boo
 void history_mark_event(struct history *h)
 {
 	if (h->frames)
-		h->sys[history_slot(h, h->frames)].event = true;
+		h->sys[h->slot_now].event = true;
 }
 
 /* Index of key in the sorted array, or where it would go (*found false). */
@@ -235,13 +255,20 @@ static struct hist_series *history_insert(struct history *h, size_t at, const ch
 /* Store d in series s at the newest frame, clearing the holes since it last had figures. */
 static void history_store(struct history *h, struct hist_series *s, const struct hist_dev *d)
 {
-	uint64_t from = s->last_frame ? s->last_frame + 1 : h->frames;	/* new: no holes */
-	if (h->frames > h->cap && from < h->frames - h->cap + 1)
-		from = h->frames - h->cap + 1;
-	for (uint64_t k = from; k < h->frames; k++)
-		memset(&s->ring[history_slot(h, k)], 0, sizeof *s->ring);
-	s->ring[history_slot(h, h->frames)] = *d;
+	if (s->last_frame + 1 != h->frames) {	/* not the usual: figures last frame too */
+		if (s->last_frame == h->frames) {	/* twice in one frame: the later wins */
+			s->ring[h->slot_now] = *d;
+			return;
+		}
+		uint64_t from = s->last_frame ? s->last_frame + 1 : h->frames;	/* new: no holes */
+		if (h->frames > h->cap && from < h->frames - h->cap + 1)
+			from = h->frames - h->cap + 1;
+		for (uint64_t k = from; k < h->frames; k++)
+			memset(&s->ring[history_slot(h, k)], 0, sizeof *s->ring);
+	}
+	s->ring[h->slot_now] = *d;
 	s->last_frame = h->frames;
+	h->nfresh++;
 }
 
 /* The series of key, made if new; NULL when out of memory. */
@@ -283,9 +310,10 @@ static int history_merge_new(struct history *h, size_t nnew)
 				if (h->hint[i].s == fresh[k])
 					h->hint[i].s = fresh[kept - 1];
 			struct hist_series *dup = fresh[k];
-			if (dup->last_frame == h->frames)	/* the newer figures win, as one by one */
-				fresh[kept - 1]->ring[history_slot(h, h->frames)] =
-					dup->ring[history_slot(h, h->frames)];
+			if (dup->last_frame == h->frames) {	/* the newer figures win, as one by one */
+				fresh[kept - 1]->ring[h->slot_now] = dup->ring[h->slot_now];
+				h->nfresh--;	/* one series, counted twice */
+			}
 			history_series_free(dup);
 			continue;
 		}

@@ -26,6 +26,7 @@ struct pipeline {
 	unsigned long step, rates_step;	/* steps taken; the step rates[] is for (0: none) */
 	struct dev_rates *briefs;	/* derived on first use: frame_dev_briefs() */
 	unsigned long briefs_step;
+	bool want_briefs;	/* a view asked for them: from then on derived with the write rates */
 	unsigned long *rate_step;	/* per device: the step rates[i] alone is for (frame_dev_rate) */
 	bool prev_spoilt;		/* a failed step overwrote the frame's prev */
 	bool *dips;
@@ -130,14 +131,22 @@ static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!have_rates ||
-		    derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]) !=
-		    RATE_OK)
+		enum rate_status st = RATE_FIRST;
+		if (p->want_briefs) {	/* one pass over the counters for both */
+			st = derive_dev_brief_write(have_rates ? p->prev_of[i] : NULL, d, f->sys.dt_s,
+						    &p->briefs[i], &p->reqs[i]);
+			p->values[i] = p->briefs[i].wkb_s;
+		} else if (have_rates) {
+			st = derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]);
+		}
+		if (!have_rates || st != RATE_OK)
 			p->values[i] = p->reqs[i] = -1.0;
 		bool keyed = d->ident && d->ident->key;
 		p->keys[i] = ident_dev_key(d, p->name_keys[i], sizeof p->name_keys[i]);
 		p->ids[i] = keyed ? d->ident->key_serial : 0;
 	}
+	if (p->want_briefs)
+		p->briefs_step = p->step;
 	if (!have_rates) {	/* keys and ids for the views all the same */
 		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
 		return;
@@ -237,7 +246,7 @@ static struct dip_cause_base *pipeline_usual(struct pipeline *p, const struct sn
 	return now;
 }
 
-/* Device i's figures to learn as its usual ones: the diskstats ones and, of the kernel loop's
+/* Device i's figures to learn as its usual ones: the diskstats ones a cause is judged by and, of the kernel loop's
  * values beside them, only its pages dirtied (a mark's evidence has them all, frame_dev_rate):
  * two lookups, not a walk of every value. */
 static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const struct frame *f,
@@ -245,7 +254,7 @@ static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const st
 {
 	const struct dev_counters *d = &f->cur->dev[i];
 	struct dev_rates *r = &p->usual_rates;
-	derive_dev(p->prev_of[i], d, f->sys.dt_s, r);
+	derive_dev_cause(p->prev_of[i], d, f->sys.dt_s, r);
 	if (f->cur->nx && r->status == RATE_OK &&
 	    derive_x(f->prev, f->cur, SNAP_XDEV, snap_xobj_dev(d->major, d->minor),
 		     SNAP_XDEV_WB_DIRTIED_KB, f->sys.dt_s, &r->x[SNAP_XDEV_WB_DIRTIED_KB]))
@@ -394,6 +403,7 @@ const struct dev_rates *frame_dev_briefs(const struct frame *f)
 	struct pipeline *p = f->owner;
 	if (!p)
 		return NULL;
+	p->want_briefs = true;
 	if (p->briefs_step != p->step) {
 		double dt = derive_dt_s(f->prev, f->cur);
 		for (size_t i = 0; i < f->cur->ndev; i++)

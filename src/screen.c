@@ -323,6 +323,14 @@ int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const cha
 	return cols;
 }
 
+int scr_add_pad(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text,
+		int width, bool left)
+{
+	char buf[512];
+	screen_pad_into(buf, sizeof buf, 0, text, width, left);
+	return scr_add(s, ln, role, buf);
+}
+
 int scr_addf(struct screen *s, struct scr_line *ln, enum scr_role role, const char *fmt, ...)
 {
 	char buf[512];

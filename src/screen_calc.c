@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,84 @@ const char *screen_fmt_kb(double kb, char *buf, size_t len)
 	return buf;
 }
 
+/* Powers of ten up to the most decimals the fast path writes; all exact as doubles. */
+static const double scr_pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+static const uint64_t scr_pow10_u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+
+/* The nearest integer to |v| * 10^prec, ties to even, from the exact product: y is the
+ * rounded product and e (by fma) what rounding lost, so y + e is exact.  Below 2^50 a
+ * fraction of y other than one half is at least an ulp of y from it, more than |e|, so
+ * only at one half does e's sign decide. */
+static uint64_t scr_round_scaled(double a, int prec)
+{
+	double y = a * scr_pow10[prec];
+	double e = fma(a, scr_pow10[prec], -y);
+	double q = floor(y), fr = y - q;
+	uint64_t n = (uint64_t)q;
+	if (fr > 0.5 || (fr == 0.5 && (e > 0 || (e == 0 && (n & 1)))))
+		n++;
+	return n;
+}
+
+/* t (n bytes) into buf as snprintf would: cut to len - 1 bytes. */
+static void scr_copy_cut(char *buf, size_t len, const char *t, size_t n)
+{
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, t, n);
+	buf[n] = 0;
+}
+
+int screen_fmt_fixed(double v, int prec, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (prec < 0 || prec > 6 || !(a < 1e15 / scr_pow10[prec]))
+		return snprintf(buf, len, "%.*f", prec, v);	/* NAN, inf, huge: printf's own */
+	uint64_t n = scr_round_scaled(a, prec);
+	uint64_t ip = n / scr_pow10_u[prec], fp = n % scr_pow10_u[prec];
+	char tmp[24];
+	int t = 0;
+	for (int k = 0; k < prec; k++, fp /= 10)
+		tmp[t++] = (char)('0' + fp % 10);
+	if (prec)
+		tmp[t++] = '.';
+	do {
+		tmp[t++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	if (signbit(v))	/* as printf: "-0.0" for a negative that rounds to zero */
+		tmp[t++] = '-';
+	char out[24];
+	for (int k = 0; k < t; k++)
+		out[k] = tmp[t - 1 - k];
+	scr_copy_cut(buf, len, out, (size_t)t);
+	return t;
+}
+
+size_t screen_pad_into(char *buf, size_t cap, size_t n, const char *text, int width, bool left)
+{
+	size_t len = strlen(text), w = width > 0 ? (size_t)width : 0;
+	if (left && len > w)
+		len = w;	/* cut as "%-*.*s" cuts: by bytes */
+	size_t pad = len < w ? w - len : 0;
+	/* what does not fit is cut, as a printf into the rest of buf would cut it */
+	size_t room = cap - 1 - n;
+	size_t lead = left ? 0 : pad, trail = left ? pad : 0;
+	lead = lead < room ? lead : room;
+	room -= lead;
+	size_t take = len < room ? len : room;
+	room -= take;
+	trail = trail < room ? trail : room;
+	memset(buf + n, ' ', lead);
+	memcpy(buf + n + lead, text, take);
+	memset(buf + n + lead + take, ' ', trail);
+	n += lead + take + trail;
+	buf[n] = 0;
+	return n;
+}
+
 const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
 {
 	if (isnan(v)) {
@@ -43,7 +122,7 @@ const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
 		return buf;
 	}
 	for (int p = prec; p >= 0; p--) {
-		int n = snprintf(buf, len, "%.*f", p, v);
+		int n = screen_fmt_fixed(v, p, buf, len);
 		if (n <= width)
 			return buf;
 	}
@@ -51,7 +130,15 @@ const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
 	double x = v;
 	for (int u = 0; u < 4; u++) {
 		x /= 1000.0;
-		int n = snprintf(buf, len, "%.0f%c", x, units[u]);
+		char t[32];
+		int n = screen_fmt_fixed(x, 0, t, sizeof t);
+		if (n < 0 || n > 30)
+			n = snprintf(buf, len, "%.0f%c", x, units[u]);
+		else {
+			t[n++] = units[u];
+			t[n] = 0;
+			scr_copy_cut(buf, len, t, (size_t)n);
+		}
 		if (n <= width)
 			return buf;
 	}

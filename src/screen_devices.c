@@ -274,15 +274,17 @@ void scr_devs_free(struct screen *s)
  * a number kept until the set of devices changes. */
 
 /* Device i's sort key: its figure, or +-INFINITY (at the end) without one. */
-static double scr_sort_key(const struct screen *s, size_t i)
+/* Device i's sort key; briefs and write_kbps are the frame's (asked once a frame, not a device). */
+static double scr_sort_key(const struct screen *s, size_t i, const struct dev_rates *briefs,
+			   const double *write_kbps)
 {
 	const struct fig_dev *col = s->cols[s->sort_col];
 	double none = col->sort == FIG_SORT_DESC ? -INFINITY : INFINITY;
 	if (col == s->write_col) {	/* the default: the rate the dip detector was given */
-		double w = frame_dev_write_kbps(s->f)[i];
+		double w = write_kbps[i];
 		return w < 0 ? none : w;
 	}
-	const struct dev_rates *r = (col->sinks & FIG_IN_HISTORY) ? &frame_dev_briefs(s->f)[i] :
+	const struct dev_rates *r = (col->sinks & FIG_IN_HISTORY) ? &briefs[i] :
 				    frame_dev_rate(s->f, i);
 	double v = r->status == RATE_OK ? fig_dev_value(col, r) : none;
 	return isnan(v) ? none : v;
@@ -339,9 +341,9 @@ static bool scr_devs_grow(struct screen *s, size_t n)
 	return true;
 }
 
-static bool scr_dev_shown(const struct screen *s, size_t i)
+static bool scr_dev_shown(const struct screen *s, size_t i, const struct dev_rates *briefs)
 {
-	const struct dev_rates *r = &frame_dev_briefs(s->f)[i];
+	const struct dev_rates *r = &briefs[i];
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
 	return s->show_idle || dip || (r->status == RATE_OK && r->active);
 }
@@ -403,17 +405,21 @@ void scr_devs_update(struct screen *s)
 	if (!scr_devs_grow(s, cur->ndev) || !scr_name_ranks(s))
 		return;	/* an empty table this frame; the next may fit */
 	s->key_asc = s->sort_col >= 0 && s->cols[s->sort_col]->sort == FIG_SORT_ASC;
+	const struct dev_rates *briefs = frame_dev_briefs(s->f);
+	const double *write_kbps = frame_dev_write_kbps(s->f);
+	if (!briefs || !write_kbps)
+		return;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
 		if (!scr_selected_by_filter(s, i))
 			continue;
 		s->nselected++;
-		if (!scr_dev_shown(s, i))
+		if (!scr_dev_shown(s, i, briefs))
 			continue;
 		struct topk_item *c = &s->cand[s->norder++];
 		c->idx = (uint32_t)i;
 		c->rank = s->name_rank[i];
-		c->key = s->sort_col >= 0 ? scr_sort_key(s, i) : 0.0;
+		c->key = s->sort_col >= 0 ? scr_sort_key(s, i, briefs, write_kbps) : 0.0;
 		/* "has them": the device has done flushes or discards at all */
 		s->want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
 		s->want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
@@ -501,14 +507,18 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
-	scr_addf(s, &ln, role, "%-*.*s", L->name_w, L->name_w, scr_dev_label_fit(d, L->name_w, name, sizeof name));
+	/* the label and the cells, all in the row's colour, put in as one text */
+	char text[512];
+	size_t n = screen_pad_into(text, sizeof text, 0,
+				   scr_dev_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
 		const struct fig_dev *col = s->cols[c];
 		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
-		scr_addf(s, &ln, role, "%*s", col->screen.width, v);
+		n = screen_pad_into(text, sizeof text, n, v, col->screen.width, false);
 	}
+	scr_add(s, &ln, role, text);
 	scr_add(s, &ln, SCR_NORMAL, " ");
 	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {

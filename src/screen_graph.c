@@ -77,6 +77,24 @@ void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, c
 		    int n, double floor_max)
 {
 	double max = scr_series_max(vals, n, floor_max);
+	int m = n < ln->xmax - ln->x ? n : ln->xmax - ln->x;
+	/* the row's cells made first and put in with one call (a call a cell was most of
+	 * drawing a sparkline); cell by cell only when a glyph has no cell */
+	cchar_t cells[256];
+	bool whole = m > 0 && m <= (int)(sizeof cells / sizeof cells[0]);
+	for (int i = 0; whole && i < m; i++) {
+		int level = screen_spark_level(vals[i], max, 8);
+		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
+		const cchar_t *cc = scr_glyph(s, g, scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
+		if (cc)
+			cells[i] = *cc;
+		whole = cc != NULL;
+	}
+	if (whole) {
+		mvadd_wchnstr(ln->y, ln->x, cells, m);
+		ln->x += m;
+		return;
+	}
 	for (int i = 0; i < n && ln->x < ln->xmax; i++) {
 		int level = screen_spark_level(vals[i], max, 8);
 		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];

@@ -161,6 +161,10 @@ uint64_t scr_now_ns(void);	/* CLOCK_MONOTONIC, for how long messages stay */
 attr_t scr_attr(const struct screen *s, enum scr_role role);
 /* Append text at the cursor, clipped; returns columns written. */
 int scr_add(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text);
+/* text right-aligned in width columns ("%*s"), or left-aligned and cut to width bytes
+ * ("%-*.*s"): the cells of a table without a printf each. */
+int scr_add_pad(struct screen *s, struct scr_line *ln, enum scr_role role, const char *text,
+		int width, bool left);
 int scr_addf(struct screen *s, struct scr_line *ln, enum scr_role role, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* "label value" with a space before it; only if all of it fits. */

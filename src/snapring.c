@@ -276,8 +276,10 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 			*h = (struct snapring_hint){ NULL, 0, NULL };
 			continue;
 		}
+		/* a serial is new whenever an identity is made again (a minor reused renames it):
+		 * the same one says the same name; without one (0) the name is compared */
 		if (i >= nhint || h->src != id || h->serial != id->key_serial ||
-		    snapring_str_cmp(h->copy->kname, id->kname) != 0) {
+		    (!id->key_serial && snapring_str_cmp(h->copy->kname, id->kname) != 0)) {
 			const struct dev_ident *copy = snapring_ident(r, id);
 			if (!copy)
 				return -ENOMEM;

@@ -3,10 +3,12 @@
  * counter resets, 32-bit millisecond wraps, devices coming and going, dt = 0.
  */
 #include <check.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cause.h"
 #include "derive.h"
 #include "knob.h"
 #include "snapshot.h"
@@ -332,6 +334,19 @@ START_TEST(test_write_rate_is_derive_devs)
 			derive_dev_brief(pair[i], &ca[i], dt, &b);
 			if (b.status != full[i].status || b.active != full[i].active)
 				bad = (int)i;
+			/* the brief and the write rate in one pass: the same numbers as both */
+			struct dev_rates bw;
+			memset(&bw, 0x5a, sizeof bw);
+			double wi, wi_want;
+			enum rate_status sw = derive_dev_brief_write(pair[i], &ca[i], dt, &bw, &wi);
+			derive_dev_write(pair[i], &ca[i], dt, &w, &wi_want);
+			memcpy(bw.x, b.x, sizeof bw.x);	/* left as it was: x_have is 0 */
+			if (sw != st || memcmp(&bw.wkb_s, &w, sizeof w) || memcmp(&wi, &wi_want, sizeof wi) ||
+			    bw.x_have || bw.status != b.status || bw.active != b.active ||
+			    bw.has_discard != b.has_discard || bw.has_flush != b.has_flush ||
+			    memcmp(&bw.r_s, &b.r_s, offsetof(struct dev_rates, has_discard) -
+				   offsetof(struct dev_rates, r_s)))
+				bad = (int)i;
 			for (int k = 0; k < FIG_NHIST && bad < 0; k++) {
 				const struct fig_dev *row = fig_dev_by_hist(k);
 				double vb = fig_dev_value(row, &b), vf = fig_dev_value(row, &full[i]);
@@ -347,6 +362,66 @@ START_TEST(test_write_rate_is_derive_devs)
 	derive_pair_devs(NULL, &cs, pair);
 	for (size_t i = 0; i < nc; i++)
 		ck_assert_ptr_null(pair[i]);
+}
+END_TEST
+
+/* What the pipeline learns a device's usual figures from (derive_dev_cause) is derive_dev's,
+ * bit for bit, in every figure a cause is judged by: the status, flush and discard support
+ * (old kernels have neither), and w_s, wkb_s, aqu_sz, w_await_ms, f_s, f_await_ms read through the
+ * registry as the cause's evidence reads them; over random counters, resets, wraps, idle
+ * devices, a first sample and dt = 0. */
+START_TEST(test_cause_figures_are_derive_dev)
+{
+	static const enum fig_dev_id ids[] = { FIG_DEV_W_S, FIG_DEV_WKB_S, FIG_DEV_AQU_SZ,
+					       FIG_DEV_W_AWAIT_MS, FIG_DEV_F_S, FIG_DEV_F_AWAIT_MS };
+	uint64_t x = 11;
+	unsigned nok = 0;
+	for (int k = 0; k < 3000; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		unsigned kind = (unsigned)(x >> 60);
+		struct dev_counters p = dev(8, 0, "sda"), c = p;
+		for (int f = 0; f < DS_NFIELDS; f++) {
+			p.f[f] = (x >> (f % 40)) & 0xffffff;
+			c.f[f] = p.f[f] + ((x >> (f + 3)) & 0xfff);
+		}
+		if (kind == 1)
+			c.f[k % DS_NFIELDS] = p.f[k % DS_NFIELDS] - 1;	/* backwards */
+		if (kind == 2) {
+			p.f[DS_WR_MS] = UINT32_MAX - 5;	/* a 32-bit wrap */
+			c.f[DS_WR_MS] = 10;
+		}
+		if (kind == 3)
+			memcpy(c.f, p.f, sizeof c.f);	/* idle */
+		if (kind == 4)
+			p.nfields = c.nfields = 11;	/* no discards, no flushes */
+		if (kind == 5)
+			p.nfields = c.nfields = 15;	/* no flushes */
+		double dt = kind == 6 ? 0.0 : 0.25 + (double)(x >> 58);
+		struct dev_rates full, cause;
+		memset(&cause, 0x5a, sizeof cause);	/* what it leaves is not read */
+		derive_dev(kind == 7 ? NULL : &p, &c, dt, &full);
+		derive_dev_cause(kind == 7 ? NULL : &p, &c, dt, &cause);
+		ck_assert_int_eq(cause.status, full.status);
+		ck_assert(cause.has_flush == full.has_flush && cause.has_discard == full.has_discard);
+		ck_assert_uint_eq(cause.x_have, full.x_have);
+		for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+			double vf = -1.0, vc = -1.0;
+			bool hf = fig_dev_get(ids[i], &full, &vf), hc = fig_dev_get(ids[i], &cause, &vc);
+			ck_assert_msg(hf == hc && memcmp(&vf, &vc, sizeof vf) == 0,
+				      "case %d kind %u figure %zu: %g against %g", k, kind, i, vc, vf);
+		}
+		/* and whatever the cause's evidence reads, now or after a change of it */
+		struct dip_evidence ef, ec;
+		memset(&ef, 0, sizeof ef);	/* the padding too, for the memcmp */
+		memset(&ec, 0, sizeof ec);
+		dip_evidence_init(&ef);
+		dip_evidence_init(&ec);
+		dip_evidence_dev(&ef, &full);
+		dip_evidence_dev(&ec, &cause);
+		ck_assert_msg(memcmp(&ef, &ec, sizeof ef) == 0, "case %d kind %u: evidence differs", k, kind);
+		nok += full.status == RATE_OK;
+	}
+	ck_assert_uint_gt(nok, 2000);
 }
 END_TEST
 
@@ -476,6 +551,7 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_sys_first_and_nodata);
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
 	tcase_add_test(tc, test_dev_extras);
+	tcase_add_test(tc, test_cause_figures_are_derive_dev);
 	tcase_add_test(tc, test_knob_changes_unexplained);
 	suite_add_tcase(s, tc);
 	return s;

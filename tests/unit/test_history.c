@@ -252,6 +252,7 @@ START_TEST(test_add_devs_as_one_by_one)
 {
 	struct history *a = history_new(4), *b = history_new(4);
 	static const char *names[] = { "k0", "k1", "k2", "k3", "k4" };
+	uint64_t last[5] = { 0 };	/* the frame each key last had figures in */
 	for (int frame = 0; frame < 40; frame++) {
 		const char *keys[5];
 		uint64_t ids[5];
@@ -263,8 +264,10 @@ START_TEST(test_add_devs_as_one_by_one)
 			ids[i] = frame % 5 == 1 && who == 2 ? 0 : 100 + who;	/* k2 without a serial */
 			if (frame > 20 && who == 4)
 				ids[i] = 101;	/* the serial k1 had before, now k4's */
-			r[i] = (struct dev_rates){ .status = RATE_OK, .wkb_s = frame * 10 + (double)who,
-						    .util_pct = (double)who, .r_s = 1, .r_await_ms = 2 };
+			r[i] = (struct dev_rates){ .status = (frame + (int)who) % 11 == 5 ? RATE_RESET : RATE_OK,
+						    .wkb_s = frame * 10 + (double)who, .rkb_s = frame * 0.7,
+						    .util_pct = (double)who, .r_s = 1, .r_await_ms = 2,
+						    .w_s = (double)who * 3 + frame, .w_await_ms = 1.5 * (double)who };
 		}
 		if (frame > 20) {
 			for (size_t i = 0; i < n; i++)
@@ -276,6 +279,8 @@ START_TEST(test_add_devs_as_one_by_one)
 		history_push(a, &sys);
 		history_push(b, &sys);
 		ck_assert_int_eq(history_add_devs(a, n, keys, ids, r, dips), 0);
+		for (size_t i = 0; i < n; i++)
+			last[keys[i][1] - '0'] = history_frames(a);
 		for (size_t i = 0; i < n; i++) {
 			struct hist_dev d;
 			history_dev_from_rates(&d, &r[i], dips[i]);
@@ -287,6 +292,11 @@ START_TEST(test_add_devs_as_one_by_one)
 				history_push(b, &sys);
 			}
 		ck_assert_uint_eq(history_ndevs(a), history_ndevs(b));
+		/* held: exactly the keys given figures in the last ring's length of frames */
+		size_t held = 0;
+		for (int k = 0; k < 5; k++)
+			held += last[k] && last[k] + history_cap(a) > history_frames(a);
+		ck_assert_uint_eq(history_ndevs(a), held);
 		for (size_t k = 0; k < 5; k++) {
 			const struct hist_series *sa = history_find(a, names[k]), *sb = history_find(b, names[k]);
 			ck_assert((sa == NULL) == (sb == NULL));

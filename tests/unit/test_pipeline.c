@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,46 @@ START_TEST(test_failed_step_spoils_no_rates)
 }
 END_TEST
 
+/* A view that asks for the briefs gets them derived with the write rates in one pass from its
+ * next step on: the briefs are derive_dev_brief's, and the write rates, the detector's inputs
+ * and its marks are bit for bit those of a pipeline that never asked. */
+START_TEST(test_briefs_with_write_rates)
+{
+	struct script sa = { 0, -1 }, sb = { 0, -1 };
+	struct source a = { &script_ops, &sa, "" }, b = { &script_ops, &sb, "" };
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct pipeline *pa = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
+	struct pipeline *pb = pipeline_new(&b, &dp, PIPELINE_MARKS_RECORDED);
+	ck_assert(pa && pb);
+	static const struct dev_counters *pair[NDEV];
+	const struct frame *fa, *fb;
+	int steps = 0;
+	while (pipeline_step(pa, &fa) == 0) {
+		ck_assert_int_eq(pipeline_step(pb, &fb), 0);
+		ck_assert_mem_eq(frame_dev_write_kbps(fa), frame_dev_write_kbps(fb), NDEV * sizeof(double));
+		ck_assert_mem_eq(fa->dev_dip, fb->dev_dip, NDEV * sizeof(bool));
+		const struct dev_rates *br = frame_dev_briefs(fa);
+		ck_assert_ptr_nonnull(br);
+		derive_pair_devs(fa->prev, fa->cur, pair);
+		double dt = derive_dt_s(fa->prev, fa->cur);
+		for (int i = 0; i < NDEV; i++) {
+			struct dev_rates want;
+			derive_dev_brief(pair[i], &fa->cur->dev[i], dt, &want);
+			ck_assert_int_eq(br[i].status, want.status);
+			ck_assert_int_eq(br[i].active, want.active);
+			ck_assert_int_eq(br[i].x_have, 0);
+			ck_assert_msg(memcmp(&br[i].r_s, &want.r_s, offsetof(struct dev_rates, has_discard) -
+					     offsetof(struct dev_rates, r_s)) == 0, "step %d device %d", steps, i);
+		}
+		steps++;
+	}
+	ck_assert_int_eq(steps, NSTEP);
+	pipeline_free(pa);
+	pipeline_free(pb);
+}
+END_TEST
+
 /* A source with recorded marks: device 3 and the system "dipped" at every
  * even step. */
 static bool recorded_dev_dips[NDEV];
@@ -176,6 +217,7 @@ Suite *pipeline_suite(void)
 	TCase *tc = tcase_create("frame");
 	tcase_add_test(tc, test_rates_on_first_use);
 	tcase_add_test(tc, test_failed_step_spoils_no_rates);
+	tcase_add_test(tc, test_briefs_with_write_rates);
 	tcase_add_test(tc, test_marks_rule);
 	suite_add_tcase(s, tc);
 	return s;

@@ -6,7 +6,9 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "screen.h"
@@ -43,6 +45,73 @@ START_TEST(test_fmt_num)
 	char buf[32];
 	ck_assert_str_eq(screen_fmt_num(num_cases[_i].v, num_cases[_i].width, num_cases[_i].prec,
 					buf, sizeof buf), num_cases[_i].want);
+}
+END_TEST
+
+/* The fast "%.*f" against printf itself, byte for byte and in its return: decimal ties
+ * (ties to even on the exact value), the doubles either side of each, negatives and -0,
+ * short buffers, the edges of the fast path, and a spread of random magnitudes. */
+static void fixed_check(double v, int prec, size_t len)
+{
+	char want[64], got[64];
+	memset(got, 'x', sizeof got);
+	int wn = snprintf(want, len, "%.*f", prec, v);
+	int gn = screen_fmt_fixed(v, prec, got, len);
+	ck_assert_msg(wn == gn && (len == 0 || strcmp(want, got) == 0),
+		      "%.17g prec %d len %zu: printf \"%s\" (%d), fast \"%s\" (%d)", v, prec, len,
+		      want, wn, got, gn);
+}
+
+START_TEST(test_fmt_fixed)
+{
+	static const double edges[] = { 0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.05, 0.15, 0.25, 0.35,
+					0.125, 0.375, 1e-300, 5e-324, 999.95, 9.995, 1e15, 9.99e14,
+					-9.99e14, 1e20, INFINITY, -INFINITY, NAN, 4503599627370495.5 };
+	for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++)
+		for (int p = 0; p <= 7; p++) {
+			fixed_check(edges[k], p, 64);
+			fixed_check(nextafter(edges[k], INFINITY), p, 64);
+			fixed_check(nextafter(edges[k], -INFINITY), p, 64);
+		}
+	srandom(18);
+	for (int i = 0; i < 200000; i++) {
+		int p = i % 7;
+		double v;
+		if (i % 3 == 0) {	/* a decimal tie at this precision, and its neighbours */
+			double t = ((double)(random() % 2000000) + 0.5) / pow(10, p);
+			v = i % 2 ? t : nextafter(t, (i & 4) ? INFINITY : 0);
+		} else {
+			v = ldexp((double)random() / 2147483648.0, (int)(random() % 100) - 40);
+		}
+		if (i % 5 == 0)
+			v = -v;
+		fixed_check(v, p, i % 11 == 0 ? (size_t)(i % 9) : 64);
+	}
+}
+END_TEST
+
+/* Padding into a row: what "%*s" and "%-*.*s" print into the rest of the buffer, byte for
+ * byte, cut where the buffer ends, for texts shorter than, as long as and longer than the
+ * width, a width of 0, and every room left from none to plenty. */
+START_TEST(test_pad_into)
+{
+	static const char *texts[] = { "", "7", "12.5", "abcdefgh", "a label that is long" };
+	static const int widths[] = { 0, 1, 4, 8, 12 };
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+		for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+			for (int left = 0; left < 2; left++)
+				for (size_t cap = 4; cap < 30; cap++) {
+					char want[64] = "ab", got[64] = "ab";
+					int width = widths[w];
+					if (left)
+						snprintf(want + 2, cap - 2, "%-*.*s", width, width, texts[t]);
+					else
+						snprintf(want + 2, cap - 2, "%*s", width, texts[t]);
+					size_t n = screen_pad_into(got, cap, 2, texts[t], width, left);
+					ck_assert_msg(strcmp(want, got) == 0 && n == strlen(want),
+						      "\"%s\" width %d left %d cap %zu: \"%s\", got \"%s\" (%zu)",
+						      texts[t], width, left, cap, want, got, n);
+				}
 }
 END_TEST
 
@@ -293,6 +362,8 @@ Suite *screen_suite(void)
 	TCase *tc = tcase_create("calc");
 	tcase_add_loop_test(tc, test_fmt_kb, 0, NCASES(kb_cases));
 	tcase_add_loop_test(tc, test_fmt_num, 0, NCASES(num_cases));
+	tcase_add_test(tc, test_fmt_fixed);
+	tcase_add_test(tc, test_pad_into);
 	tcase_add_loop_test(tc, test_fmt_duration, 0, NCASES(dur_cases));
 	tcase_add_loop_test(tc, test_fmt_uptime, 0, NCASES(up_cases));
 	tcase_add_loop_test(tc, test_time_to_limit, 0, NCASES(limit_cases));

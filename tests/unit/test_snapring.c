@@ -160,6 +160,38 @@ static void ident_drop(struct dev_ident *id)
 	free(id);
 }
 
+/* An identity remade in place (ident.c reuses a slot when a minor names another device)
+ * comes with a new key serial: the ring makes a new copy, and keeps the old one for the
+ * samples before; the same serial at the same place is the same copy. */
+START_TEST(test_identity_serial)
+{
+	struct snapring *r = snapring_new(8, 100);
+	struct snapshot s;
+	make_snap(&s, 1, 1);
+	struct dev_ident *a = ident_make(0, "sda", "wwid:aaa");
+	a->key_serial = 11;
+	s.dev[0].ident = a;
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
+	const struct dev_ident *ca = snapring_get(r, 0)->dev[0].ident;
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
+	ck_assert_ptr_eq(snapring_get(r, 0)->dev[0].ident, ca);
+	free(a->kname);
+	free(a->key);
+	a->kname = strdup("sdc");
+	a->key = strdup("wwid:ccc");
+	a->key_serial = 12;
+	ck_assert_int_eq(snapring_push(r, &(struct rec_sample){ &s, false, NULL, NULL, 0 }), 0);
+	const struct dev_ident *cc = snapring_get(r, 0)->dev[0].ident;
+	ck_assert_ptr_ne(cc, ca);
+	ck_assert_str_eq(cc->kname, "sdc");
+	ck_assert_str_eq(cc->key, "wwid:ccc");
+	ck_assert_str_eq(snapring_get(r, 1)->dev[0].ident->kname, "sda");
+	ident_drop(a);
+	snapshot_free(&s);
+	snapring_free(r);
+}
+END_TEST
+
 /* The source frees a vanished device's identity; the ring's copy lives
  * on.  The same device keeps one copy; a reused minor gets a new one. */
 START_TEST(test_identity)
@@ -213,6 +245,7 @@ Suite *snapring_suite(void)
 	tcase_add_test(tc, test_no_procs);
 	tcase_add_test(tc, test_marks);
 	tcase_add_test(tc, test_identity);
+	tcase_add_test(tc, test_identity_serial);
 	suite_add_tcase(s, tc);
 	return s;
 }
