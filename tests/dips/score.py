@@ -19,9 +19,11 @@ injection makes; a mark's cause is the JSON's "cause":
             end must say "throttled" (the kernel's record of it is exact).
             The intervals before it (dirty data still climbing to the
             limit: the writer was not throttled yet, its device wrote less
-            than it was given) must not blame the writers ("writers
-            stopped", "writers slowed", "throttled"): they went on as
-            before.  "-" (never seen throttled) is a failed injection,
+            than it was given) must not say the writers stopped or slowed:
+            they went on as before.  "throttled" is no error there: the
+            scenario polls the writer's stack every 50 ms and misses the
+            first pauses, which are short, and the kernel's record has
+            them.  "-" (never seen throttled) is a failed injection,
             counted apart and not scored.
   knob      the dirty limits changed from outside (sysctl) at T_START and
             put back at T_END: every marked interval overlapping it must
@@ -44,7 +46,7 @@ BURST_AFTER = 12.0
 
 
 DROPS = ('drop', 'throttle', 'knob')
-WRITERS_CAUSES = ('writers stopped', 'writers slowed', 'throttled')
+WRITERS_CAUSES = ('writers stopped', 'writers slowed')
 
 
 def load(dirname, scen):
