@@ -272,10 +272,10 @@ static size_t dip_rise_rank(size_t n)
 	return r + 1 < n ? r : n - 2;	/* never the largest: one wild sample is no jitter */
 }
 
-/* The jitter, from the rises of quiet intervals that start at the level (dip_stat_learn): a
- * high quantile of them, as a normal's standard deviation. Drops, however often they come,
- * only ever fall, and the climb out of one starts below the level: neither teaches it. NAN if
- * too few. */
+/* The jitter, from the rises of quiet intervals (dip_stat_learn): a high quantile of them, as
+ * a normal's standard deviation. Drops, however often they come, only ever fall, and the climb
+ * out of a marked one is recovery: neither teaches it (the climb out of a drop that was not
+ * marked does, as any rise; doc/dips.md says what that costs). NAN if too few. */
 static double dip_stat_sigma(const struct dip_stat *st)
 {
 	if (st->nresid < DIP_MIN_RESIDS)
