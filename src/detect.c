@@ -324,11 +324,19 @@ static void dip_stat_push_resid(struct dip_stat *st, double resid)
  * DIP_PEER_RESIDS changes is judged only if its jitter so far looks like its peers' (at most
  * twice the pooled jitter): a device plainly noisier than its peers (a disk that flushes in
  * bursts) waits until its own jitter is better known. NAN: not judged. */
-static double dip_member_sigma(const struct dip_stat *st, double own, double pooled)
+static double dip_member_sigma(const struct dip_stat *st, const struct dip_params *p, double own,
+			       double pooled)
 {
 	if (st->nresid < DIP_MIN_RESIDS)
 		return pooled;	/* its own not known yet: its peers' stands in (NAN if none) */
-	if (st->nresid < DIP_PEER_RESIDS && !(own <= DIP_PEER_FACTOR * pooled))
+	/* Peers that are exact (writers held to a rate, 40 MiB/s every second) have a jitter of
+	 * next to nothing, and any device that flickered once would be plainly noisier than
+	 * they: their jitter counts as at least the one whose threshold is --dip's anyway
+	 * (3 sigma = drop), over the factor, so that a device is made to wait only when its own
+	 * jitter would raise its threshold. */
+	double peers_floor = p->drop_pct / 100.0 / (DIP_JITTER_SIGMAS * DIP_PEER_FACTOR);
+	double peers = pooled > peers_floor ? pooled : peers_floor;	/* NAN: the floor */
+	if (st->nresid < DIP_PEER_RESIDS && !(own <= DIP_PEER_FACTOR * peers))
 		return NAN;
 	return dip_max(own, pooled); /* a NAN pooled is skipped */
 }
@@ -697,7 +705,7 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 		if (!g->part[i])
 			continue;
 		const struct dip_dev *d = &g->dev[g->slot[i]];
-		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, g->own[i], pooled),
+		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, &g->p, g->own[i], pooled),
 						g->up[i], false);
 		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
 					     1.0, d->settle_left > 0);
