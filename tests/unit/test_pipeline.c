@@ -14,6 +14,7 @@
 
 #include "derive.h"
 #include "pipeline.h"
+#include "script_source.h"
 
 enum { NDEV = 300, NSTEP = 6 };
 
@@ -28,17 +29,11 @@ static int script_next(struct source *src, struct snapshot *out)
 	int k = sc->step++;
 	if (k >= NSTEP)
 		return 1;
-	if (snapshot_reserve(out, NDEV) < 0)
+	if (script_snapshot(out, NDEV, k) < 0)
 		return -ENOMEM;
-	out->ndev = NDEV;
-	out->mono_ns = (uint64_t)(k + 1) * 1000000000u;
 	for (uint32_t i = 0; i < NDEV; i++) {
 		struct dev_counters *d = &out->dev[i];
-		memset(d, 0, sizeof *d);
-		d->major = 7;
-		d->minor = i;
-		d->nfields = 17;
-		snprintf(d->name, sizeof d->name, "loop%u", i);
+		script_dev(d, i);
 		for (int f = 0; f < DS_NFIELDS; f++)
 			d->f[f] = (uint64_t)(k + 1) * (i + 1) * (uint64_t)(f + 3);
 		if (i % 50 == 7 && k == 3)
@@ -53,12 +48,7 @@ static int script_next(struct source *src, struct snapshot *out)
 	return 0;
 }
 
-static void script_close(struct source *src)
-{
-	(void)src;
-}
-
-static const struct source_ops script_ops = { .kind = "script", .next = script_next, .close = script_close };
+static const struct source_ops script_ops = { .kind = "script", .next = script_next, .close = script_source_close };
 
 START_TEST(test_rates_on_first_use)
 {
@@ -175,7 +165,7 @@ static int script_marks(struct source *src, struct source_marks *out)
 	return 0;
 }
 
-static const struct source_ops marked_ops = { .kind = "marked", .next = script_next, .close = script_close,
+static const struct source_ops marked_ops = { .kind = "marked", .next = script_next, .close = script_source_close,
 					      .marks = script_marks };
 
 /* The marks rule: a source's recorded marks replace the detector's unless

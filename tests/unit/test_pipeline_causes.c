@@ -13,6 +13,7 @@
 
 #include "cause.h"
 #include "pipeline.h"
+#include "script_source.h"
 
 enum { CNDEV = 6, CSTEPS = 16, CEVENT = 12 };	/* the devices, the steps, the step that dips */
 
@@ -25,11 +26,7 @@ struct cscript {
  * CEVENT device 1 stops and device 2 halves with 40 ms a write and a full queue. */
 static void cscript_dev(struct dev_counters *d, uint32_t i, int k)
 {
-	memset(d, 0, sizeof *d);
-	d->major = 7;
-	d->minor = i;
-	d->nfields = 17;
-	snprintf(d->name, sizeof d->name, "loop%u", i);
+	script_dev(d, i);
 	uint64_t ios = 0, ms = 0;
 	for (int j = 1; j <= k; j++) {
 		bool ev = j == CEVENT;
@@ -50,18 +47,11 @@ static int cscript_next(struct source *src, struct snapshot *out)
 	int k = sc->step++;
 	if (k >= CSTEPS)
 		return 1;
-	if (snapshot_reserve(out, CNDEV) < 0)
+	if (script_snapshot(out, CNDEV, k) < 0)
 		return -ENOMEM;
-	out->ndev = CNDEV;
-	out->mono_ns = (uint64_t)(k + 1) * 1000000000u;
 	for (uint32_t i = 0; i < CNDEV; i++)
 		cscript_dev(&out->dev[i], i, k);
 	return 0;
-}
-
-static void cscript_close(struct source *src)
-{
-	(void)src;
 }
 
 static bool cs_dips[CNDEV];
@@ -83,9 +73,9 @@ static int cscript_marks(struct source *src, struct source_marks *out)
 }
 
 static const struct source_ops cscript_ops = { .kind = "script", .next = cscript_next,
-					       .close = cscript_close };
+					       .close = script_source_close };
 static const struct source_ops cscript_marked_ops = { .kind = "marked", .next = cscript_next,
-						      .close = cscript_close, .marks = cscript_marks };
+						      .close = script_source_close, .marks = cscript_marks };
 
 /* Step a pipeline on sc to the end; the frame of step CEVENT into what the caller keeps. */
 static void run_to_event(struct pipeline *p, bool dips[CNDEV], uint8_t causes[CNDEV])
@@ -172,19 +162,13 @@ static int kscript_next(struct source *src, struct snapshot *out)
 	int k = sc->step++;
 	if (k >= KSTEPS)
 		return 1;
-	if (snapshot_reserve(out, KNDEV) < 0)
+	if (script_snapshot(out, KNDEV, k) < 0)
 		return -ENOMEM;
-	out->ndev = KNDEV;
-	out->mono_ns = (uint64_t)(k + 1) * 1000000000u;
 	for (int j = 0; j < SNAP_NKNOBS; j++)
 		out->knob[j] = k >= KEVENT && j == 1 ? 2048 : 64;
 	for (uint32_t i = 0; i < KNDEV; i++) {
 		struct dev_counters *d = &out->dev[i];
-		memset(d, 0, sizeof *d);
-		d->major = 7;
-		d->minor = i;
-		d->nfields = 17;
-		snprintf(d->name, sizeof d->name, "loop%u", i);
+		script_dev(d, i);
 		uint64_t ios = 0;
 		for (int j = 1; j <= k; j++)
 			ios += i == 0 && j >= KEVENT && j < KEVENT + KHELD ? 0 : 32;
@@ -200,7 +184,7 @@ static int kscript_next(struct source *src, struct snapshot *out)
 }
 
 static const struct source_ops kscript_ops = { .kind = "script", .next = kscript_next,
-					       .close = cscript_close };
+					       .close = script_source_close };
 
 /* Device 0's causes at the steps it is held back; each step marked. */
 static void run_knob(bool dirtied, uint8_t causes[KHELD])
