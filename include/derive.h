@@ -80,9 +80,10 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 				  double dt_s, double *wkb_s, double *w_ios);
 
 /* Of derive_dev's figures, the status and those a dip's cause is judged by (w_s, wkb_s,
- * aqu_sz, w_await_ms, f_s, f_await_ms, and has_flush, has_discard; x_have 0), the same numbers; the
- * other figures are left as they were. What the pipeline learns a device's usual figures
- * from, for a quarter of the devices every interval. */
+ * aqu_sz, w_await_ms, f_s, f_await_ms, and has_flush, has_discard; x_have 0), the same
+ * numbers; with rates the other figures are left as they were, without them all are 0 as
+ * derive_dev leaves them. What the pipeline learns a device's usual figures from, for a
+ * quarter of the devices every interval. */
 void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,
 		      double dt_s, struct dev_rates *out);
 

@@ -208,6 +208,13 @@ static void derive_dev_none(const struct dev_counters *cur, enum rate_status why
 	out->has_flush = cur->nfields >= 17;
 }
 
+/* Whether any I/O completed in the interval (the deltas d) or is in flight at its end. */
+static inline bool derive_dev_active(const uint64_t *d, const struct dev_counters *cur)
+{
+	return d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] || d[DS_RD_SECT] ||
+	       d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+}
+
 /* Whether a device has rates from prev to cur, and if so (RATE_OK) every field's delta in d. */
 static inline __attribute__((always_inline)) enum rate_status
 derive_dev_status(const struct dev_counters *prev, const struct dev_counters *cur, double dt_s,
@@ -265,8 +272,7 @@ enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
 	out->util_pct = derive_num(d[DS_IO_MS]) / 10.0 / dt_s;
 	if (out->util_pct > 100.0)
 		out->util_pct = 100.0;
-	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
-		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+	out->active = derive_dev_active(d, cur);
 	if (w_ios)
 		*w_ios = derive_num(d[DS_WR_IOS]);
 	return status;
@@ -321,8 +327,7 @@ void derive_dev(const struct dev_counters *prev, const struct dev_counters *cur,
 	out->d_s = derive_num(d[DS_DC_IOS]) / dt_s;
 	out->dkb_s = derive_num(d[DS_DC_SECT]) / 2.0 / dt_s;
 	out->d_await_ms = derive_await(d[DS_DC_MS], d[DS_DC_IOS]);
-	out->active = d[DS_RD_IOS] || d[DS_WR_IOS] || d[DS_DC_IOS] || d[DS_FL_IOS] ||
-		      d[DS_RD_SECT] || d[DS_WR_SECT] || d[DS_IO_MS] || cur->f[DS_IN_FLIGHT];
+	out->active = derive_dev_active(d, cur);
 }
 
 void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,

@@ -246,9 +246,9 @@ static struct dip_cause_base *pipeline_usual(struct pipeline *p, const struct sn
 	return now;
 }
 
-/* Device i's figures to learn as its usual ones: the diskstats ones a cause is judged by and, of the kernel loop's
- * values beside them, only its pages dirtied (a mark's evidence has them all, frame_dev_rate):
- * two lookups, not a walk of every value. */
+/* Device i's figures to learn as its usual ones: the diskstats ones a cause is judged by
+ * and, of the kernel loop's values beside them, only its pages dirtied (a mark's evidence has
+ * them all, frame_dev_rate): two lookups, not a walk of every value. */
 static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const struct frame *f,
 						    size_t i)
 {

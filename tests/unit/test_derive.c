@@ -275,6 +275,28 @@ START_TEST(test_sys_no_ticks_is_idle)
 }
 END_TEST
 
+/* A random pair of samples of one device into p and c (named already) from the generator *x:
+ * every field grown by up to 4095, and by the kind returned (0..15), kind 1 one field (at)
+ * going backwards, kind 2 the write milliseconds wrapping at 32 bits; the other kinds are the
+ * caller's to give a meaning. */
+static unsigned random_pair(uint64_t *x, unsigned at, struct dev_counters *p,
+			    struct dev_counters *c)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	unsigned kind = (unsigned)(*x >> 60);
+	for (int f = 0; f < DS_NFIELDS; f++) {
+		p->f[f] = (*x >> (f % 40)) & 0xffffff;
+		c->f[f] = p->f[f] + ((*x >> (f + 3)) & 0xfff);
+	}
+	if (kind == 1)
+		c->f[at % DS_NFIELDS] = p->f[at % DS_NFIELDS] - 1;	/* backwards */
+	if (kind == 2) {
+		p->f[DS_WR_MS] = UINT32_MAX - 5;	/* a 32-bit wrap */
+		c->f[DS_WR_MS] = 10;
+	}
+	return kind;
+}
+
 /* What the pipeline derives of every device each step (the pairing and the write rate) is
  * what derive_devs gives: the same status and, bit for bit, the same write rate, over devices
  * coming, going, renamed, reset (each field backwards), wrapping their 32-bit milliseconds,
@@ -288,19 +310,8 @@ START_TEST(test_write_rate_is_derive_devs)
 	uint64_t x = 7;
 	size_t np = 0, nc = 0;
 	for (uint32_t minor = 0; minor < N; minor++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		unsigned kind = (unsigned)(x >> 60);	/* 0..15 */
 		struct dev_counters p = dev(7, minor, "loop"), c = p;
-		for (int f = 0; f < DS_NFIELDS; f++) {
-			p.f[f] = (x >> (f % 40)) & 0xffffff;
-			c.f[f] = p.f[f] + ((x >> (f + 3)) & 0xfff);
-		}
-		if (kind == 1)
-			c.f[minor % DS_NFIELDS] = p.f[minor % DS_NFIELDS] - 1;	/* backwards */
-		if (kind == 2) {
-			p.f[DS_WR_MS] = UINT32_MAX - 5;	/* a 32-bit wrap */
-			c.f[DS_WR_MS] = 10;
-		}
+		unsigned kind = random_pair(&x, minor, &p, &c);
 		if (kind == 3)
 			c.f[DS_WR_SECT] = p.f[DS_WR_SECT] + (1ull << 62);	/* huge */
 		if (kind == 4)
@@ -377,19 +388,8 @@ START_TEST(test_cause_figures_are_derive_dev)
 	uint64_t x = 11;
 	unsigned nok = 0;
 	for (int k = 0; k < 3000; k++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		unsigned kind = (unsigned)(x >> 60);
 		struct dev_counters p = dev(8, 0, "sda"), c = p;
-		for (int f = 0; f < DS_NFIELDS; f++) {
-			p.f[f] = (x >> (f % 40)) & 0xffffff;
-			c.f[f] = p.f[f] + ((x >> (f + 3)) & 0xfff);
-		}
-		if (kind == 1)
-			c.f[k % DS_NFIELDS] = p.f[k % DS_NFIELDS] - 1;	/* backwards */
-		if (kind == 2) {
-			p.f[DS_WR_MS] = UINT32_MAX - 5;	/* a 32-bit wrap */
-			c.f[DS_WR_MS] = 10;
-		}
+		unsigned kind = random_pair(&x, (unsigned)k, &p, &c);
 		if (kind == 3)
 			memcpy(c.f, p.f, sizeof c.f);	/* idle */
 		if (kind == 4)
