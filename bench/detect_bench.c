@@ -4,7 +4,7 @@
  * Usage: detect_bench NDEV WARMUP STEPS
  * NDEV devices write about 20 MB/s each, +-5 % (a fixed pseudo-random sequence), each losing
  * half its rate one interval in 97, as one group (the live device table's case), with their
- * request counts. The first WARMUP intervals fill the detector's windows (the jitter window
+ * request counts, at one-second intervals (the pacing tick counts). The first WARMUP intervals fill the detector's windows (the jitter window
  * holds 60 rises, so a series needs well over 100 intervals to reach its steady state); the
  * STEPS after them go through detect_bench_measured, which callgrind counts alone
  * (--toggle-collect=detect_bench_measured, bench/detect_bench.sh). Prints the marks made, so
@@ -101,6 +101,7 @@ int main(int argc, char **argv)
 	struct dip_params p;
 	dip_params_default(&p);
 	struct dip_group *g = dip_group_new(&p);
+	dip_group_set_interval(g, 1.0);	/* as the live table's: one-second intervals */
 	struct bench_group b;
 	if (!g || bench_alloc(&b, (size_t)ndev) < 0) {
 		fprintf(stderr, "detect_bench: out of memory\n");

@@ -64,6 +64,11 @@ bool dip_series_feed(struct dip_series *s, double value, bool valid);
  * negative or non-finite number if unknown. A fall worth a few requests is not a dip. */
 bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid);
 
+/* The length in seconds of the intervals fed from now on (0 or not finite: unknown, the
+ * default). A fall of one writer's pacing tick (DIP_PACE_S of the level's traffic) and a
+ * request in a single interval is then not a dip; see doc/dips.md. */
+void dip_series_set_interval(struct dip_series *s, double interval_s);
+
 /* Group of devices fed together each interval (e.g. all devices' write throughput), keyed by a
  * stable string per device; devices come and go between intervals. Per-device marks plus an
  * interval mark. Handles devices trading bandwidth under a shared limit. */
@@ -87,6 +92,9 @@ bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *
  * key, which is compared only when the id is new. ids may be NULL. */
 bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
 			const double *values, size_t n, bool *marks);
+
+/* As dip_series_set_interval, for the group's devices and its total. */
+void dip_group_set_interval(struct dip_group *g, double interval_s);
 
 /* The same, with reqs[i] the requests device i completed in the interval (negative: unknown);
  * reqs may be NULL (none known). */

@@ -492,6 +492,35 @@ static int annotate_word_line(struct annotate *a, const char *s, size_t len, siz
 }
 
 /* Classify one line (without its terminator) and act on it; 0 or -1 after an error line. */
+/* The interval of the vmstat or iostat command line just tokenized ("$ iostat -x 5 | grep
+ * dm-"): the first argument after the command's name that is a plain number, up to a pipe or
+ * a ';'; 0 if none (vmstat with no delay, or not a command this knows). The detector then
+ * knows how long a pacing tick is (see doc/dips.md). */
+static double annotate_command_interval(const struct annotate *a)
+{
+	bool after_name = false;
+	for (size_t i = 0; i < a->ntok; i++) {
+		const struct annotate_tok *t = &a->tok[i];
+		if (t->s[0] == '|' || t->s[0] == ';' || t->s[0] == '&')
+			return 0.0;
+		if (!after_name) {
+			after_name = (t->len >= 6 && (memcmp(t->s + t->len - 6, "vmstat", 6) == 0 ||
+						      memcmp(t->s + t->len - 6, "iostat", 6) == 0));
+			continue;
+		}
+		char buf[32];
+		if (t->len >= sizeof buf || !annotate_digit(t->s[0]))
+			continue;
+		memcpy(buf, t->s, t->len);
+		buf[t->len] = '\0';
+		char *end;
+		double v = strtod(buf, &end);
+		if (*end == '\0' && v > 0.0 && v <= 86400.0)
+			return v;
+	}
+	return 0.0;
+}
+
 static int annotate_line(struct annotate *a, const char *line, size_t len, size_t eol)
 {
 	if (memchr(line, '\0', len))
@@ -510,6 +539,9 @@ static int annotate_line(struct annotate *a, const char *line, size_t len, size_
 		if (memmem(line, len, "vmstat", 6) || memmem(line, len, "iostat", 6)) {
 			annotate_close(a);
 			a->fresh = true;
+			double interval = annotate_command_interval(a);
+			dip_series_set_interval(a->series, interval);
+			dip_group_set_interval(a->group, interval);
 		}
 		return annotate_emit(a, line, len, eol, false, false);
 	}

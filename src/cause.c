@@ -140,15 +140,20 @@ static bool cause_stopped(const struct dip_evidence *e, const struct dip_cause_b
 	return b && b->n ? e->w_s < CAUSE_WRITES_DOWN * b->w_s : e->w_s == 0.0;
 }
 
-/* Writers that submitted less without stopping: nothing queued, fewer writes than usual, and
- * those done as fast as usual -- the device was waiting for work, not the work for it. Last of
+/* Writers that submitted less without stopping: nothing queued, less written than usual, and
+ * those writes done as fast as usual -- the device was waiting for work, not the work for it. Last of
  * the device's own evidence: anything the device did wrong comes first. */
 static bool cause_writers_slowed(const struct dip_evidence *e, const struct dip_cause_base *b)
 {
 	if (!b || !b->n || !(e->aqu_sz >= 0.0 && e->aqu_sz < CAUSE_QUEUE_EMPTY) || e->w_s < 0.0)
 		return false;
-	return e->w_s < (1.0 - CAUSE_WRITES_FEWER) * b->w_s &&
-	       !cause_up(e->w_await_ms, b->w_await_ms, CAUSE_AWAIT_MIN_MS);
+	/* fewer writes in bytes where both are known: the count of requests follows their size,
+	 * which a device may change mid-run (a loop device's writer in 1 MiB requests, then in
+	 * 512 KiB ones: twice the w/s at the same rate) */
+	bool fewer = e->w_kbps >= 0.0 && b->w_kbps > 0.0 ?
+		     e->w_kbps < (1.0 - CAUSE_WRITES_FEWER) * b->w_kbps :
+		     e->w_s < (1.0 - CAUSE_WRITES_FEWER) * b->w_s;
+	return fewer && !cause_up(e->w_await_ms, b->w_await_ms, CAUSE_AWAIT_MIN_MS);
 }
 
 static bool cause_flush(const struct dip_evidence *e, const struct dip_cause_base *b)

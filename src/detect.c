@@ -52,13 +52,16 @@ enum { DIP_JITTER_LEN = 60 };
  * the unjudged since-boot one in a log): the first samples teach, they are not judged. */
 enum { DIP_MIN_LEVELS = 3, DIP_MIN_RESIDS = 2 };
 /* A group member whose jitter is known from fewer changes (half the jitter window) is judged
- * only if it looks like its peers'. */
+ * by twice its own unless it looks like its peers'. */
 enum { DIP_PEER_RESIDS = 15 };
+/* ... or that has been seen for this many intervals (a device whose rises are mostly a pacing
+ * tick coming back, which do not teach, knows few rises however long it has run). */
+enum { DIP_PEER_SEEN = 30 };
 /* Until a series has taught this many rises, the spread of its recent values stands in for
  * (or raises) its jitter. */
 enum { DIP_SPREAD_UNTIL = 6 };
 /* The interval after a dip is recovery, not noise: it does not teach the jitter. */
-enum { DIP_SETTLE = 1 };
+enum { DIP_SETTLE = 2 };
 /* The others in a group may have taken up what the dipping devices lost (a shared limit): then
  * no device teaches the jitter. Only when that loss is at least this part of the others'
  * traffic, or the total dipped; a smaller dip silences just the devices that dipped, or in a
@@ -104,6 +107,13 @@ static const double DIP_COUNT_SLACK = 3.0;
 /* ... and a fall that the interval before made up for in advance is not one either: its
  * excess over the level between half and twice this one's shortfall. */
 static const double DIP_MADE_UP_RATIO = 2.0;
+/* Pacing: writers held to a rate submit in ticks (pv -L tops its budget up ten times a
+ * second, and the kernel's dirty throttling pauses a writer for up to 200 ms), so a tick's
+ * work lands now in one interval, now in the next: a single interval short by one tick of
+ * the level, and a request for the edge, is not a dip. At 1 s that is a tenth of the level,
+ * at 5 s a fiftieth, under --dip. A drop that is held (two intervals) is judged without it:
+ * a tick that moved is made up for in the next interval. */
+static const double DIP_PACE_S = 0.1;
 
 /* The smallest fall that is a dip, in idle floors (256 KiB/s by default): below it a "drop" is
  * a journal commit more or less. */
@@ -124,6 +134,9 @@ static const double DIP_PEER_FACTOR = 2.0;	/* a young device twice as noisy is n
 struct dip_stat {
 	uint8_t nlevel, next_level, nresid, next_resid;	/* next_*: the tag the next value gets */
 	uint8_t nslow, next_slow, slow_wait;	/* slow_wait: values until the next slow push */
+	uint8_t ticked, after_tick;	/* this interval's fall was a pacing tick (dip_tick_fall);
+					 * the one before was */
+	uint8_t nseen;			/* values learnt, up to 255 */
 	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
 	double level_sorted[DIP_BASE_LEN];	/* recent valid values, ascending */
 	double reqs_per_unit;			/* requests an interval per unit of rate, last
@@ -139,6 +152,8 @@ struct dip_stat {
 struct dip_series {
 	struct dip_params p;
 	struct dip_stat st;
+	double pace_frac;	/* a pacing tick as a part of the level (dip_pace_frac); 0: ticks do
+				 * not matter (the interval's length unknown, or long) */
 	unsigned settle_left;	/* intervals that may not teach the jitter yet */
 };
 
@@ -153,6 +168,7 @@ struct dip_dev {
 
 struct dip_group {
 	struct dip_params p;
+	double pace_frac;	/* as dip_series' */
 	struct dip_dev *dev;
 	size_t ndev, cap_dev;
 	struct dip_stat total;	/* only its residuals: the total's baseline is the sum of the
@@ -284,6 +300,7 @@ static double dip_stat_sigma(const struct dip_stat *st)
 	return DIP_RISE_Q90_TO_SIGMA * st->resid_sorted[k];
 }
 
+
 /* The group total's jitter, from its |residuals| against the sum of the levels. */
 static double dip_total_sigma(const struct dip_stat *st)
 {
@@ -321,9 +338,10 @@ static void dip_stat_push_resid(struct dip_stat *st, double resid)
 
 /* A group member's jitter: the larger of its own and its peers' (pooled), so that two or three
  * changes that happen to be small do not make a device look quiet. A member with fewer than
- * DIP_PEER_RESIDS changes is judged only if its jitter so far looks like its peers' (at most
- * twice the pooled jitter): a device plainly noisier than its peers (a disk that flushes in
- * bursts) waits until its own jitter is better known. NAN: not judged. */
+ * DIP_PEER_RESIDS changes, seen for fewer than DIP_PEER_SEEN intervals, whose jitter so far
+ * does not look like its peers' (more than twice the pooled jitter: a disk that flushes in
+ * bursts) is judged by twice its own until that is better known: not judging it at all left
+ * a writer whose pacing flickers blind to a drop by half. NAN: not judged (no jitter known). */
 static double dip_member_sigma(const struct dip_stat *st, const struct dip_params *p, double own,
 			       double pooled)
 {
@@ -336,8 +354,8 @@ static double dip_member_sigma(const struct dip_stat *st, const struct dip_param
 	 * jitter would raise its threshold. */
 	double peers_floor = p->drop_pct / 100.0 / (DIP_JITTER_SIGMAS * DIP_PEER_FACTOR);
 	double peers = pooled > peers_floor ? pooled : peers_floor;	/* NAN: the floor */
-	if (st->nresid < DIP_PEER_RESIDS && !(own <= DIP_PEER_FACTOR * peers))
-		return NAN;
+	if (st->nresid < DIP_PEER_RESIDS && st->nseen < DIP_PEER_SEEN && !(own <= DIP_PEER_FACTOR * peers))
+		return DIP_PEER_FACTOR * own;
 	return dip_max(own, pooled); /* a NAN pooled is skipped */
 }
 
@@ -380,18 +398,60 @@ static inline bool dip_interval_sustained(const struct dip_stat *st, const struc
 	       dip_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
 }
 
+/* How far value is short of where the series usually is, in pacing ticks of the level:
+ * DIP_TICK_NONE no more than half a tick (or ticks do not matter: the interval's length
+ * unknown, pace_frac 0, or so long that a tick is under half of --dip), DIP_TICK_ONE up to a
+ * tick, DIP_TICK_MORE further. A tick is pace_frac of base;
+ * when the requests are known (rpu requests per unit, 0 unknown) it is counted in whole
+ * requests, and one more for the interval's edge (a request split by it) and half of one for
+ * the interval's length; when they are not (the system line), as half a tick more. Where the series usually is: the median of its recent values, as
+ * long as that is within a tick of the level base (the level, an upper quartile, is raised by
+ * ticks coming back and by bandwidth taken over for a while, the median is not); if it is
+ * further below, drops fill the recent values, and it is the level. */
+enum dip_tick { DIP_TICK_NONE, DIP_TICK_ONE, DIP_TICK_MORE };
+
+/* Do pacing ticks matter at all? pace_frac is 0 unless the interval's length is known and a
+ * tick is at least half of --dip (dip_pace_frac). */
+static inline bool dip_ticks_matter(double pace_frac)
+{
+	return pace_frac > 0.0;
+}
+
+static inline enum dip_tick dip_tick_fall(const struct dip_stat *st, double base, double value,
+					  double rpu, double pace_frac)
+{
+	if (!dip_ticks_matter(pace_frac) || !st->nlevel)
+		return DIP_TICK_NONE;
+	double tick = pace_frac * base;
+	if (value >= base - 0.5 * tick)	/* the usual case, and no lower where it usually is */
+		return DIP_TICK_NONE;
+	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
+	double usual = mid < base && mid >= base - tick ? mid : base;
+	double fall = usual - value;
+	if (fall <= 0.5 * tick)
+		return DIP_TICK_NONE;
+	double one = rpu > 0.0 ? (ceil(tick * rpu - 1e-9) + 1.5) / rpu : 1.5 * tick;
+	return fall <= one ? DIP_TICK_ONE : DIP_TICK_MORE;
+}
+
 /* Does value dip below the level base, and not only as counting noise made up for in
  * advance? A writer that completed a few blocks too many in the interval before (a rate
  * limiter catching up) completes about as many too few in this one: when the interval before
  * was above the level by between half and twice this one's shortfall, the two together are
  * at the level, and this is not a dip. (A wild sample far above, followed by a drop, is not
- * such a pair.) */
-static inline bool dip_interval_dips(const struct dip_stat *st, const struct dip_params *p,
+ * such a pair.) Nor is a single interval short by a pacing tick: that tick arrives in the next
+ * one, and the climb it makes there is no jitter (st->ticked: dip_stat_learn leaves it out);
+ * a tick's fall held for two intervals is a drop. */
+static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_params *p,
 				     double base, double value, double sigma, double rpu,
-				     double frac, bool after_dip)
+				     double frac, bool after_dip, double pace_frac)
 {
-	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac))
-		return !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
+	enum dip_tick fall = after_dip ? DIP_TICK_NONE : dip_tick_fall(st, base, value, rpu, pace_frac);
+	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac) || fall == DIP_TICK_ONE) {
+		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
+		st->ticked = fall != DIP_TICK_NONE && !held;
+		return held;
+	}
 	if (!st->nlevel)
 		return true;
 	double shortfall = base - value, excess = st->last - base;
@@ -412,20 +472,29 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
  * joins the slow window. */
 static inline __attribute__((always_inline)) void
 dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
-	       double up, bool quiet, double rpu)
+	       double up, bool quiet, double rpu, bool first_either)
 {
 	/* relative to the recent upper quartile, not to the level, which lags a series that has
 	 * just risen (after a burst it would teach a minute of huge residuals); a level too low
 	 * for any dip teaches nothing: a disk idling at a constant few hundred KiB/s would make
 	 * its noise look like none once it gets busy */
-	bool teach = !quiet && dip_busy(p, base) && up > DIP_MIN_FALL_FLOORS * p->idle_floor;
+	bool teach = !quiet && !st->after_tick && dip_busy(p, base) &&
+		     up > DIP_MIN_FALL_FLOORS * p->idle_floor;
+	/* the climb out of a pacing tick is the tick coming back, twice the tick's own
+	 * deviation: taught, a limiter's flicker would raise the jitter above real drops */
+	st->after_tick = st->ticked;
+	st->ticked = 0;
 	/* only a rise (or no change): drops, however often they come, fall, and the climb out of
-	 * a marked one is recovery (quiet). The first two changes teach either way, so that the
-	 * first verdicts have a jitter to go by (a writer alternating 27 and 33 MB/s from the
-	 * start is not dipping at its first 27). */
-	if (teach && (value >= st->last || st->nresid < DIP_MIN_RESIDS))
+	 * a marked one is recovery (quiet). The first two changes teach either way (first_either),
+	 * so that the first verdicts have a jitter to go by (a writer alternating 27 and 33 MB/s
+	 * from the start is not dipping at its first 27), unless the series is a group member
+	 * whose pacing ticks are known: then a tick's fall is no dip anyway, its peers stand in
+	 * for its jitter until it knows two rises, and a start that was off by a tick or two
+	 * would hide its drops for a minute. */
+	if (teach && (value >= st->last || (first_either && st->nresid < DIP_MIN_RESIDS)))
 		dip_stat_push_resid(st, (value - st->last) / up);
 	st->last = value;
+	st->nseen += st->nseen < UINT8_MAX;
 	sortwin_push_short(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
 			value);
 	st->reqs_per_unit = rpu;
@@ -458,6 +527,29 @@ void dip_series_free(struct dip_series *s)
 	free(s);
 }
 
+/* A tick as a part of the level for intervals of interval_s: 0 when the length is unknown,
+ * or so long that a tick is under half of --dip (at 5 s, vmstat 5, a fiftieth: smaller than
+ * most series' jitter, and a fall of it no more than their noise). */
+static double dip_pace_frac(const struct dip_params *p, double interval_s)
+{
+	if (!(interval_s > 0.0 && interval_s <= DBL_MAX))
+		return 0.0;
+	double frac = DIP_PACE_S / interval_s;
+	return frac >= 0.5 * p->drop_pct / 100.0 ? frac : 0.0;
+}
+
+void dip_series_set_interval(struct dip_series *s, double interval_s)
+{
+	if (s)
+		s->pace_frac = dip_pace_frac(&s->p, interval_s);
+}
+
+void dip_group_set_interval(struct dip_group *g, double interval_s)
+{
+	if (g)
+		g->pace_frac = dip_pace_frac(&g->p, interval_s);
+}
+
 bool dip_series_feed(struct dip_series *s, double value, bool valid)
 {
 	return dip_series_feed_reqs(s, value, -1.0, valid);
@@ -469,13 +561,14 @@ bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool 
 		return false;
 	double up;
 	double base = dip_stat_baseline(&s->st, &up);
-	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), up, true);
+	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), base < up ? base : up, true);
 	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
-	double frac = s->settle_left ? DIP_AFTER_FRAC : 1.0;
+	double frac = s->settle_left == DIP_SETTLE ? DIP_AFTER_FRAC : 1.0;
 	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
 		   !dip_stopped(&s->p, base, value) &&
-		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac, s->settle_left > 0);
-	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu);
+		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac, s->settle_left == DIP_SETTLE,
+				     s->pace_frac);
+	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu, true);
 	s->settle_left = dip_settle_next(s->settle_left, dip);
 	return dip;
 }
@@ -686,7 +779,7 @@ static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
 		if (!isnan(own))
 			g->pool[len++] = own;
 	}
-	return len ? median_of(g->pool, len) : NAN;
+	return len ? median_select(g->pool, len, (len - 1) / 2) : NAN;
 }
 
 /* Judge each participant and the total; writes marks[], returns the interval's verdict. */
@@ -704,11 +797,11 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
-		const struct dip_dev *d = &g->dev[g->slot[i]];
+		struct dip_dev *d = &g->dev[g->slot[i]];
 		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, &g->p, g->own[i], pooled),
-						g->up[i], false);
+						g->base[i] < g->up[i] ? g->base[i] : g->up[i], false);
 		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
-					     1.0, d->settle_left > 0);
+					     1.0, d->settle_left == DIP_SETTLE, g->pace_frac);
 		if (marks[i]) {
 			dip = true;
 			t->lost += g->base[i] - values[i];
@@ -738,7 +831,8 @@ static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
 		dip_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
-			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i]);
+			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i],
+			       !dip_ticks_matter(g->pace_frac));
 		d->settle_left = (uint8_t)dip_settle_next(d->settle_left, marks[i]);
 	}
 	/* against the sum of the present devices' levels: churn is not a residual */

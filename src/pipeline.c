@@ -127,6 +127,8 @@ static int pipeline_grow(struct pipeline *p, size_t n)
 static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool have_rates)
 {
 	struct frame *f = &p->frame;
+	dip_series_set_interval(p->sys_det, f->sys.dt_s);
+	dip_group_set_interval(p->dev_det, f->sys.dt_s);
 	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {

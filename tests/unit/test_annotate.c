@@ -139,6 +139,47 @@ START_TEST(test_vmstat_headerless_and_new_run)
 }
 END_TEST
 
+/* The interval on the command line tells the detector how long a pacing tick is: at
+ * `vmstat 1` a writer held to 40 MiB/s whose one tick landed a second late (36864, then 45056
+ * KiB/s) is not dipping; with no interval given, or at `vmstat 5` (a tick is a fiftieth of the
+ * level there), that fall of 10 % is a dip. */
+static char *annotate_test_paced_log(const char *command)
+{
+	static const int bo[] = {40960, 40960, 40960, 40960, 40960, 40960, 40960, 40960, 36864,
+				 45056, 40960, 40960};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", command);
+	for (size_t i = 0; i < sizeof bo / sizeof bo[0]; i++)
+		fprintf(f, " 1  1      0 796002  51200 926730    0    0     0 %5d 1222 2355  1  9 70 20  0  0\n",
+			bo[i]);
+	fclose(f);
+	return text;
+}
+
+START_TEST(test_command_interval_sets_the_tick)
+{
+	static const struct { const char *command; bool marked; } cases[] = {
+		{"$ vmstat 1", false}, {"$ vmstat -n 1 60", false}, {"$ vmstat", true},
+		{"$ vmstat 5", true}, {"$ vmstat | tee 1", true},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *in = annotate_test_paced_log(cases[c].command);
+		struct annotate_test_result r = annotate_test_run(in, strlen(in));
+		ck_assert_int_eq(r.rc, 0);
+		const char *line = strstr(r.out, " 36864 ");
+		ck_assert_ptr_nonnull(line);
+		bool marked = strstr(line, "<<<<<") && strstr(line, "<<<<<") < strchr(line, '\n');
+		ck_assert_msg(marked == cases[c].marked, "%s: the late tick %s", cases[c].command,
+			      marked ? "marked" : "not marked");
+		annotate_test_free(&r);
+		free(in);
+	}
+}
+END_TEST
+
 /* vmstat -t: a timestamp after the numbers, a time zone name in the header. */
 START_TEST(test_vmstat_timestamps)
 {
@@ -518,6 +559,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_empty_and_blank_input);
 	tcase_add_test(tc, test_errors_name_the_line);
 	tcase_add_test(tc, test_annotate_file);
+	tcase_add_test(tc, test_command_interval_sets_the_tick);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -220,6 +220,33 @@ START_TEST(test_cause_base_follows)
 }
 END_TEST
 
+/* "Less written" is in bytes where they are known: a loop device's writer went from 1 MiB
+ * requests (40 a second at 40 MiB/s) to 512 KiB ones, so that its usual w/s was half its new
+ * one; its drop by 42 % (46 requests a second) is the writers slowing, and the same bytes in
+ * half as many requests are not. */
+START_TEST(test_cause_less_written_in_bytes)
+{
+	struct dip_cause_base b;
+	dip_cause_base_init(&b);
+	struct dip_evidence usual;
+	dip_evidence_init(&usual);
+	usual.w_s = 40;
+	usual.w_kbps = 40960;
+	usual.aqu_sz = 0.01;
+	usual.w_await_ms = 0.1;
+	usual.f_s = usual.f_await_ms = 0;
+	for (int i = 0; i < 20; i++)
+		dip_cause_base_learn(&b, &usual);
+	struct dip_evidence e = usual;
+	e.w_s = 46;
+	e.w_kbps = 23552;
+	ck_assert_str_eq(dip_cause_name(dip_cause_of(&e, &b)), "writers slowed");
+	e.w_s = 20;
+	e.w_kbps = 40960;
+	ck_assert_str_eq(dip_cause_name(dip_cause_of(&e, &b)), "unknown");
+}
+END_TEST
+
 START_TEST(test_cause_names)
 {
 	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_STOPPED), "writers stopped");
@@ -240,6 +267,7 @@ Suite *cause_suite(void)
 	tcase_add_test(tc, test_cause_system_knob_held);
 	tcase_add_test(tc, test_cause_base_follows);
 	tcase_add_test(tc, test_cause_names);
+	tcase_add_test(tc, test_cause_less_written_in_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,7 +2,9 @@
  * test_dips_corpus.c - the labelled scenarios of tests/dips/corpus.sh, simulated: writers held
  * at known rates, drops of known depth and length injected, requests counted the way a block
  * device counts them (a whole request completes in one interval or the next), the interval
- * edges jittering by up to 50 ms. The detector's marks are scored as tests/dips/score.py
+ * edges jittering by up to 50 ms; and again with the work arriving as pv -L submits it, in
+ * ticks of a tenth of a second's worth at a phase of their own, now and then one late (so that
+ * a tick's work lands in the next interval: 40, 36, 44, 40 MiB/s), the edges then 2 ms. The detector's marks are scored as tests/dips/score.py
  * scores the live ones: drops found, missed, false marks per 100 steady device-intervals.
  */
 #include <check.h>
@@ -10,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "detect.h"
 
@@ -27,6 +30,7 @@ struct corpus_run {
 	double req_kb[CORPUS_DEVS];
 	struct corpus_drop drop[CORPUS_MAX_DROPS];
 	int ndrop;
+	bool paced;				/* work in ticks (pv -L), not continuous */
 	/* results */
 	bool mark[CORPUS_MAX_T][CORPUS_DEVS];
 	bool sys_mark[CORPUS_MAX_T];
@@ -40,18 +44,56 @@ static double corpus_uniform(void)
 	return (double)(corpus_rng >> 11) / 9007199254740992.0;
 }
 
-/* KiB device d has written by time t: its base rate, less what its drops took. */
-static double corpus_written(const struct corpus_run *r, int d, double t)
+/* KiB device d has written by time t: its base rate since it started (at 0, or lead seconds
+ * before), less what its drops took; a drop from 0 on has held it since it started. */
+static double corpus_written(const struct corpus_run *r, int d, double t, double lead)
 {
-	double kb = r->base_kbps[d] * t;
+	double kb = r->base_kbps[d] * (t + lead);
 	for (int i = 0; i < r->ndrop; i++) {
 		const struct corpus_drop *x = &r->drop[i];
-		if (x->dev != d || t <= x->from_s)
+		double from = x->from_s > 0 ? x->from_s : -lead;
+		if (x->dev != d || t <= from)
 			continue;
 		double to = t < x->to_s ? t : x->to_s;
-		kb -= r->base_kbps[d] * x->depth * (to - x->from_s);
+		kb -= r->base_kbps[d] * x->depth * (to - from);
 	}
 	return kb;
+}
+
+/* A number from 0 to 1 fixed by (a, b, c), for the ticks' lateness: the same tick is as late
+ * whenever it is asked about. */
+static double corpus_hash01(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ (c + 0x165667b19e3779f9ull);
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (double)(h >> 11) / 9007199254740992.0;
+}
+
+/* Paced writers were started this long before the first sample, as pv is before wbtop in
+ * tests/dips/corpus.sh: the first interval is a whole one. */
+enum { CORPUS_TICKS_PER_S = 10, CORPUS_PACED_LEAD_S = 5 };
+
+/* When tick j of device d arrives: at the device's own phase (pv's clock and the sampler's
+ * keep theirs for a whole run), give or take 2 ms, one tick in fifteen late by 10-90 ms (never
+ * past the next one). */
+static double corpus_tick_at(uint64_t seed, int d, long j)
+{
+	double phase = 0.1 * corpus_hash01(seed, (uint64_t)d, 0x7068617365ull);
+	double late = corpus_hash01(seed, (uint64_t)d, (uint64_t)j);
+	double delay = late < 1.0 / 15 ? 0.01 + late * 15 * 0.08 : 0.004 * (late - 0.5);
+	return (double)j / CORPUS_TICKS_PER_S + phase + delay;
+}
+
+/* KiB device d has written by time t with its work paced in ticks: what it was due to have
+ * written at its last tick that has arrived. */
+static double corpus_written_paced(const struct corpus_run *r, uint64_t seed, int d, double t)
+{
+	long j = (long)floor(t * CORPUS_TICKS_PER_S) + 1;
+	while (corpus_tick_at(seed, d, j) > t)
+		j--;
+	return corpus_written(r, d, (double)j / CORPUS_TICKS_PER_S, CORPUS_PACED_LEAD_S);
 }
 
 /* Run the detector over the scenario: every interval's write rate and request count per
@@ -62,13 +104,23 @@ static void corpus_simulate(struct corpus_run *r)
 	dip_params_default(&p);
 	struct dip_group *g = dip_group_new(&p);
 	struct dip_series *s = dip_series_new(&p);
+	dip_group_set_interval(g, 1.0);
+	dip_series_set_interval(s, 1.0);
 	const char *keys[CORPUS_DEVS] = {"loop0", "loop1", "loop2"};
 	double prev_reqs[CORPUS_DEVS] = {0}, prev_t = 0.0;
+	uint64_t seed = corpus_rng;
+	for (int d = 0; d < CORPUS_DEVS && r->paced; d++)
+		prev_reqs[d] = r->base_kbps[d] > 0 ?
+			       floor(corpus_written_paced(r, seed, d, 0.0) / r->req_kb[d]) : 0;
 	for (int k = 0; k < r->n_s; k++) {
-		double t = k + 1 + 0.05 * (corpus_uniform() - 0.5) * 2.0;
+		/* the sampler's edges: 50 ms either way (counting noise of continuous writers), 2 ms
+		 * for paced ones, whose noise is their ticks */
+		double edge = r->paced ? 0.002 : 0.05;
+		double t = k + 1 + edge * (corpus_uniform() - 0.5) * 2.0;
 		double v[CORPUS_DEVS], reqs[CORPUS_DEVS], sum = 0.0;
 		for (int d = 0; d < CORPUS_DEVS; d++) {
-			double done = r->base_kbps[d] > 0 ? floor(corpus_written(r, d, t) / r->req_kb[d]) : 0;
+			double kb = r->paced ? corpus_written_paced(r, seed, d, t) : corpus_written(r, d, t, 0.0);
+			double done = r->base_kbps[d] > 0 ? floor(kb / r->req_kb[d]) : 0;
 			reqs[d] = done - prev_reqs[d];
 			prev_reqs[d] = done;
 			v[d] = reqs[d] * r->req_kb[d] / (t - prev_t);
@@ -78,6 +130,7 @@ static void corpus_simulate(struct corpus_run *r)
 		prev_t = t;
 		dip_group_feed_reqs(g, keys, NULL, v, reqs, CORPUS_DEVS, r->mark[k]);
 		r->sys_mark[k] = dip_series_feed(s, sum, true);
+		if (getenv("DBGC")) fprintf(stderr, "%d k %d %8.0f%c %8.0f%c %8.0f%c  sum %8.0f%c\n", r->paced, k, v[0], r->mark[k][0]?'*':' ', v[1], r->mark[k][1]?'*':' ', v[2], r->mark[k][2]?'*':' ', sum, r->sys_mark[k]?'*':' ');
 	}
 	dip_group_free(g);
 	dip_series_free(s);
@@ -139,10 +192,15 @@ static void corpus_add_drop(struct corpus_run *r, int dev, double from, double l
 	r->drop[r->ndrop++] = (struct corpus_drop){ dev, from, from + len, depth };
 }
 
+/* The scenarios' writers are paced in ticks: each scenario is run both ways (Check's loop
+ * index, 0 continuous, 1 paced). */
+static bool corpus_paced;
+
 static void corpus_writers(struct corpus_run *r, int n_s, double kbps, double req_kb)
 {
 	memset(r, 0, sizeof *r);
 	r->n_s = n_s;
+	r->paced = corpus_paced;
 	for (int d = 0; d < CORPUS_DEVS; d++) {
 		r->base_kbps[d] = kbps;
 		r->req_kb[d] = req_kb;
@@ -155,6 +213,7 @@ static struct corpus_run corpus_run;	/* large: not on the stack */
  * drop of 20 % or more is found, 90 % of the 15-20 % ones, at most 1 false mark per 100. */
 START_TEST(test_corpus_sparse_drops)
 {
+	corpus_paced = _i;
 	static const struct { int dev; double depth, len; } plan[] = {
 		{0, .10, 3}, {1, .15, 3}, {2, .20, 3}, {0, .30, 2}, {1, .50, 2}, {2, 1.0, 3},
 		{1, .10, 4}, {2, .15, 3}, {0, .20, 3}, {1, .30, 2}, {2, .50, 2}, {0, 1.0, 3},
@@ -173,14 +232,15 @@ START_TEST(test_corpus_sparse_drops)
 		}
 		corpus_simulate(r);
 		struct corpus_score sc = corpus_score(r);
-		ck_assert_msg(sc.found_big == sc.big, "seed %llu: %d of %d drops >= 20%% found",
-			      (unsigned long long)seed, sc.found_big, sc.big);
+		ck_assert_msg(sc.found_big == sc.big, "paced %d seed %llu: %d of %d drops >= 20%% found",
+			      corpus_paced, (unsigned long long)seed, sc.found_big, sc.big);
 		tot.found_mid += sc.found_mid;
 		tot.mid += sc.mid;
 		tot.false_marks += sc.false_marks;
 		tot.steady += sc.steady;
 	}
-	ck_assert_msg(tot.found_mid * 10 >= tot.mid * 9, "15-20%%: %d of %d", tot.found_mid, tot.mid);
+	ck_assert_msg(tot.found_mid * 10 >= tot.mid * 9, "paced %d: 15-20%%: %d of %d", corpus_paced,
+		      tot.found_mid, tot.mid);
 	ck_assert_msg(tot.false_marks * 100 <= tot.steady, "false %d in %d", tot.false_marks,
 		      tot.steady);
 }
@@ -190,6 +250,7 @@ END_TEST
  * writers: 90 % of its drops are found, however often they come. */
 START_TEST(test_corpus_erratic_writer)
 {
+	corpus_paced = _i;
 	int found = 0, all = 0, false_marks = 0, steady = 0;
 	for (uint64_t seed = 1; seed <= 10; seed++) {
 		corpus_rng = seed * 977;
@@ -217,6 +278,7 @@ END_TEST
  * are never marked, nor is their sum. */
 START_TEST(test_corpus_counting_noise)
 {
+	corpus_paced = _i;
 	for (uint64_t seed = 1; seed <= 20; seed++) {
 		corpus_rng = seed;
 		struct corpus_run *r = &corpus_run;
@@ -254,6 +316,7 @@ END_TEST
  * system line (the sum) nor the steady device is marked. */
 START_TEST(test_corpus_burst_ends)
 {
+	corpus_paced = _i;
 	for (uint64_t seed = 1; seed <= 10; seed++) {
 		corpus_rng = seed;
 		struct corpus_run *r = &corpus_run;
@@ -277,6 +340,7 @@ END_TEST
  * lost. The one that fell is marked; the one that rose is not, nor is its return. */
 START_TEST(test_corpus_trading)
 {
+	corpus_paced = _i;
 	int false_marks = 0, steady = 0;
 	for (uint64_t seed = 1; seed <= 10; seed++) {
 		corpus_rng = seed;
@@ -320,12 +384,12 @@ Suite *dips_corpus_suite(void)
 	Suite *s = suite_create("dips_corpus");
 	TCase *tc = tcase_create("corpus");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_corpus_sparse_drops);
-	tcase_add_test(tc, test_corpus_erratic_writer);
-	tcase_add_test(tc, test_corpus_counting_noise);
+	tcase_add_loop_test(tc, test_corpus_sparse_drops, 0, 2);
+	tcase_add_loop_test(tc, test_corpus_erratic_writer, 0, 2);
+	tcase_add_loop_test(tc, test_corpus_counting_noise, 0, 2);
 	tcase_add_test(tc, test_corpus_alternating_counts);
-	tcase_add_test(tc, test_corpus_burst_ends);
-	tcase_add_test(tc, test_corpus_trading);
+	tcase_add_loop_test(tc, test_corpus_burst_ends, 0, 2);
+	tcase_add_loop_test(tc, test_corpus_trading, 0, 2);
 	tcase_add_test(tc, test_corpus_early_verdict);
 	suite_add_tcase(s, tc);
 	return s;
