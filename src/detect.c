@@ -399,37 +399,31 @@ static inline bool dip_interval_sustained(const struct dip_stat *st, const struc
 }
 
 /* How far value is short of where the series usually is, in pacing ticks of the level:
- * DIP_TICK_NONE no more than half a tick (or ticks do not matter: the interval's length
- * unknown, pace_frac 0, or so long that a tick is under half of --dip), DIP_TICK_ONE up to a
- * tick, DIP_TICK_MORE further. A tick is pace_frac of base;
- * when the requests are known (rpu requests per unit, 0 unknown) it is counted in whole
- * requests, and one more for the interval's edge (a request split by it) and half of one for
- * the interval's length; when they are not (the system line), as half a tick more. Where the series usually is: the median of its recent values, as
- * long as that is within a tick of the level base (the level, an upper quartile, is raised by
- * ticks coming back and by bandwidth taken over for a while, the median is not); if it is
- * further below, drops fill the recent values, and it is the level. */
-enum dip_tick { DIP_TICK_NONE, DIP_TICK_ONE, DIP_TICK_MORE };
-
-/* Do pacing ticks matter at all? pace_frac is 0 unless the interval's length is known and a
- * tick is at least half of --dip (dip_pace_frac). */
-static inline bool dip_ticks_matter(double pace_frac)
-{
-	return pace_frac > 0.0;
-}
+ * DIP_TICK_OFF ticks do not matter (pace_frac 0: the interval's length unknown, or so long
+ * that a tick is under half of --dip), DIP_TICK_HALF no more than half a tick, DIP_TICK_ONE
+ * up to a tick, DIP_TICK_MORE further. A tick is pace_frac of base; when the requests are
+ * known (rpu requests per unit, 0 unknown) it is counted in whole requests, and one more for
+ * the interval's edge (a request split by it) and half of one for the interval's length;
+ * when they are not (the system line), as half a tick more. Where the series usually is: the
+ * median of its recent values, as long as that is within a tick of the level base (the
+ * level, an upper quartile, is raised by ticks coming back and by bandwidth taken over for a
+ * while, the median is not); if it is further below, drops fill the recent values, and it is
+ * the level. */
+enum dip_tick { DIP_TICK_OFF, DIP_TICK_HALF, DIP_TICK_ONE, DIP_TICK_MORE };
 
 static inline enum dip_tick dip_tick_fall(const struct dip_stat *st, double base, double value,
 					  double rpu, double pace_frac)
 {
-	if (!dip_ticks_matter(pace_frac) || !st->nlevel)
-		return DIP_TICK_NONE;
+	if (!(pace_frac > 0.0) || !st->nlevel)
+		return DIP_TICK_OFF;
 	double tick = pace_frac * base;
 	if (value >= base - 0.5 * tick)	/* the usual case, and no lower where it usually is */
-		return DIP_TICK_NONE;
+		return DIP_TICK_HALF;
 	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
 	double usual = mid < base && mid >= base - tick ? mid : base;
 	double fall = usual - value;
 	if (fall <= 0.5 * tick)
-		return DIP_TICK_NONE;
+		return DIP_TICK_HALF;
 	double one = rpu > 0.0 ? (ceil(tick * rpu - 1e-9) + 1.5) / rpu : 1.5 * tick;
 	return fall <= one ? DIP_TICK_ONE : DIP_TICK_MORE;
 }
@@ -446,10 +440,12 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
 				     double base, double value, double sigma, double rpu,
 				     double frac, bool after_dip, double pace_frac)
 {
-	enum dip_tick fall = after_dip ? DIP_TICK_NONE : dip_tick_fall(st, base, value, rpu, pace_frac);
-	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac) || fall == DIP_TICK_ONE) {
+	enum dip_tick fall = after_dip ? DIP_TICK_OFF : dip_tick_fall(st, base, value, rpu, pace_frac);
+	bool within = fall == DIP_TICK_HALF || fall == DIP_TICK_ONE;
+	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac) || within) {
 		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
-		st->ticked = fall != DIP_TICK_NONE && !held;
+		/* the climb out of it does not teach: a tick coming back, or a drop missed */
+		st->ticked = (fall == DIP_TICK_ONE || fall == DIP_TICK_MORE) && !held;
 		return held;
 	}
 	if (!st->nlevel)
@@ -832,7 +828,7 @@ static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
 		struct dip_dev *d = &g->dev[g->slot[i]];
 		dip_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
 			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i],
-			       !dip_ticks_matter(g->pace_frac));
+			       !(g->pace_frac > 0.0));
 		d->settle_left = (uint8_t)dip_settle_next(d->settle_left, marks[i]);
 	}
 	/* against the sum of the present devices' levels: churn is not a residual */

@@ -28,6 +28,7 @@ python3 - "$TMP/nav.json" >"$TMP/marks" <<'PY' || fail "reading the export"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 dips = [i + 2 for i, o in enumerate(rows) if o["dip"] or any(d["dip"] for d in o["devices"])]
+fixa = [i + 2 for i, o in enumerate(rows) if any(d["dip"] and d["name"] == "fixa" for d in o["devices"])]
 knob = [i + 2 for i, o in enumerate(rows) if i > 0 and (o["knobs"] != rows[i - 1]["knobs"] or o["events"])]
 exact = lambda ns: "%d.%09d" % divmod(ns, 10**9)
 # the times of samples 10 and 31 (as shown: indices 9 and 30)
@@ -45,9 +46,9 @@ def at_or_after(ns):
         i -= 1
     return i + 2
 plus = at_or_after(rows[8]["wall_ns"] + 1100000000)
-print(plus, at_or_after(rows[plus - 2]["wall_ns"] - 2100000000))
+print(plus, at_or_after(rows[plus - 2]["wall_ns"] - 2100000000), fixa[0] if fixa else -1)
 PY
-{ read -r nsamples dip knob t10s t31s; read -r pos_plus pos_minus; } <"$TMP/marks"
+{ read -r nsamples dip knob t10s t31s; read -r pos_plus pos_minus fixa_dip; } <"$TMP/marks"
 [ "$nsamples" -eq 41 ] || fail "the recording holds $nsamples samples, want 41"
 [ "$dip" -gt 15 ] || fail "no dip recorded where the scenario has one (first at $dip)"
 [ "$knob" -gt 20 ] || fail "no knob change recorded (first at $knob)"
@@ -103,8 +104,18 @@ want_pos "$pos_minus"
 scr_keys ]
 want_pos "$dip"
 scr_wait "!DIP" 3
+# fixa is marked there, or (at 0.2 s a pacing tick is half the level, and the first, partial
+# interval of its drop is within one: the system line, judged as a whole, dips first) a
+# sample or two on; stepped back after
+[ "$fixa_dip" -ge "$dip" ] && [ "$fixa_dip" -le $((dip + 2)) ] ||
+	fail "fixa's first dip at $fixa_dip, the first dip at $dip"
+i=$dip
+while [ $i -lt "$fixa_dip" ]; do scr_keys .; i=$((i + 1)); done
+want_pos "$fixa_dip"
 scr_cap >/dev/null
 grep -q "^!fixa" "$TMP/pane" || { scr_show; fail "the dipping device is not marked at the dip"; }
+while [ $i -gt "$dip" ]; do scr_keys ,; i=$((i - 1)); done
+want_pos "$dip"
 # the history before the jump target was filled in: a graph, not one column
 grep -qE "last ([2-9]|[1-9][0-9])\.[0-9]s|last [0-9]+s" "$TMP/pane" || { scr_show; fail "the graph shows no history before the dip"; }
 scr_keys [
