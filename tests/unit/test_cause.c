@@ -228,13 +228,10 @@ START_TEST(test_cause_less_written_in_bytes)
 {
 	struct dip_cause_base b;
 	dip_cause_base_init(&b);
-	struct dip_evidence usual;
-	dip_evidence_init(&usual);
-	usual.w_s = 40;
+	struct dip_evidence usual = cause_test_usual();
+	usual.w_s = 40;	/* and nothing queued: a loop device writing to a fast backing file */
 	usual.w_kbps = 40960;
 	usual.aqu_sz = 0.01;
-	usual.w_await_ms = 0.1;
-	usual.f_s = usual.f_await_ms = 0;
 	for (int i = 0; i < 20; i++)
 		dip_cause_base_learn(&b, &usual);
 	struct dip_evidence e = usual;
