@@ -4,11 +4,12 @@
  * Usage: detect_bench NDEV WARMUP STEPS
  * NDEV devices write about 20 MB/s each, +-5 % (a fixed pseudo-random sequence), each losing
  * half its rate one interval in 97, as one group (the live device table's case), with their
- * request counts, at one-second intervals (the pacing tick counts). The first WARMUP intervals fill the detector's windows (the jitter window
- * holds 60 rises, so a series needs well over 100 intervals to reach its steady state); the
- * STEPS after them go through detect_bench_measured, which callgrind counts alone
- * (--toggle-collect=detect_bench_measured, bench/detect_bench.sh). Prints the marks made, so
- * that a change of the rule is seen next to a change of its cost.
+ * request counts, at one-second intervals (the pacing tick counts). The first WARMUP intervals
+ * fill the detector's windows (the jitter window holds 60 rises, so a series needs well over
+ * 100 intervals to reach its steady state); the STEPS after them go through
+ * detect_bench_measured, which callgrind counts alone (--toggle-collect=detect_bench_measured,
+ * bench/detect_bench.sh). Prints the marks made, so that a change of the rule is seen next to a
+ * change of its cost.
  */
 #include <stdbool.h>
 #include <stdint.h>

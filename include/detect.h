@@ -65,8 +65,9 @@ bool dip_series_feed(struct dip_series *s, double value, bool valid);
 bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid);
 
 /* The length in seconds of the intervals fed from now on (0 or not finite: unknown, the
- * default). A fall of one writer's pacing tick (DIP_PACE_S of the level's traffic) and a
- * request in a single interval is then not a dip; see doc/dips.md. */
+ * default). A single interval short by no more than a writer's pacing tick (a tenth of a
+ * second of the level's traffic, counted when that is at least half of --dip) is then not a
+ * dip; see doc/dips.md. */
 void dip_series_set_interval(struct dip_series *s, double interval_s);
 
 /* Group of devices fed together each interval (e.g. all devices' write throughput), keyed by a

@@ -491,7 +491,6 @@ static int annotate_word_line(struct annotate *a, const char *s, size_t len, siz
 	return annotate_iostat_device(a, s, len, eol);
 }
 
-/* Classify one line (without its terminator) and act on it; 0 or -1 after an error line. */
 /* The interval of the vmstat or iostat command line just tokenized ("$ iostat -x 5 | grep
  * dm-"): the first argument after the command's name that is a plain number, up to a pipe or
  * a ';'; 0 if none (vmstat with no delay, or not a command this knows). The detector then
@@ -521,6 +520,7 @@ static double annotate_command_interval(const struct annotate *a)
 	return 0.0;
 }
 
+/* Classify one line (without its terminator) and act on it; 0 or -1 after an error line. */
 static int annotate_line(struct annotate *a, const char *line, size_t len, size_t eol)
 {
 	if (memchr(line, '\0', len))

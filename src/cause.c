@@ -141,8 +141,8 @@ static bool cause_stopped(const struct dip_evidence *e, const struct dip_cause_b
 }
 
 /* Writers that submitted less without stopping: nothing queued, less written than usual, and
- * those writes done as fast as usual -- the device was waiting for work, not the work for it. Last of
- * the device's own evidence: anything the device did wrong comes first. */
+ * those writes done as fast as usual -- the device was waiting for work, not the work for it.
+ * Last of the device's own evidence: anything the device did wrong comes first. */
 static bool cause_writers_slowed(const struct dip_evidence *e, const struct dip_cause_base *b)
 {
 	if (!b || !b->n || !(e->aqu_sz >= 0.0 && e->aqu_sz < CAUSE_QUEUE_EMPTY) || e->w_s < 0.0)

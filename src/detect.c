@@ -12,14 +12,15 @@
  * An interval dips when its value falls below the level by more than max(--dip, 3 * jitter)
  * plus the quartile's height above the centre, by more than a few requests' worth (counting
  * noise) and by more than an absolute minimum, and was not made up for by the interval before,
- * unless it fell to (almost) nothing, which is the end of a run; a drop held for two intervals
- * in a row is a dip at its second when both fall by max(--dip, 0.6 * 3 * jitter) plus that
- * height; in a lone series the interval after a dip is judged at 0.6 of the threshold. A group
- * adds: devices carrying a negligible part of the traffic are not judged; a device's jitter is
- * at least its peers' (the median of theirs: the devices of one run do the same work, and a
- * device that flushes in bursts does not raise the others'); the group total is judged too
- * (under a shared limit devices trade bandwidth and the total holds); and only the whole group
- * stopping is the end of the run.
+ * nor (when the interval's length is known) short of the usual by no more than a writer's
+ * pacing tick, a tenth of a second's work, unless it fell to (almost) nothing, which is the
+ * end of a run; a drop held for two intervals in a row is a dip at its second when both fall
+ * by max(--dip, 0.6 * 3 * jitter) plus that height; in a lone series the interval after a dip
+ * is judged at 0.6 of the threshold. A group adds: devices carrying a negligible part of the
+ * traffic are not judged; a device's jitter is at least its peers' (the median of theirs: the
+ * devices of one run do the same work, and a device that flushes in bursts does not raise the
+ * others'); the group total is judged too (under a shared limit devices trade bandwidth and the
+ * total holds); and only the whole group stopping is the end of the run.
  * Each window keeps its values sorted (sortwin.h), so a median is a lookup, not a selection.
  * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
  * device set grows.
@@ -109,10 +110,10 @@ static const double DIP_COUNT_SLACK = 3.0;
 static const double DIP_MADE_UP_RATIO = 2.0;
 /* Pacing: writers held to a rate submit in ticks (pv -L tops its budget up ten times a
  * second, and the kernel's dirty throttling pauses a writer for up to 200 ms), so a tick's
- * work lands now in one interval, now in the next: a single interval short by one tick of
- * the level, and a request for the edge, is not a dip. At 1 s that is a tenth of the level,
- * at 5 s a fiftieth, under --dip. A drop that is held (two intervals) is judged without it:
- * a tick that moved is made up for in the next interval. */
+ * work lands now in one interval, now in the next: a single interval short by no more than
+ * one tick of the level (dip_tick_fall) is not a dip. At 1 s that is a tenth of the level; at
+ * 5 s a fiftieth, under half of --dip, and ticks are not counted (dip_pace_frac). A drop that
+ * is held (two intervals) is judged without it: a tick that moved arrives in the next one. */
 static const double DIP_PACE_S = 0.1;
 
 /* The smallest fall that is a dip, in idle floors (256 KiB/s by default): below it a "drop" is
@@ -300,7 +301,6 @@ static double dip_stat_sigma(const struct dip_stat *st)
 	return DIP_RISE_Q90_TO_SIGMA * st->resid_sorted[k];
 }
 
-
 /* The group total's jitter, from its |residuals| against the sum of the levels. */
 static double dip_total_sigma(const struct dip_stat *st)
 {
@@ -354,7 +354,8 @@ static double dip_member_sigma(const struct dip_stat *st, const struct dip_param
 	 * jitter would raise its threshold. */
 	double peers_floor = p->drop_pct / 100.0 / (DIP_JITTER_SIGMAS * DIP_PEER_FACTOR);
 	double peers = pooled > peers_floor ? pooled : peers_floor;	/* NAN: the floor */
-	if (st->nresid < DIP_PEER_RESIDS && st->nseen < DIP_PEER_SEEN && !(own <= DIP_PEER_FACTOR * peers))
+	bool young = st->nresid < DIP_PEER_RESIDS && st->nseen < DIP_PEER_SEEN;
+	if (young && !(own <= DIP_PEER_FACTOR * peers))
 		return DIP_PEER_FACTOR * own;
 	return dip_max(own, pooled); /* a NAN pooled is skipped */
 }
@@ -440,7 +441,8 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
 				     double base, double value, double sigma, double rpu,
 				     double frac, bool after_dip, double pace_frac)
 {
-	enum dip_tick fall = after_dip ? DIP_TICK_OFF : dip_tick_fall(st, base, value, rpu, pace_frac);
+	enum dip_tick fall = after_dip ? DIP_TICK_OFF :
+				    dip_tick_fall(st, base, value, rpu, pace_frac);
 	bool within = fall == DIP_TICK_HALF || fall == DIP_TICK_ONE;
 	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac) || within) {
 		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
@@ -557,13 +559,14 @@ bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool 
 		return false;
 	double up;
 	double base = dip_stat_baseline(&s->st, &up);
-	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), base < up ? base : up, true);
+	double spread_to = base < up ? base : up;
+	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), spread_to, true);
 	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
 	double frac = s->settle_left == DIP_SETTLE ? DIP_AFTER_FRAC : 1.0;
 	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
 		   !dip_stopped(&s->p, base, value) &&
-		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac, s->settle_left == DIP_SETTLE,
-				     s->pace_frac);
+		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac,
+				     s->settle_left == DIP_SETTLE, s->pace_frac);
 	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu, true);
 	s->settle_left = dip_settle_next(s->settle_left, dip);
 	return dip;

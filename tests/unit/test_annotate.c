@@ -153,8 +153,8 @@ static char *annotate_test_paced_log(const char *command)
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "%s\n", command);
 	for (size_t i = 0; i < sizeof bo / sizeof bo[0]; i++)
-		fprintf(f, " 1  1      0 796002  51200 926730    0    0     0 %5d 1222 2355  1  9 70 20  0  0\n",
-			bo[i]);
+		fprintf(f, " 1  1      0 796002  51200 926730    0    0     0 %5d 1222 2355  1  9 70 20"
+			   "  0  0\n", bo[i]);
 	fclose(f);
 	return text;
 }

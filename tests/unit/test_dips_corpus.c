@@ -4,15 +4,15 @@
  * device counts them (a whole request completes in one interval or the next), the interval
  * edges jittering by up to 50 ms; and again with the work arriving as pv -L submits it, in
  * ticks of a tenth of a second's worth at a phase of their own, now and then one late (so that
- * a tick's work lands in the next interval: 40, 36, 44, 40 MiB/s), the edges then 2 ms. The detector's marks are scored as tests/dips/score.py
- * scores the live ones: drops found, missed, false marks per 100 steady device-intervals.
+ * a tick's work lands in the next interval: 40, 36, 44, 40 MiB/s), the edges then 2 ms. The
+ * detector's marks are scored as tests/dips/score.py scores the live ones: drops found, missed,
+ * false marks per 100 steady device-intervals.
  */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "detect.h"
 
@@ -64,7 +64,8 @@ static double corpus_written(const struct corpus_run *r, int d, double t, double
  * whenever it is asked about. */
 static double corpus_hash01(uint64_t a, uint64_t b, uint64_t c)
 {
-	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ (c + 0x165667b19e3779f9ull);
+	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^
+		     (c + 0x165667b19e3779f9ull);
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 32;
@@ -119,7 +120,8 @@ static void corpus_simulate(struct corpus_run *r)
 		double t = k + 1 + edge * (corpus_uniform() - 0.5) * 2.0;
 		double v[CORPUS_DEVS], reqs[CORPUS_DEVS], sum = 0.0;
 		for (int d = 0; d < CORPUS_DEVS; d++) {
-			double kb = r->paced ? corpus_written_paced(r, seed, d, t) : corpus_written(r, d, t, 0.0);
+			double kb = r->paced ? corpus_written_paced(r, seed, d, t) :
+					       corpus_written(r, d, t, 0.0);
 			double done = r->base_kbps[d] > 0 ? floor(kb / r->req_kb[d]) : 0;
 			reqs[d] = done - prev_reqs[d];
 			prev_reqs[d] = done;
@@ -130,7 +132,6 @@ static void corpus_simulate(struct corpus_run *r)
 		prev_t = t;
 		dip_group_feed_reqs(g, keys, NULL, v, reqs, CORPUS_DEVS, r->mark[k]);
 		r->sys_mark[k] = dip_series_feed(s, sum, true);
-		if (getenv("DBGC")) fprintf(stderr, "%d k %d %8.0f%c %8.0f%c %8.0f%c  sum %8.0f%c\n", r->paced, k, v[0], r->mark[k][0]?'*':' ', v[1], r->mark[k][1]?'*':' ', v[2], r->mark[k][2]?'*':' ', sum, r->sys_mark[k]?'*':' ');
 	}
 	dip_group_free(g);
 	dip_series_free(s);
