@@ -74,6 +74,14 @@ struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
 			      enum pipeline_marks marks);
 void pipeline_free(struct pipeline *p);	/* NULL is a no-op */
 
+/* Called with each of the pipeline's two snapshots just before it is filled again: a keeper
+ * of past samples (snapring.h) that was lent the sample it holds takes its device array then,
+ * leaving another array (or none) in its place, rather than copying every device of every
+ * sample. */
+typedef void pipeline_refill_fn(void *ctx, struct snapshot *s);
+/* Call fn(ctx, s) before each refill from now on (fn NULL: no more); ctx is not owned. */
+void pipeline_on_refill(struct pipeline *p, pipeline_refill_fn *fn, void *ctx);
+
 /* Take the next sample and derive it.  Returns 0 with *out set, 1 at the
  * end of the data, or a negative errno (the source's errmsg says why). */
 int pipeline_step(struct pipeline *p, const struct frame **out);

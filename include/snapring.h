@@ -45,10 +45,23 @@ void snapring_clear(struct snapring *r);
  * -E2BIG. */
 int snapring_push(struct snapring *r, const struct rec_sample *v);
 
-/* The ring as a sink (sink.h): every frame pushed with its marks.  r is not
- * owned.  NULL when out of memory. */
+/* Keep v's sample as snapring_push() does, but without copying its devices: the ring reads
+ * them where they are until the lender is about to fill v->snap again and calls
+ * snapring_refill() with it, which takes the snapshot's device array for the ring and leaves
+ * another (the ring's oldest, or none) in its place.  v->snap must not change before that
+ * call (a pipeline's snapshots, pipeline_on_refill).  At thousands of devices this saves a
+ * copy of every device of every sample.  Same returns as snapring_push(). */
+int snapring_push_lent(struct snapring *r, const struct rec_sample *v);
+/* s is about to be filled again (a pipeline_refill_fn, pipeline.h; ring is the snapring):
+ * if a sample of it is lent to the ring, the ring takes its devices now.  s is left with
+ * no devices, and an array to fill. */
+void snapring_refill(void *ring, struct snapshot *s);
+
+/* The ring as a sink (sink.h): every frame pushed with its marks, lent (snapring_push_lent)
+ * when lent is true: then the frames' maker must call snapring_refill() before it fills a
+ * frame's snapshot again.  r is not owned.  NULL when out of memory. */
 struct sink;
-struct sink *snapring_sink_new(struct snapring *r);
+struct sink *snapring_sink_new(struct snapring *r, bool lent);
 
 /* Samples held. */
 size_t snapring_len(const struct snapring *r);

@@ -45,6 +45,8 @@ struct pipeline {
 	bool sys_knob_held;		/* the system line's last interval: a dip a knob caused */
 	struct wb_event changes[SNAP_NKNOBS];
 	struct frame frame;
+	pipeline_refill_fn *on_refill;	/* told of each snapshot about to be filled again */
+	void *refill_ctx;
 };
 
 struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
@@ -89,6 +91,12 @@ void pipeline_free(struct pipeline *p)
 	free(p->usual[1]);
 	free(p->causes);
 	free(p);
+}
+
+void pipeline_on_refill(struct pipeline *p, pipeline_refill_fn *fn, void *ctx)
+{
+	p->on_refill = fn;
+	p->refill_ctx = ctx;
 }
 
 void pipeline_restart(struct pipeline *p)
@@ -321,6 +329,8 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 {
 	int next = p->have_prev ? 1 - p->cur : p->cur;
 	struct snapshot *cur = &p->snap[next];
+	if (p->on_refill)
+		p->on_refill(p->refill_ctx, cur);	/* before any byte of it is overwritten */
 	int rc = source_next(p->src, cur);
 	if (rc == 0 && pipeline_grow(p, cur->ndev) < 0)
 		rc = -ENOMEM;

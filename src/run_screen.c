@@ -72,10 +72,12 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	    !(r->hist = history_new(RUN_SCREEN_HISTORY)) ||
 	    !(r->ring = snapring_new(RUN_SCREEN_KEEP_SAMPLES,
 				     RUN_SCREEN_KEEP_BYTES / sizeof(struct dev_counters))) ||
-	    !(r->hist_sink = history_sink_new(r->hist)) || !(r->ring_sink = snapring_sink_new(r->ring))) {
+	    !(r->hist_sink = history_sink_new(r->hist)) || !(r->ring_sink = snapring_sink_new(r->ring, true))) {
 		snprintf(r->err, sizeof r->err, "out of memory");
 		return 1;
 	}
+	/* the ring keeps the pipeline's own snapshots as they are retired, not a copy of each */
+	pipeline_on_refill(r->pipe, snapring_refill, r->ring);
 	struct rec_writer *w = NULL;
 	if (o->record_path && !(w = rec_writer_open(o->record_path, r->err, sizeof r->err)))
 		return 1;

@@ -18,7 +18,14 @@
 #include "snapring.h"
 
 struct snapring_slot {
-	struct snapshot snap;	/* devices only: nproc stays 0 */
+	struct snapshot snap;	/* devices only: nproc stays 0.  While lent, dev is the lender's */
+	/* A sample lent (snapring_push_lent): the lender's snapshot, whose devices the slot
+	 * reads until the lender refills it; NULL once the slot owns its devices. */
+	const struct snapshot *lent;
+	struct dev_counters *spare;	/* while lent: the slot's own array, the lender's at refill */
+	size_t cap_spare;
+	const struct dev_ident **ident;	/* while lent: each device's identity, the ring's copy */
+	size_t cap_ident;
 	bool sys_dip;
 	bool have_dips, have_causes;
 	uint8_t sys_cause;
@@ -68,10 +75,29 @@ struct snapring *snapring_new(size_t max_samples, size_t max_dev_rows)
 	return r;
 }
 
+/* Device rows a slot stands for: its own array's, or while lent the larger of its spare and
+ * the lent sample (what it will own once the lender refills). */
+static size_t snapring_slot_rows(const struct snapring_slot *sl)
+{
+	if (!sl->lent)
+		return sl->snap.cap_dev;
+	return sl->cap_spare > sl->snap.ndev ? sl->cap_spare : sl->snap.ndev;
+}
+
 static void snapring_slot_release(struct snapring *r, struct snapring_slot *sl)
 {
-	r->rows -= sl->snap.cap_dev;
+	r->rows -= snapring_slot_rows(sl);
+	if (sl->lent) {	/* the devices are the lender's */
+		sl->snap.dev = sl->spare;
+		sl->snap.cap_dev = sl->cap_spare;
+		sl->lent = NULL;
+	}
+	sl->spare = NULL;
+	sl->cap_spare = 0;
 	snapshot_free(&sl->snap);
+	free(sl->ident);
+	sl->ident = NULL;
+	sl->cap_ident = 0;
 	free(sl->dips);
 	free(sl->causes);
 	sl->dips = NULL;
@@ -188,6 +214,46 @@ static int snapring_grow_slots(struct snapring *r, size_t k)
 	return 0;
 }
 
+/* Drop the oldest samples (and their memory) while the ring holds more rows than allowed,
+ * keeping at least keep of them. */
+static void snapring_trim(struct snapring *r, size_t keep)
+{
+	while (r->rows > r->max_rows && r->len > keep) {
+		snapring_drop_oldest(r, true);
+		r->capped = true;
+	}
+}
+
+/* A reused slot that was still lent (a ring of one or two samples) takes its own array back. */
+static void snapring_slot_unlend(struct snapring *r, struct snapring_slot *sl)
+{
+	if (!sl->lent)
+		return;
+	r->rows -= snapring_slot_rows(sl);
+	sl->snap.dev = sl->spare;
+	sl->snap.cap_dev = sl->cap_spare;
+	sl->spare = NULL;
+	sl->cap_spare = 0;
+	sl->lent = NULL;
+	r->rows += sl->snap.cap_dev;
+}
+
+/* Room for ndev marks in slot sl. */
+static int snapring_room_marks(struct snapring_slot *sl, size_t ndev)
+{
+	if (ndev <= sl->cap_dips)
+		return 0;
+	bool *d = realloc(sl->dips, ndev * sizeof *d);
+	if (d)
+		sl->dips = d;
+	uint8_t *c = d ? realloc(sl->causes, ndev * sizeof *c) : NULL;
+	if (!c)
+		return -ENOMEM;
+	sl->causes = c;
+	sl->cap_dips = ndev;
+	return 0;
+}
+
 /* Room for ndev rows in slot sl, dropping the oldest samples (and their
  * memory) while the ring would hold more rows than allowed. */
 static int snapring_make_room(struct snapring *r, struct snapring_slot *sl, size_t ndev)
@@ -203,35 +269,23 @@ static int snapring_make_room(struct snapring *r, struct snapring_slot *sl, size
 		sl->snap.cap_dev = ndev;
 		r->rows += ndev - had;
 	}
-	while (r->rows > r->max_rows && r->len > 0) {
-		snapring_drop_oldest(r, true);
-		r->capped = true;
-	}
-	if (ndev > sl->cap_dips) {
-		bool *d = realloc(sl->dips, ndev * sizeof *d);
-		if (d)
-			sl->dips = d;
-		uint8_t *c = d ? realloc(sl->causes, ndev * sizeof *c) : NULL;
-		if (!c)
-			return -ENOMEM;
-		sl->causes = c;
-		sl->cap_dips = ndev;
-	}
-	return 0;
+	snapring_trim(r, 0);
+	return snapring_room_marks(sl, ndev);
 }
 
-/* Copy s into the slot: every field but the arrays, which stay the slot's
- * own (so fields added to struct snapshot later are copied too). */
-static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const struct snapshot *s)
+/* Copy s into the slot: every field but the arrays, which stay the slot's own (so fields
+ * added to struct snapshot later are copied too), and the values beside the devices (a
+ * saved history keeps them); the devices are the caller's to copy or borrow. */
+static int snapring_copy_fields(struct snapring_slot *sl, const struct snapshot *s)
 {
 	struct snapshot keep = sl->snap;
 	sl->snap = *s;
 	sl->snap.dev = keep.dev;
 	sl->snap.cap_dev = keep.cap_dev;
+	sl->snap.ndev = 0;
 	sl->snap.proc = keep.proc;
 	sl->snap.cap_proc = keep.cap_proc;
 	sl->snap.nproc = 0;
-	/* the values beside the fixed blocks too: a saved history keeps them */
 	sl->snap.x = keep.x;
 	sl->snap.cap_x = keep.cap_x;
 	sl->snap.nx = 0;
@@ -258,8 +312,15 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 	if (s->nx)
 		memcpy(sl->snap.x, s->x, s->nx * sizeof *s->x);
 	sl->snap.nx = s->nx;
-	if (s->ndev)
-		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
+	return 0;
+}
+
+/* The ring's copy of the identity of each of s's devices into out[] (s->ndev entries). The
+ * copies made for the last sample are taken again for a device at the same place with the
+ * same identity. */
+static int snapring_copy_idents(struct snapring *r, const struct snapshot *s,
+				const struct dev_ident **out)
+{
 	if (s->ndev > r->cap_hint) {
 		struct snapring_hint *h = realloc(r->hint, s->ndev * sizeof *h);
 		if (!h)
@@ -274,6 +335,7 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 		struct snapring_hint *h = &r->hint[i];
 		if (!id) {
 			*h = (struct snapring_hint){ NULL, 0, NULL };
+			out[i] = NULL;
 			continue;
 		}
 		/* a serial is new whenever an identity is made again (a minor reused renames it):
@@ -285,10 +347,59 @@ static int snapring_copy(struct snapring *r, struct snapring_slot *sl, const str
 				return -ENOMEM;
 			*h = (struct snapring_hint){ id, id->key_serial, copy };
 		}
-		sl->snap.dev[i].ident = h->copy;
+		out[i] = h->copy;
 	}
 	r->nhint = s->ndev;
 	return 0;
+}
+
+/* Copy the devices of s into the slot, each with the ring's copy of its identity. */
+static int snapring_copy_devs(struct snapring *r, struct snapring_slot *sl, const struct snapshot *s)
+{
+	if (s->ndev)
+		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
+	sl->snap.ndev = s->ndev;
+	if (s->ndev > sl->cap_ident) {
+		const struct dev_ident **id = realloc(sl->ident, s->ndev * sizeof *id);
+		if (!id)
+			return -ENOMEM;
+		sl->ident = id;
+		sl->cap_ident = s->ndev;
+	}
+	if (snapring_copy_idents(r, s, sl->ident) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->ndev; i++)
+		sl->snap.dev[i].ident = sl->ident[i];
+	return 0;
+}
+
+/* The slot for the next sample: the oldest one's when the ring is full. */
+static struct snapring_slot *snapring_next_slot(struct snapring *r)
+{
+	if (r->len == r->max)
+		snapring_drop_oldest(r, false);	/* its slot is the one written next */
+	size_t k = (r->head + r->len) % r->max;
+	if (snapring_grow_slots(r, k) < 0)
+		return NULL;
+	struct snapring_slot *sl = &r->slot[k];
+	snapring_slot_unlend(r, sl);
+	return sl;
+}
+
+/* The marks of v into the slot, and the slot counted as the newest sample. */
+static void snapring_keep_marks(struct snapring *r, struct snapring_slot *sl,
+				const struct rec_sample *v)
+{
+	size_t n = v->snap->ndev;
+	sl->sys_dip = v->sys_dip;
+	sl->sys_cause = v->sys_cause;
+	sl->have_dips = v->dev_dips != NULL;
+	sl->have_causes = v->dev_causes != NULL;
+	if (v->dev_dips && n)
+		memcpy(sl->dips, v->dev_dips, n * sizeof *sl->dips);
+	if (v->dev_causes && n)
+		memcpy(sl->causes, v->dev_causes, n * sizeof *sl->causes);
+	r->len++;
 }
 
 int snapring_push(struct snapring *r, const struct rec_sample *v)
@@ -296,29 +407,114 @@ int snapring_push(struct snapring *r, const struct rec_sample *v)
 	const struct snapshot *s = v->snap;
 	if (s->ndev > r->max_rows)
 		return -E2BIG;
-	if (r->len == r->max)
-		snapring_drop_oldest(r, false);	/* its slot is the one written next */
-	size_t k = (r->head + r->len) % r->max;
-	if (snapring_grow_slots(r, k) < 0)
+	struct snapring_slot *sl = snapring_next_slot(r);
+	if (!sl)
 		return -ENOMEM;
-	struct snapring_slot *sl = &r->slot[k];
 	int rc = snapring_make_room(r, sl, s->ndev);
 	if (rc == 0)
-		rc = snapring_copy(r, sl, s);
+		rc = snapring_copy_fields(sl, s);
+	if (rc == 0)
+		rc = snapring_copy_devs(r, sl, s);
 	if (rc < 0) {
 		sl->snap.ndev = 0;
 		return rc;
 	}
-	sl->sys_dip = v->sys_dip;
-	sl->sys_cause = v->sys_cause;
-	sl->have_dips = v->dev_dips != NULL;
-	sl->have_causes = v->dev_causes != NULL;
-	if (v->dev_dips && s->ndev)
-		memcpy(sl->dips, v->dev_dips, s->ndev * sizeof *sl->dips);
-	if (v->dev_causes && s->ndev)
-		memcpy(sl->causes, v->dev_causes, s->ndev * sizeof *sl->causes);
-	r->len++;
+	snapring_keep_marks(r, sl, v);
 	return 0;
+}
+
+int snapring_push_lent(struct snapring *r, const struct rec_sample *v)
+{
+	const struct snapshot *s = v->snap;
+	if (s->ndev > r->max_rows)
+		return -E2BIG;
+	struct snapring_slot *sl = snapring_next_slot(r);
+	if (!sl)
+		return -ENOMEM;
+	/* the slot's own array waits as the spare the lender gets back */
+	sl->spare = sl->snap.dev;
+	sl->cap_spare = sl->snap.cap_dev;
+	sl->snap.dev = NULL;
+	sl->snap.cap_dev = 0;
+	sl->snap.ndev = s->ndev;
+	sl->lent = s;
+	r->rows += snapring_slot_rows(sl) - sl->cap_spare;
+	snapring_trim(r, 0);
+	int rc = snapring_room_marks(sl, s->ndev);
+	if (rc == 0)
+		rc = snapring_copy_fields(sl, s);
+	if (rc == 0 && s->ndev > sl->cap_ident) {
+		const struct dev_ident **id = realloc(sl->ident, s->ndev * sizeof *id);
+		if (id) {
+			sl->ident = id;
+			sl->cap_ident = s->ndev;
+		}
+		rc = id ? 0 : -ENOMEM;
+	}
+	if (rc == 0)
+		rc = snapring_copy_idents(r, s, sl->ident);
+	if (rc < 0) {
+		snapring_slot_unlend(r, sl);
+		sl->snap.ndev = 0;
+		return rc;
+	}
+	sl->snap.dev = s->dev;	/* read, never written, until the lender refills s */
+	sl->snap.ndev = s->ndev;
+	snapring_keep_marks(r, sl, v);
+	return 0;
+}
+
+/* The slot that s is lent to: one of the newest, since the lender refills within two. */
+static struct snapring_slot *snapring_lent_slot(struct snapring *r, const struct snapshot *s)
+{
+	for (size_t age = 0; age < r->len; age++) {
+		struct snapring_slot *sl = snapring_slot_at(r, r->len - 1 - age);
+		if (sl->lent == s)
+			return sl;
+	}
+	return NULL;
+}
+
+void snapring_refill(void *ring, struct snapshot *s)
+{
+	struct snapring *r = ring;
+	struct snapring_slot *sl = snapring_lent_slot(r, s);
+	if (!sl)
+		return;
+	size_t n = sl->snap.ndev;
+	r->rows -= snapring_slot_rows(sl);
+	struct dev_counters *mine = s->dev;
+	size_t cap = s->cap_dev;
+	/* the lender fills the array it gets back: as large as the one taken, so that it does
+	 * not grow it again from nothing while the ring fills (no copy: its bytes are garbage) */
+	if (sl->cap_spare < cap) {
+		struct dev_counters *room = malloc(cap * sizeof *room);
+		if (room) {
+			free(sl->spare);
+			sl->spare = room;
+			sl->cap_spare = cap;
+		}
+	}
+	s->dev = sl->spare;
+	s->cap_dev = sl->cap_spare;
+	s->ndev = 0;	/* what the array holds is no sample */
+	sl->spare = NULL;
+	sl->cap_spare = 0;
+	sl->lent = NULL;
+	/* the lender's array doubles as it grows: slack that large would cost samples, cut it */
+	if (n && cap - n > n / 4) {
+		struct dev_counters *cut = realloc(mine, n * sizeof *mine);
+		if (cut) {
+			mine = cut;
+			cap = n;
+		}
+	}
+	sl->snap.dev = mine;
+	sl->snap.cap_dev = cap;
+	r->rows += cap;
+	for (size_t i = 0; i < n; i++)
+		mine[i].ident = sl->ident[i];
+	snapring_trim(r, 1);
 }
 
 size_t snapring_len(const struct snapring *r)
@@ -358,11 +554,22 @@ static int snapring_sink_frame(struct sink *s, const struct frame *f)
 	return 0;
 }
 
+static int snapring_sink_frame_lent(struct sink *s, const struct frame *f)
+{
+	struct rec_sample v = rec_sample_of(f);
+	snapring_push_lent(s->impl, &v);
+	return 0;
+}
+
 static const struct sink_ops snapring_sink_ops = {
 	.kind = "save-history", .frame = snapring_sink_frame, .close = sink_keep_close,
 };
 
-struct sink *snapring_sink_new(struct snapring *r)
+static const struct sink_ops snapring_sink_lent_ops = {
+	.kind = "save-history", .frame = snapring_sink_frame_lent, .close = sink_keep_close,
+};
+
+struct sink *snapring_sink_new(struct snapring *r, bool lent)
 {
-	return sink_new(&snapring_sink_ops, r);
+	return sink_new(lent ? &snapring_sink_lent_ops : &snapring_sink_ops, r);
 }
