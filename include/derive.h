@@ -87,6 +87,13 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters *cur,
 		      double dt_s, struct dev_rates *out);
 
+/* derive_dev_cause of a device known to have rates from prev to cur over dt_s (derive_dev_write
+ * said RATE_OK of the same three): the same figures, bit for bit, without testing every counter
+ * again (only the six the figures read). Given a device without rates it finds that out only
+ * if one of those six says so. */
+void derive_dev_cause_ok(const struct dev_counters *prev, const struct dev_counters *cur,
+			 double dt_s, struct dev_rates *out);
+
 /* The figures the screen needs of every device every frame, shown or not: the status, whether
  * it is active, and what the history keeps (the registry's FIG_IN_HISTORY rows read r_s, w_s,
  * rkb_s, wkb_s, r_await_ms, w_await_ms and util_pct); the other figures are 0.  The same numbers
@@ -116,6 +123,33 @@ void derive_dev_x(const struct snapshot *prev, const struct snapshot *cur, doubl
  * *out set, false when it is not there. */
 bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap_xscope scope,
 	      uint64_t obj, unsigned kind, double dt_s, double *out);
+
+/* derive_x of one kind of value for one object after another, in the order of the objects (a
+ * loop over a sorted snapshot's devices, say): a step along each snapshot's values instead of
+ * two binary searches. The same answers asked in any order; in order they cost a step. Start a
+ * walk with derive_xwalk_init for each pair of snapshots; its members are its own. */
+struct derive_xwalk {
+	const struct snap_xkind *kind;	/* NULL: a kind that does not exist */
+	uint64_t obj;			/* the last object asked of derive_xwalk_step */
+	size_t start, end;		/* cur's values of the scope: cur->x[start..end) */
+	size_t cur, prev;		/* where the walk is in cur's and prev's values */
+};
+void derive_xwalk_init(struct derive_xwalk *w, const struct snapshot *cur, enum snap_xscope scope,
+		       unsigned kind);
+bool derive_xwalk_step(struct derive_xwalk *w, const struct snapshot *prev,
+		       const struct snapshot *cur, uint64_t obj, double dt_s, double *out);
+/* derive_x(prev, cur, scope, obj, kind, dt_s, out) for the walk's scope and kind (cur the one
+ * it was started on). Inline for its common answer, an object without values (most devices
+ * have none): when the walk stands past the scope's values or at a later object's, there is
+ * nothing to find, for a compare or two. */
+static inline bool derive_xwalk_x(struct derive_xwalk *w, const struct snapshot *prev,
+				  const struct snapshot *cur, uint64_t obj, double dt_s,
+				  double *out)
+{
+	if (obj >= w->obj && (w->cur == w->end || cur->x[w->cur].obj > obj))
+		return false;
+	return derive_xwalk_step(w, prev, cur, obj, dt_s, out);
+}
 
 /* Knob values that differ between prev and cur (changed by anyone: wbtop,
  * sysctl, a tuning daemon), as events stamped with cur's time; at most cap

@@ -285,6 +285,24 @@ void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters
 	derive_dev_brief_write(prev, cur, dt_s, out, NULL);
 }
 
+/* The figures a dip's cause is judged by (derive_dev_cause) from the deltas d of a device with
+ * rates; d needs only the fields they read. */
+static inline __attribute__((always_inline)) void
+derive_dev_cause_set(const struct dev_counters *cur, double dt_s, const uint64_t *d,
+		     struct dev_rates *out)
+{
+	out->status = RATE_OK;
+	out->x_have = 0;
+	out->has_discard = cur->nfields >= 15;
+	out->has_flush = cur->nfields >= 17;
+	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
+	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
+	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
+	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
+	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
+	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+}
+
 /* derive_dev's status and the figures a dip's cause is judged by (derive_dev_cause), with
  * every field's delta in d; false (out as derive_dev_none leaves it) without rates. */
 static inline __attribute__((always_inline)) bool
@@ -296,16 +314,7 @@ derive_dev_cause_figures(const struct dev_counters *prev, const struct dev_count
 		derive_dev_none(cur, status, out);
 		return false;
 	}
-	out->status = RATE_OK;
-	out->x_have = 0;
-	out->has_discard = cur->nfields >= 15;
-	out->has_flush = cur->nfields >= 17;
-	out->w_s = derive_num(d[DS_WR_IOS]) / dt_s;
-	out->wkb_s = derive_num(d[DS_WR_SECT]) / 2.0 / dt_s;	/* as derive_dev_write */
-	out->w_await_ms = derive_await(d[DS_WR_MS], d[DS_WR_IOS]);
-	out->aqu_sz = derive_num(d[DS_QUEUE_MS]) / 1000.0 / dt_s;
-	out->f_s = derive_num(d[DS_FL_IOS]) / dt_s;
-	out->f_await_ms = derive_await(d[DS_FL_MS], d[DS_FL_IOS]);
+	derive_dev_cause_set(cur, dt_s, d, out);
 	return true;
 }
 
@@ -335,6 +344,49 @@ void derive_dev_cause(const struct dev_counters *prev, const struct dev_counters
 {
 	uint64_t d[DS_NFIELDS];
 	derive_dev_cause_figures(prev, cur, dt_s, d, out);
+}
+
+/* The fields derive_dev_cause's figures read. */
+static const uint8_t derive_cause_fields[] = { DS_WR_IOS, DS_WR_SECT, DS_WR_MS, DS_QUEUE_MS,
+					       DS_FL_IOS, DS_FL_MS };
+
+/* derive_dev_cause_ok's rare case, a counter at or above 2^63 or one that went backwards (a
+ * wrapped time field, or no rates after all): a field at a time, as derive_dev_delta does. */
+static __attribute__((noinline)) void
+derive_dev_cause_wide(const struct dev_counters *prev, const struct dev_counters *cur,
+		      double dt_s, struct dev_rates *out)
+{
+	uint64_t d[DS_NFIELDS];
+	for (size_t k = 0; k < sizeof derive_cause_fields; k++) {
+		int f = derive_cause_fields[k];
+		if (!derive_dev_delta(f, prev->f[f], cur->f[f], &d[f])) {
+			derive_dev_cause(prev, cur, dt_s, out);	/* without rates after all */
+			return;
+		}
+	}
+	derive_dev_cause_set(cur, dt_s, d, out);
+}
+
+void derive_dev_cause_ok(const struct dev_counters *prev, const struct dev_counters *cur,
+			 double dt_s, struct dev_rates *out)
+{
+	/* of a device with rates every field's delta is derive_dev_delta's: the plain difference
+	 * when no top bit is set (as in derive_dev_deltas), else derive_dev_cause_wide's */
+	if (!prev || dt_s <= 0) {
+		derive_dev_cause(prev, cur, dt_s, out);
+		return;
+	}
+	uint64_t d[DS_NFIELDS], top = 0;
+#pragma GCC unroll 6
+	for (size_t k = 0; k < sizeof derive_cause_fields; k++) {
+		int f = derive_cause_fields[k];
+		d[f] = cur->f[f] - prev->f[f];
+		top |= cur->f[f] | prev->f[f] | d[f];
+	}
+	if (top >> 63)
+		derive_dev_cause_wide(prev, cur, dt_s, out);
+	else
+		derive_dev_cause_set(cur, dt_s, d, out);
 }
 
 /* cur's device c in prev, from the merge position *j on (both arrays are sorted by
@@ -389,6 +441,21 @@ static const struct snap_xval *derive_x_kind(const struct snapshot *s, const str
 	return NULL;
 }
 
+/* The rate of counter k from its value c in cur and its value p in prev (NULL: none there), as
+ * derive_x derives it. */
+static bool derive_x_rate(const struct snap_xkind *k, const struct snapshot *prev,
+			  const struct snap_xval *c, const struct snap_xval *p, double dt_s, double *out)
+{
+	const struct snap_xval zero = { c->obj, 0, (uint16_t)k->kind, (uint8_t)k->scope };
+	if (!p && prev && k->from_zero &&
+	    derive_x_kind(prev, snapshot_find_x(prev, SNAP_XSYS, 0), k->from_zero - 1))
+		p = &zero;	/* its source ran then, and had not seen it: new since, from 0 */
+	if (!p || c->value < p->value || dt_s <= 0)
+		return false;	/* no earlier value, a reset, or no time passed */
+	*out = derive_num(c->value - p->value) / dt_s;
+	return true;
+}
+
 bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap_xscope scope,
 	      uint64_t obj, unsigned kind, double dt_s, double *out)
 {
@@ -401,14 +468,68 @@ bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap
 		return true;
 	}
 	const struct snap_xval *p = prev ? derive_x_kind(prev, snapshot_find_x(prev, scope, obj), kind) : NULL;
-	const struct snap_xval zero = { obj, 0, (uint16_t)kind, (uint8_t)scope };
-	if (!p && prev && k->from_zero &&
-	    derive_x_kind(prev, snapshot_find_x(prev, SNAP_XSYS, 0), k->from_zero - 1))
-		p = &zero;	/* its source ran then, and had not seen it: new since, from 0 */
-	if (!p || c->value < p->value || dt_s <= 0)
-		return false;	/* no earlier value, a reset, or no time passed */
-	*out = derive_num(c->value - p->value) / dt_s;
-	return true;
+	return derive_x_rate(k, prev, c, p, dt_s, out);
+}
+
+/* The first of s's values from a scope above scope (above: at or above scope + 1). */
+static size_t derive_x_scope_end(const struct snapshot *s, unsigned scope)
+{
+	size_t lo = 0, hi = s->nx;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->x[mid].scope <= scope)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void derive_xwalk_init(struct derive_xwalk *w, const struct snapshot *cur, enum snap_xscope scope,
+		       unsigned kind)
+{
+	w->kind = snap_xkind_find(scope, kind);
+	w->obj = 0;
+	/* cur's values of the scope: every one before start is before any object asked */
+	w->start = scope ? derive_x_scope_end(cur, (unsigned)scope - 1) : 0;
+	w->end = derive_x_scope_end(cur, (unsigned)scope);
+	w->cur = w->start;
+	w->prev = 0;
+}
+
+/* The first value of object obj of the walk's scope in s (its run follows), from *j on, or
+ * NULL; *j left at the first value not before it. What snapshot_find_x finds, as long as the
+ * objects asked do not go down: every value before *j is before the last object asked. */
+static const struct snap_xval *derive_xwalk_run(const struct derive_xwalk *w,
+						const struct snapshot *s, size_t *j, uint64_t obj)
+{
+	unsigned scope = w->kind->scope;
+	while (*j < s->nx && (s->x[*j].scope != scope ? s->x[*j].scope < scope : s->x[*j].obj < obj))
+		(*j)++;
+	return *j < s->nx && s->x[*j].scope == scope && s->x[*j].obj == obj ? &s->x[*j] : NULL;
+}
+
+bool derive_xwalk_step(struct derive_xwalk *w, const struct snapshot *prev,
+		       const struct snapshot *cur, uint64_t obj, double dt_s, double *out)
+{
+	const struct snap_xkind *k = w->kind;
+	if (!k)
+		return false;
+	if (obj < w->obj) {	/* asked out of order: from the start again */
+		w->cur = w->start;
+		w->prev = 0;
+	}
+	w->obj = obj;
+	const struct snap_xval *c = derive_x_kind(cur, derive_xwalk_run(w, cur, &w->cur, obj), k->kind);
+	if (!c)
+		return false;
+	if (!k->counter) {
+		*out = derive_num(c->value);
+		return true;
+	}
+	const struct snap_xval *p = prev ?
+		derive_x_kind(prev, derive_xwalk_run(w, prev, &w->prev, obj), k->kind) : NULL;
+	return derive_x_rate(k, prev, c, p, dt_s, out);
 }
 
 void derive_dev_x(const struct snapshot *prev, const struct snapshot *cur, double dt_s,

@@ -33,10 +33,11 @@ struct pipeline {
 	const char **keys;
 	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;
-	double *values;
+	double *values;		/* each device's write rate, -1 without rates (pipeline_detect) */
 	double *reqs;		/* writes each device completed in the interval, -1 unknown */
 	/* each device's usual figures, what its marks' causes are judged against: usual[cur_usual]
-	 * in the order of the last sample's devices, the other one filled for this sample's */
+	 * in the order of the last sample's devices, kept where they are while every device stays
+	 * where it was, else carried over into the other one in this sample's order */
 	struct dip_cause_base *usual[2];
 	int cur_usual;
 	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
@@ -242,34 +243,97 @@ static int pipeline_sys_throttled(const struct frame *f)
 	return n;
 }
 
-/* Device i's usual figures, carried over from the last sample's order (a device new since,
- * or after a restart, starts learning). */
-static struct dip_cause_base *pipeline_usual(struct pipeline *p, const struct snapshot *prev,
-					     size_t i)
+/* Whether every device of the sample (n of them) is where it was in prev: the usual case of a
+ * set of devices that did not change. */
+static bool pipeline_same_places(const struct pipeline *p, const struct snapshot *prev, size_t n)
 {
-	struct dip_cause_base *now = &p->usual[1 - p->cur_usual][i];
-	const struct dev_counters *was = prev ? p->prev_of[i] : NULL;
-	if (was)
-		*now = p->usual[p->cur_usual][was - prev->dev];
-	else
-		dip_cause_base_init(now);
+	if (n > prev->ndev)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p->prev_of[i] != prev->dev + i)
+			return false;
+	return true;
+}
+
+/* The devices' usual figures in this sample's order (n devices): where they were while every
+ * device stayed in its place, else carried over by the pairing into the other array (a device
+ * new since, or every device after a restart, starts learning). Copying them only when a
+ * device came, went or moved spares a copy of every device's figures every sample. */
+static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const struct snapshot *prev,
+						   size_t n)
+{
+	struct dip_cause_base *was = p->usual[p->cur_usual];
+	if (prev && pipeline_same_places(p, prev, n))
+		return was;
+	struct dip_cause_base *now = p->usual[1 - p->cur_usual];
+	for (size_t i = 0; i < n; i++) {
+		const struct dev_counters *d = prev ? p->prev_of[i] : NULL;
+		if (d)
+			now[i] = was[d - prev->dev];
+		else
+			dip_cause_base_init(&now[i]);
+	}
+	p->cur_usual = 1 - p->cur_usual;
 	return now;
 }
 
-/* Device i's figures to learn as its usual ones: the diskstats ones a cause is judged by
- * and, of the kernel loop's values beside them, only its pages dirtied (a mark's evidence has
- * them all, frame_dev_rate): two lookups, not a walk of every value. */
-static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const struct frame *f,
-						    size_t i)
+/* Whether device i has rates this interval (RATE_OK): pipeline_detect gave it a write rate, not
+ * "no sample". */
+static bool pipeline_has_rates(const struct pipeline *p, size_t i)
 {
+	return p->values[i] >= 0.0;
+}
+
+/* Device i's figures to learn as its usual ones, NULL when it has no rates: the diskstats ones
+ * a cause is judged by and, of the kernel loop's values beside them, only its pages dirtied (a
+ * mark's evidence has them all, frame_dev_rate), found by the walk w along the sample's values
+ * in device order. The detector's derivation already said the device has rates: its counters
+ * are not tested again. */
+static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const struct frame *f,
+						    size_t i, struct derive_xwalk *w)
+{
+	if (!pipeline_has_rates(p, i))
+		return NULL;
 	const struct dev_counters *d = &f->cur->dev[i];
 	struct dev_rates *r = &p->usual_rates;
-	derive_dev_cause(p->prev_of[i], d, f->sys.dt_s, r);
-	if (f->cur->nx && r->status == RATE_OK &&
-	    derive_x(f->prev, f->cur, SNAP_XDEV, snap_xobj_dev(d->major, d->minor),
-		     SNAP_XDEV_WB_DIRTIED_KB, f->sys.dt_s, &r->x[SNAP_XDEV_WB_DIRTIED_KB]))
+	derive_dev_cause_ok(p->prev_of[i], d, f->sys.dt_s, r);
+	if (r->status == RATE_OK &&
+	    derive_xwalk_x(w, f->prev, f->cur, snap_xobj_dev(d->major, d->minor), f->sys.dt_s,
+			   &r->x[SNAP_XDEV_WB_DIRTIED_KB]))
 		r->x_have |= 1u << SNAP_XDEV_WB_DIRTIED_KB;
 	return r;
+}
+
+/* The cause of device i's mark, judged against its usual figures b (NULL r: no rates). */
+static uint8_t pipeline_dev_cause(const struct dip_evidence *sys, const struct dev_rates *r,
+				  const struct dip_cause_base *b, bool knob_held)
+{
+	if (!r || r->status != RATE_OK)
+		return DIP_CAUSE_UNKNOWN;
+	struct dip_evidence e = *sys;
+	e.knob_held = knob_held;
+	/* the pauses of the tasks held to this device's dirty limit: exact throttling */
+	if (r->x_have & 1u << SNAP_XDEV_PAUSES)
+		e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
+	/* the system's pages are not this device's */
+	e.dirtied_kbps = e.written_kbps = -1.0;
+	dip_evidence_dev(&e, r);
+	return (uint8_t)dip_cause_of(&e, b);
+}
+
+/* The system line's cause, and whether the next interval's is held by a knob. */
+static void pipeline_sys_cause(struct pipeline *p, struct frame *f, const struct dip_evidence *sys,
+			       const uint8_t *rec_causes, uint8_t rec_sys_cause)
+{
+	f->sys_cause = DIP_CAUSE_UNKNOWN;
+	if (f->sys_dip && rec_causes) {
+		f->sys_cause = rec_sys_cause;
+	} else if (f->sys_dip) {
+		struct dip_evidence e = *sys;
+		e.throttled_exact = pipeline_sys_throttled(f);
+		f->sys_cause = (uint8_t)dip_cause_of(&e, NULL);
+	}
+	p->sys_knob_held = f->sys_dip && f->sys_cause == DIP_CAUSE_KNOB;
 }
 
 /* Each mark's cause, and each unmarked device's figures learnt as its usual ones (from every
@@ -282,46 +346,29 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 	struct dip_evidence sys;
 	pipeline_sys_evidence(p, f, &sys);
 	sys.knob_held = p->sys_knob_held;
-	f->sys_cause = DIP_CAUSE_UNKNOWN;
-	if (f->sys_dip && rec_causes) {
-		f->sys_cause = rec_sys_cause;
-	} else if (f->sys_dip) {
-		struct dip_evidence e = sys;
-		e.throttled_exact = pipeline_sys_throttled(f);
-		f->sys_cause = (uint8_t)dip_cause_of(&e, NULL);
-	}
-	p->sys_knob_held = f->sys_dip && f->sys_cause == DIP_CAUSE_KNOB;
+	pipeline_sys_cause(p, f, &sys, rec_causes, rec_sys_cause);
+	struct dip_cause_base *usual = pipeline_usual_order(p, prev, cur->ndev);
+	struct derive_xwalk dirtied;
+	derive_xwalk_init(&dirtied, cur, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB);
+	_Static_assert(DIP_CAUSE_UNKNOWN == 0, "causes start unknown: a byte of zeros each");
+	memset(p->causes, 0, cur->ndev * sizeof *p->causes);
 	for (size_t i = 0; i < cur->ndev; i++) {
-		struct dip_cause_base *usual = pipeline_usual(p, prev, i);
-		bool dip = p->dips[i];
-		bool knob_held = usual->knob_held;
-		usual->knob_held = false;
-		p->causes[i] = DIP_CAUSE_UNKNOWN;
-		if (dip && rec_causes) {
+		struct dip_cause_base *b = &usual[i];
+		bool knob_held = b->knob_held;
+		b->knob_held = false;
+		if (!p->dips[i]) {
+			if (prev && dip_cause_base_due(b, p->step, i)) {
+				const struct dev_rates *r = pipeline_usual_rates(p, f, i, &dirtied);
+				if (r && r->status == RATE_OK)
+					dip_cause_base_learn_dev(b, r);
+			}
+		} else if (rec_causes) {
 			p->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;
-			continue;
-		}
-		if (!prev || (!dip && !dip_cause_base_due(usual, p->step, i)))
-			continue;
-		const struct dev_rates *r = dip ? frame_dev_rate(f, i) : pipeline_usual_rates(p, f, i);
-		if (!r || r->status != RATE_OK)
-			continue;
-		struct dip_evidence e = sys;
-		e.knob_held = knob_held;
-		/* the pauses of the tasks held to this device's dirty limit: exact throttling */
-		if (r->x_have & 1u << SNAP_XDEV_PAUSES)
-			e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
-		/* the system's pages are not this device's */
-		e.dirtied_kbps = e.written_kbps = -1.0;
-		dip_evidence_dev(&e, r);
-		if (dip) {
-			p->causes[i] = (uint8_t)dip_cause_of(&e, usual);
-			usual->knob_held = p->causes[i] == DIP_CAUSE_KNOB;
-		} else {
-			dip_cause_base_learn(usual, &e);
+		} else if (prev) {
+			p->causes[i] = pipeline_dev_cause(&sys, frame_dev_rate(f, i), b, knob_held);
+			b->knob_held = p->causes[i] == DIP_CAUSE_KNOB;
 		}
 	}
-	p->cur_usual = 1 - p->cur_usual;
 	f->dev_cause = p->causes;
 }
 

@@ -5,8 +5,11 @@
  */
 #include <check.h>
 #include <math.h>
+#include <string.h>
 
 #include "cause.h"
+#include "derive.h"
+#include "figure.h"
 
 static struct dip_evidence cause_test_usual(void)
 {
@@ -220,6 +223,49 @@ START_TEST(test_cause_base_follows)
 }
 END_TEST
 
+/* Learning from a device's own figures (dip_cause_base_learn_dev) is learning the evidence the
+ * registry gives of them (dip_evidence_dev over an unknown one), bit for bit: over figures with
+ * and without flush counters, with and without its pages dirtied and written beside the
+ * diskstats block, unknown (negative) ones, and devices without rates; from a fresh baseline
+ * on, through a saturated count. */
+START_TEST(test_cause_learn_dev_is_evidence)
+{
+	uint64_t x = 5;
+	for (int t = 0; t < 40; t++) {
+		struct dip_cause_base fast, slow;
+		memset(&fast, 0, sizeof fast);	/* the padding too, for the memcmp */
+		memset(&slow, 0, sizeof slow);
+		dip_cause_base_init(&fast);
+		dip_cause_base_init(&slow);
+		for (int k = 0; k < 1200; k++) {
+			struct dev_rates r;
+			double *v[] = { &r.w_s, &r.wkb_s, &r.aqu_sz, &r.w_await_ms, &r.f_s,
+					&r.f_await_ms, &r.r_s, &r.rkb_s };
+			memset(&r, 0, sizeof r);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			unsigned bits = (unsigned)(x >> 40);
+			r.status = bits % 16 == 0 ? RATE_RESET : RATE_OK;
+			r.has_flush = bits & 16;
+			r.has_discard = bits & 32;
+			for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+				*v[i] = (double)((x >> (3 * i)) & 0xfff) / 8.0 - (bits & 64 && i == 2 ? 600 : 0);
+			for (unsigned j = 0; j < SNAP_NXDEV; j++) {
+				r.x[j] = (double)((x >> (j + 7)) & 0xffff);
+				if (bits >> (8 + j) & 1)
+					r.x_have |= 1u << j;
+			}
+			struct dip_evidence e;
+			dip_evidence_init(&e);
+			if (r.status == RATE_OK)
+				dip_evidence_dev(&e, &r);
+			dip_cause_base_learn(&slow, &e);
+			dip_cause_base_learn_dev(&fast, &r);
+			ck_assert_msg(memcmp(&fast, &slow, sizeof fast) == 0, "run %d interval %d", t, k);
+		}
+	}
+}
+END_TEST
+
 /* "Less written" is in bytes where they are known: a loop device's writer went from 1 MiB
  * requests (40 a second at 40 MiB/s) to 512 KiB ones, so that its usual w/s was half its new
  * one; its drop by 42 % (46 requests a second) is the writers slowing, and the same bytes in
@@ -265,6 +311,7 @@ Suite *cause_suite(void)
 	tcase_add_test(tc, test_cause_base_follows);
 	tcase_add_test(tc, test_cause_names);
 	tcase_add_test(tc, test_cause_less_written_in_bytes);
+	tcase_add_test(tc, test_cause_learn_dev_is_evidence);
 	suite_add_tcase(s, tc);
 	return s;
 }

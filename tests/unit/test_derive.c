@@ -376,6 +376,109 @@ START_TEST(test_write_rate_is_derive_devs)
 }
 END_TEST
 
+/* Whether a and b have the same figures of derive_dev_cause's, bit for bit. */
+static bool cause_figures_eq(const struct dev_rates *a, const struct dev_rates *b)
+{
+	const double *va[] = { &a->w_s, &a->wkb_s, &a->w_await_ms, &a->aqu_sz, &a->f_s, &a->f_await_ms };
+	const double *vb[] = { &b->w_s, &b->wkb_s, &b->w_await_ms, &b->aqu_sz, &b->f_s, &b->f_await_ms };
+	if (a->status != b->status || a->has_flush != b->has_flush ||
+	    a->has_discard != b->has_discard || a->x_have != b->x_have)
+		return false;
+	for (size_t i = 0; a->status == RATE_OK && i < sizeof va / sizeof va[0]; i++)
+		if (memcmp(va[i], vb[i], sizeof *va[i]) != 0)
+			return false;
+	return true;
+}
+
+/* derive_dev_cause_ok over counters at and above 2^63, each of its six fields backwards, and a
+ * wrapped time field: what derive_dev_cause gives (the wide way, a field at a time). */
+START_TEST(test_cause_ok_wide_counters)
+{
+	static const int fields[] = { DS_WR_IOS, DS_WR_SECT, DS_WR_MS, DS_QUEUE_MS, DS_FL_IOS,
+				      DS_FL_MS, DS_RD_IOS };
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+		for (int how = 0; how < 3; how++) {
+			struct dev_counters p = dev(8, 0, "sda"), c = p;
+			for (int f = 0; f < DS_NFIELDS; f++) {
+				p.f[f] = 1000 + (uint64_t)f;
+				c.f[f] = p.f[f] + 10 * (uint64_t)(f + 1);
+			}
+			int f = fields[k];
+			if (how == 0) {
+				p.f[f] = (1ull << 63) + 5;	/* huge, still a step of 10 */
+				c.f[f] = p.f[f] + 10;
+			} else if (how == 1) {
+				c.f[f] = p.f[f] - 1;	/* backwards */
+			} else {
+				p.f[f] = UINT32_MAX - 2;	/* a time field wraps, a count resets */
+				c.f[f] = 4;
+			}
+			struct dev_rates cause, ok;
+			derive_dev_cause(&p, &c, 1.5, &cause);
+			derive_dev_cause_ok(&p, &c, 1.5, &ok);
+			/* a field the six do not read: known rates are the caller's word */
+			if (f != DS_RD_IOS || how == 0)
+				ck_assert_msg(cause_figures_eq(&ok, &cause), "field %d how %d", f, how);
+		}
+	}
+}
+END_TEST
+
+/* derive_xwalk_x answers what derive_x answers, for each kind of each scope, over sorted
+ * snapshots whose objects have some of the values, gauges and counters, counters that went
+ * backwards or are new since (from 0 when the source ran before), asked in order (each object,
+ * and objects with no values between them) and now and then out of order. */
+START_TEST(test_xwalk_is_derive_x)
+{
+	uint64_t x = 77;
+	unsigned found = 0;
+	for (int t = 0; t < 60; t++) {
+		struct snapshot a, b;
+		snapshot_init(&a);
+		snapshot_init(&b);
+		a.mono_ns = S_NS;
+		b.mono_ns = 3 * S_NS;
+		for (int scope = 0; scope < SNAP_NXSCOPE; scope++) {
+			static const unsigned nkinds[SNAP_NXSCOPE] = { SNAP_NXDEV, SNAP_NXTASK,
+								       SNAP_NXSYS, SNAP_NXCG };
+			for (uint64_t obj = 0; obj < 12; obj++) {
+				for (unsigned k = 0; k < nkinds[scope]; k++) {
+					x = x * 6364136223846793005ull + 1442695040888963407ull;
+					unsigned r = (unsigned)(x >> 59);
+					uint64_t o = scope == SNAP_XSYS ? 0 : obj * 3 + (t % 3);
+					uint64_t v = (x >> 20) & 0xffff;
+					if (r % 4 != 0)
+						ck_assert_int_eq(snapshot_add_x(&b, scope, k, o, v + (r & 1 ? 0 : 900)), 0);
+					if (r % 3 != 0)
+						ck_assert_int_eq(snapshot_add_x(&a, scope, k, o, v), 0);
+				}
+			}
+		}
+		snapshot_sort_x(&a);
+		snapshot_sort_x(&b);
+		for (int scope = 0; scope < SNAP_NXSCOPE; scope++) {
+			for (unsigned k = 0; k < 14; k++) {	/* some kinds that do not exist */
+				struct derive_xwalk w;
+				derive_xwalk_init(&w, &b, scope, k);
+				for (uint64_t q = 0; q < 40; q++) {
+					uint64_t o = q % 17 == 16 ? q / 3 : q;	/* now and then back */
+					double vw = -7.0, vx = -7.0;
+					bool hw = derive_xwalk_x(&w, t % 5 ? &a : NULL, &b, o, 2.0, &vw);
+					bool hx = derive_x(t % 5 ? &a : NULL, &b, scope, o, k, 2.0, &vx);
+					ck_assert_msg(hw == hx && memcmp(&vw, &vx, sizeof vw) == 0,
+						      "t %d scope %d kind %u obj %llu", t, scope, k,
+						      (unsigned long long)o);
+					found += hx;
+				}
+			}
+		}
+		snapshot_free(&a);
+		snapshot_free(&b);
+	}
+	ck_assert_uint_gt(found, 5000);
+}
+END_TEST
+
 /* What the pipeline learns a device's usual figures from (derive_dev_cause) is derive_dev's,
  * bit for bit, in every figure a cause is judged by: the status, flush and discard support
  * (old kernels have neither), and w_s, wkb_s, aqu_sz, w_await_ms, f_s, f_await_ms read through the
@@ -402,6 +505,15 @@ START_TEST(test_cause_figures_are_derive_dev)
 		derive_dev(kind == 7 ? NULL : &p, &c, dt, &full);
 		derive_dev_cause(kind == 7 ? NULL : &p, &c, dt, &cause);
 		ck_assert_int_eq(cause.status, full.status);
+		/* and for a device known to have rates, without the test of every counter: the
+		 * same figures; given one without, what derive_dev_cause gives whenever one of
+		 * the six it reads says so */
+		struct dev_rates ok;
+		memset(&ok, 0x5a, sizeof ok);
+		derive_dev_cause_ok(kind == 7 ? NULL : &p, &c, dt, &ok);
+		if (full.status == RATE_OK || ok.status != RATE_OK)
+			ck_assert_msg(cause_figures_eq(&ok, &cause), "case %d kind %u: known rates",
+				      k, kind);
 		ck_assert(cause.has_flush == full.has_flush && cause.has_discard == full.has_discard);
 		ck_assert_uint_eq(cause.x_have, full.x_have);
 		for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
@@ -552,6 +664,8 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
 	tcase_add_test(tc, test_dev_extras);
 	tcase_add_test(tc, test_cause_figures_are_derive_dev);
+	tcase_add_test(tc, test_cause_ok_wide_counters);
+	tcase_add_test(tc, test_xwalk_is_derive_x);
 	tcase_add_test(tc, test_knob_changes_unexplained);
 	suite_add_tcase(s, tc);
 	return s;
