@@ -444,7 +444,8 @@ static const struct snap_xval *derive_x_kind(const struct snapshot *s, const str
 /* The rate of counter k from its value c in cur and its value p in prev (NULL: none there), as
  * derive_x derives it. */
 static bool derive_x_rate(const struct snap_xkind *k, const struct snapshot *prev,
-			  const struct snap_xval *c, const struct snap_xval *p, double dt_s, double *out)
+			  const struct snap_xval *c, const struct snap_xval *p, double dt_s,
+			  double *out)
 {
 	const struct snap_xval zero = { c->obj, 0, (uint16_t)k->kind, (uint8_t)k->scope };
 	if (!p && prev && k->from_zero &&
@@ -504,7 +505,8 @@ static const struct snap_xval *derive_xwalk_run(const struct derive_xwalk *w,
 						const struct snapshot *s, size_t *j, uint64_t obj)
 {
 	unsigned scope = w->kind->scope;
-	while (*j < s->nx && (s->x[*j].scope != scope ? s->x[*j].scope < scope : s->x[*j].obj < obj))
+	while (*j < s->nx &&
+	       (s->x[*j].scope != scope ? s->x[*j].scope < scope : s->x[*j].obj < obj))
 		(*j)++;
 	return *j < s->nx && s->x[*j].scope == scope && s->x[*j].obj == obj ? &s->x[*j] : NULL;
 }
@@ -520,7 +522,8 @@ bool derive_xwalk_step(struct derive_xwalk *w, const struct snapshot *prev,
 		w->prev = 0;
 	}
 	w->obj = obj;
-	const struct snap_xval *c = derive_x_kind(cur, derive_xwalk_run(w, cur, &w->cur, obj), k->kind);
+	const struct snap_xval *c =
+		derive_x_kind(cur, derive_xwalk_run(w, cur, &w->cur, obj), k->kind);
 	if (!c)
 		return false;
 	if (!k->counter) {

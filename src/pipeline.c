@@ -33,7 +33,7 @@ struct pipeline {
 	const char **keys;
 	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;
-	double *values;		/* each device's write rate, -1 without rates (pipeline_detect) */
+	double *values;		/* write rates, -1 not RATE_OK (pipeline_detect) */
 	double *reqs;		/* writes each device completed in the interval, -1 unknown */
 	/* each device's usual figures, what its marks' causes are judged against: usual[cur_usual]
 	 * in the order of the last sample's devices, kept where they are while every device stays

@@ -248,7 +248,8 @@ START_TEST(test_cause_learn_dev_is_evidence)
 			r.has_flush = bits & 16;
 			r.has_discard = bits & 32;
 			for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-				*v[i] = (double)((x >> (3 * i)) & 0xfff) / 8.0 - (bits & 64 && i == 2 ? 600 : 0);
+				*v[i] = (double)((x >> (3 * i)) & 0xfff) / 8.0 -
+					(bits & 64 && i == 2 ? 600 : 0);	/* unknown */
 			for (unsigned j = 0; j < SNAP_NXDEV; j++) {
 				r.x[j] = (double)((x >> (j + 7)) & 0xffff);
 				if (bits >> (8 + j) & 1)
@@ -260,7 +261,7 @@ START_TEST(test_cause_learn_dev_is_evidence)
 				dip_evidence_dev(&e, &r);
 			dip_cause_base_learn(&slow, &e);
 			dip_cause_base_learn_dev(&fast, &r);
-			ck_assert_msg(memcmp(&fast, &slow, sizeof fast) == 0, "run %d interval %d", t, k);
+			ck_assert_msg(memcmp(&fast, &slow, sizeof fast) == 0, "run %d at %d", t, k);
 		}
 	}
 }
