@@ -193,10 +193,37 @@ static struct wbsample_dev *wbsample_dev_find(struct wbsample *ws, uint32_t majo
 	return NULL;
 }
 
+/* Whether s lists the devices of the table, in its order: the usual sample. */
+static bool wbsample_same_devs(const struct wbsample *ws, const struct snapshot *s)
+{
+	if (s->ndev != ws->ndev)
+		return false;
+	for (size_t i = 0; i < s->ndev; i++)
+		if (s->dev[i].major != ws->dev[i].major || s->dev[i].minor != ws->dev[i].minor)
+			return false;
+	return true;
+}
+
+/* A device's write counters into its row: one that moved is to be read now. */
+static void wbsample_dev_io(struct wbsample_dev *w, const struct dev_counters *d)
+{
+	uint64_t io = d->f[DS_WR_SECT] + d->f[DS_WR_IOS] + d->f[DS_IN_FLIGHT];
+	if (io != w->io)
+		w->read_ms = 0;	/* I/O since: read it now */
+	w->io = io;
+}
+
 /* The device table of this sample, with what the last one knew carried
  * over: a device whose write counters moved is marked by io. */
 static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 {
+	/* the same devices as last time: each row where it is (a new table costs a copy of
+	 * every row, thousands of them every sample) */
+	if (wbsample_same_devs(ws, s)) {
+		for (size_t i = 0; i < s->ndev; i++)
+			wbsample_dev_io(&ws->dev[i], &s->dev[i]);
+		return 0;
+	}
 	if (grow_array((void **)&ws->spare, &ws->cap_spare, s->ndev, sizeof *ws->spare, 32))
 		return -ENOMEM;
 	struct wbsample_dev *n = ws->spare;
@@ -211,10 +238,7 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 		const struct wbsample_dev *old = j < ws->ndev &&
 			snap_xobj_dev(ws->dev[j].major, ws->dev[j].minor) == key ? &ws->dev[j] : NULL;
 		n[i] = old ? *old : (struct wbsample_dev){ d->major, d->minor, 0, 0, false };
-		uint64_t io = d->f[DS_WR_SECT] + d->f[DS_WR_IOS] + d->f[DS_IN_FLIGHT];
-		if (!old || io != old->io)
-			n[i].read_ms = 0;	/* I/O since: read it now */
-		n[i].io = io;
+		wbsample_dev_io(&n[i], d);
 	}
 	ws->spare = ws->dev;	/* two tables, swapped: no allocation in steady state */
 	size_t cap = ws->cap_spare;
