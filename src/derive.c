@@ -149,9 +149,10 @@ static bool derive_dev_delta(int f, uint64_t prev, uint64_t cur, uint64_t *delta
 	return *delta < (1ull << 63);
 }
 
-/* Two counters at a time: a GCC/Clang vector type, SSE2 on x86-64, plain
- * pairs of words where there is no vector unit. */
-typedef uint64_t derive_u64x2 __attribute__((vector_size(16)));
+/* Four counters at a time: a GCC/Clang vector type, AVX2 in the functions cloned for machines
+ * that have it (target_clones), two SSE2 halves elsewhere, plain words where there is no
+ * vector unit. */
+typedef uint64_t derive_u64x4 __attribute__((vector_size(32)));
 
 /* Every field's delta from p to c into d (the in-flight gauge as it is);
  * false if a counter went backwards (see derive_dev_delta).  The common
@@ -162,23 +163,23 @@ typedef uint64_t derive_u64x2 __attribute__((vector_size(16)));
 static inline __attribute__((always_inline)) bool
 derive_dev_deltas(const uint64_t *p, const uint64_t *c, uint64_t *d)
 {
-	_Static_assert(DS_NFIELDS % 2 == 1 && DS_IN_FLIGHT != DS_NFIELDS - 1,
-		       "fields go in pairs and one is left over");
-	derive_u64x2 top = { 0, 0 };
-#pragma GCC unroll 8
-	for (int f = 0; f + 1 < DS_NFIELDS; f += 2) {
-		derive_u64x2 cv, pv, dv;
+	_Static_assert(DS_NFIELDS == 17 && DS_IN_FLIGHT / 4 == 2,
+		       "four blocks of four and the last field; the gauge in the third block");
+	derive_u64x4 top = { 0, 0, 0, 0 };
+#pragma GCC unroll 4
+	for (int f = 0; f < 16; f += 4) {
+		derive_u64x4 cv, pv, dv;
 		memcpy(&cv, c + f, sizeof cv);
 		memcpy(&pv, p + f, sizeof pv);
-		if (f == DS_IN_FLIGHT - DS_IN_FLIGHT % 2)
-			pv[DS_IN_FLIGHT % 2] = 0;	/* a gauge: its "delta" is its value */
+		if (f == DS_IN_FLIGHT - DS_IN_FLIGHT % 4)
+			pv[DS_IN_FLIGHT % 4] = 0;	/* a gauge: its "delta" is its value */
 		dv = cv - pv;
 		memcpy(d + f, &dv, sizeof dv);
 		top |= cv | pv | dv;
 	}
 	const int last = DS_NFIELDS - 1;
 	d[last] = c[last] - p[last];
-	if (!((top[0] | top[1] | c[last] | p[last] | d[last]) >> 63))
+	if (!((top[0] | top[1] | top[2] | top[3] | c[last] | p[last] | d[last]) >> 63))
 		return true;
 	for (int f = 0; f < DS_NFIELDS; f++)
 		if (f != DS_IN_FLIGHT && !derive_dev_delta(f, p[f], c[f], &d[f]))
@@ -230,10 +231,6 @@ derive_dev_status(const struct dev_counters *prev, const struct dev_counters *cu
 	return RATE_OK;
 }
 
-/* Four counters at a time: AVX2 in derive_dev_write's clone for machines that have it, two
- * SSE2 halves in the other. */
-typedef uint64_t derive_u64x4 __attribute__((vector_size(32)));
-
 /* derive_dev_deltas' verdict without its deltas: whether nothing went backwards from p to c.
  * The write rate needs two deltas of the seventeen; the one OR of every value's and every
  * delta's top bit that says all is well needs no array of them. */
@@ -280,6 +277,8 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 	return status;
 }
 
+/* Cloned as derive_dev_write is: every device every frame of the screen comes here. */
+__attribute__((target_clones("avx2", "default")))
 enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
 					const struct dev_counters *cur, double dt_s,
 					struct dev_rates *out, double *w_ios)

@@ -441,6 +441,11 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
 				     double base, double value, double sigma, double rpu,
 				     double frac, bool after_dip, double pace_frac)
 {
+	/* at or above the level (a quarter of intervals at least): no fall, no tick, no dip */
+	if (value >= base) {
+		st->ticked = 0;
+		return false;
+	}
 	enum dip_tick fall = after_dip ? DIP_TICK_OFF :
 				    dip_tick_fall(st, base, value, rpu, pace_frac);
 	bool within = fall == DIP_TICK_HALF || fall == DIP_TICK_ONE;
