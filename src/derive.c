@@ -150,7 +150,7 @@ static bool derive_dev_delta(int f, uint64_t prev, uint64_t cur, uint64_t *delta
 }
 
 /* Four counters at a time: a GCC/Clang vector type, AVX2 in the functions cloned for machines
- * that have it (target_clones), two SSE2 halves elsewhere, plain words where there is no
+ * that have it (DERIVE_AVX2), two SSE2 halves elsewhere, plain words where there is no
  * vector unit. */
 typedef uint64_t derive_u64x4 __attribute__((vector_size(32)));
 
@@ -256,10 +256,30 @@ static inline __attribute__((always_inline)) bool derive_dev_sound(const uint64_
 	return derive_dev_deltas(p, c, d);
 }
 
-/* Cloned: every device every interval comes here, and AVX2 halves the check's work. */
-__attribute__((target_clones("avx2", "default")))
-enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
-				  double dt_s, double *wkb_s, double *w_ios)
+/* The clones for machines with AVX2 (four counters an instruction), picked once at run time
+ * (as diskstats.c picks its SIMD parse), for the functions every device comes to every
+ * interval. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define DERIVE_AVX2 __attribute__((target("avx2")))
+static bool derive_avx2(void)
+{
+	static int usable = -1;
+	if (usable < 0) {
+		__builtin_cpu_init();
+		usable = __builtin_cpu_supports("avx2");
+	}
+	return usable;
+}
+#else
+static bool derive_avx2(void)
+{
+	return false;
+}
+#endif
+
+static inline __attribute__((always_inline)) enum rate_status
+derive_dev_write_of(const struct dev_counters *prev, const struct dev_counters *cur, double dt_s,
+		    double *wkb_s, double *w_ios)
 {
 	enum rate_status status = RATE_OK;
 	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
@@ -277,11 +297,36 @@ enum rate_status derive_dev_write(const struct dev_counters *prev, const struct 
 	return status;
 }
 
-/* Cloned as derive_dev_write is: every device every frame of the screen comes here. */
-__attribute__((target_clones("avx2", "default")))
-enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
-					const struct dev_counters *cur, double dt_s,
-					struct dev_rates *out, double *w_ios)
+#if defined(__x86_64__) && defined(__GNUC__)
+static DERIVE_AVX2 enum rate_status derive_dev_write_avx2(const struct dev_counters *prev,
+							  const struct dev_counters *cur,
+							  double dt_s, double *wkb_s, double *w_ios)
+{
+	return derive_dev_write_of(prev, cur, dt_s, wkb_s, w_ios);
+}
+#else
+#define derive_dev_write_avx2 derive_dev_write_plain
+#endif
+
+static __attribute__((noinline)) enum rate_status
+derive_dev_write_plain(const struct dev_counters *prev, const struct dev_counters *cur,
+		       double dt_s, double *wkb_s, double *w_ios)
+{
+	return derive_dev_write_of(prev, cur, dt_s, wkb_s, w_ios);
+}
+
+/* Either clone, called in the tail: no frame of its own. */
+enum rate_status derive_dev_write(const struct dev_counters *prev, const struct dev_counters *cur,
+				  double dt_s, double *wkb_s, double *w_ios)
+{
+	if (derive_avx2())
+		return derive_dev_write_avx2(prev, cur, dt_s, wkb_s, w_ios);
+	return derive_dev_write_plain(prev, cur, dt_s, wkb_s, w_ios);
+}
+
+static inline __attribute__((always_inline)) enum rate_status
+derive_dev_brief_write_of(const struct dev_counters *prev, const struct dev_counters *cur,
+			  double dt_s, struct dev_rates *out, double *w_ios)
 {
 	uint64_t d[DS_NFIELDS];
 	enum rate_status status = derive_dev_status(prev, cur, dt_s, d);
@@ -314,6 +359,34 @@ enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
 	if (w_ios)
 		*w_ios = derive_num(d[DS_WR_IOS]);
 	return status;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+static DERIVE_AVX2 enum rate_status
+derive_dev_brief_write_avx2(const struct dev_counters *prev, const struct dev_counters *cur,
+			    double dt_s, struct dev_rates *out, double *w_ios)
+{
+	return derive_dev_brief_write_of(prev, cur, dt_s, out, w_ios);
+}
+#else
+#define derive_dev_brief_write_avx2 derive_dev_brief_write_plain
+#endif
+
+static __attribute__((noinline)) enum rate_status
+derive_dev_brief_write_plain(const struct dev_counters *prev, const struct dev_counters *cur,
+			     double dt_s, struct dev_rates *out, double *w_ios)
+{
+	return derive_dev_brief_write_of(prev, cur, dt_s, out, w_ios);
+}
+
+/* As derive_dev_write, cloned: every device every frame of the screen comes here. */
+enum rate_status derive_dev_brief_write(const struct dev_counters *prev,
+					const struct dev_counters *cur, double dt_s,
+					struct dev_rates *out, double *w_ios)
+{
+	if (derive_avx2())
+		return derive_dev_brief_write_avx2(prev, cur, dt_s, out, w_ios);
+	return derive_dev_brief_write_plain(prev, cur, dt_s, out, w_ios);
 }
 
 void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
