@@ -14,6 +14,9 @@ sample), next to the headless sample (`wbtop -b -q`) on the same fixture.
   machine's /proc and at 2000 devices (the issue's targets) three times, shown
   as the least and the most (what curses sends, and so costs, depends on which
   digits changed between frames);
+* the screen's own part: the screen's frame less the headless sample of the
+  same fixture (curses, the rows drawn, the history, the save-history ring:
+  what showing the sample adds to taking it);
 * the first frame: the wall time from starting wbtop in the terminal to
   the first full screen written to it (identities of every device, the
   first sample, every pane drawn: the status line, the last row, has come),
@@ -164,7 +167,11 @@ def inner(ndev):
         ff = first_frame_ms() if ndev == 2000 else None
         return scr, bq, ff
     scr, bq, ff = with_fixture(ndev, work)
-    line = "  %6d %18s %18s %12.0f" % (ndev, fmt_range(*scr, 18), fmt_range(*bq, 18), scr[1] / ndev)
+    # what the screen adds to the sample it shows: curses, the rows, the history, the ring
+    bq_mid = (bq[0] + bq[1]) / 2
+    own = (scr[0] - bq_mid, scr[1] - bq_mid)
+    line = "  %6d %18s %18s %16s %12.0f" % (ndev, fmt_range(*scr, 18), fmt_range(*bq, 18),
+                                          fmt_range(*own, 16), scr[1] / ndev)
     if ff is not None:
         line += "   first frame %.0f ms" % ff
     print(line)
@@ -186,7 +193,8 @@ def main():
         return
     print("fixture /proc/diskstats, every device busy (instructions per sample; at 2000 the"
           " least and most of %d runs; screen/dev of the most):" % REPEAT)
-    print("  %6s %18s %18s %12s" % ("devices", "screen 120x40", "wbtop -b -q", "screen/dev"))
+    print("  %6s %18s %18s %16s %12s" % ("devices", "screen 120x40", "wbtop -b -q", "screen's own",
+                                         "screen/dev"))
     sys.stdout.flush()
     for n in CURVE:
         subprocess.check_call(["unshare", "-m", "--propagation", "private", sys.executable,
