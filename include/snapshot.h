@@ -211,6 +211,11 @@ struct snapshot {
 	size_t ndev;			/* devices, sorted by (major, minor) */
 	size_t cap_dev;
 	struct dev_counters *dev;
+	/* Which list of devices this is, as its source numbers them: two samples of one source
+	 * with the same serial, not 0, list the same devices (numbers, names and identities) in
+	 * the same order, so that whoever pairs a device with its last sample may take it at
+	 * the same place. 0: not known (a replay, a test), pair them by their numbers. */
+	uint64_t devs_serial;
 	size_t nproc;			/* processes, sorted by pid; 0 unless sampled */
 	size_t cap_proc;
 	struct proc_counters *proc;
@@ -221,6 +226,14 @@ struct snapshot {
 	size_t cap_cg;
 	struct snap_cgroup *cg;
 };
+
+/* Whether cur lists the devices of prev (its sample before, of the same source), in the same
+ * order: its source numbered the two lists the same (devs_serial). False when not known. */
+static inline bool snapshot_same_devs(const struct snapshot *prev, const struct snapshot *cur)
+{
+	return prev && cur->devs_serial && cur->devs_serial == prev->devs_serial &&
+	       cur->ndev == prev->ndev;
+}
 
 /* Whether two device names, each NUL-terminated within its 32 bytes, are
  * the same: compared a word at a time (a name's end is a zero byte inside

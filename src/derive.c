@@ -525,6 +525,11 @@ derive_match(const struct snapshot *prev, const struct dev_counters *c, size_t *
 void derive_pair_devs(const struct snapshot *prev, const struct snapshot *cur,
 		      const struct dev_counters **prev_of)
 {
+	if (snapshot_same_devs(prev, cur)) {	/* the usual sample: each at its place */
+		for (size_t i = 0; i < cur->ndev; i++)
+			prev_of[i] = &prev->dev[i];
+		return;
+	}
 	size_t j = 0;
 	for (size_t i = 0; i < cur->ndev; i++)
 		prev_of[i] = derive_match(prev, &cur->dev[i], &j);

@@ -245,8 +245,11 @@ static int pipeline_sys_throttled(const struct frame *f)
 
 /* Whether every device of the sample (n of them) is where it was in prev: the usual case of a
  * set of devices that did not change. */
-static bool pipeline_same_places(const struct pipeline *p, const struct snapshot *prev, size_t n)
+static bool pipeline_same_places(const struct pipeline *p, const struct snapshot *prev,
+				 const struct snapshot *cur, size_t n)
 {
+	if (snapshot_same_devs(prev, cur))
+		return true;	/* the same list: no device to look at */
 	if (n > prev->ndev)
 		return false;
 	for (size_t i = 0; i < n; i++)
@@ -255,15 +258,16 @@ static bool pipeline_same_places(const struct pipeline *p, const struct snapshot
 	return true;
 }
 
-/* The devices' usual figures in this sample's order (n devices): where they were while every
+/* The devices' usual figures in the order of cur's devices: where they were while every
  * device stayed in its place, else carried over by the pairing into the other array (a device
  * new since, or every device after a restart, starts learning). Copying them only when a
  * device came, went or moved spares a copy of every device's figures every sample. */
 static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const struct snapshot *prev,
-						   size_t n)
+						   const struct snapshot *cur)
 {
+	size_t n = cur->ndev;
 	struct dip_cause_base *was = p->usual[p->cur_usual];
-	if (prev && pipeline_same_places(p, prev, n))
+	if (prev && pipeline_same_places(p, prev, cur, n))
 		return was;
 	struct dip_cause_base *now = p->usual[1 - p->cur_usual];
 	for (size_t i = 0; i < n; i++) {
@@ -347,7 +351,7 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 	pipeline_sys_evidence(p, f, &sys);
 	sys.knob_held = p->sys_knob_held;
 	pipeline_sys_cause(p, f, &sys, rec_causes, rec_sys_cause);
-	struct dip_cause_base *usual = pipeline_usual_order(p, prev, cur->ndev);
+	struct dip_cause_base *usual = pipeline_usual_order(p, prev, cur);
 	struct derive_xwalk dirtied;
 	derive_xwalk_init(&dirtied, cur, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB);
 	_Static_assert(DIP_CAUSE_UNKNOWN == 0, "causes start unknown: a byte of zeros each");

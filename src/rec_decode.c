@@ -371,6 +371,7 @@ static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *ou
 	if (snapshot_reserve(out, rp->nact) < 0)
 		return rec_rp_fail(rp, -ENOMEM, "out of memory");
 	out->ndev = rp->nact;
+	out->devs_serial = 0;	/* not numbered: each device is paired by its numbers */
 	for (size_t i = 0; i < rp->nact; i++) {
 		const struct rec_row *row = &rp->rows[rp->act[i].row];
 		struct dev_counters *d = &out->dev[i];

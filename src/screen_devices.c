@@ -301,12 +301,17 @@ static bool scr_name_ranks(struct screen *s)
 {
 	const struct snapshot *cur = s->f->cur;
 	bool same = s->nrank == cur->ndev;
+	if (same && cur->devs_serial && cur->devs_serial == s->rank_serial)
+		return true;	/* the list its source numbered so last frame */
 	for (size_t i = 0; same && i < cur->ndev; i++)
 		same = s->rank_dev[i].major == cur->dev[i].major &&
 		       s->rank_dev[i].minor == cur->dev[i].minor &&
 		       dev_name_eq(s->rank_dev[i].name, cur->dev[i].name);
-	if (same)
+	if (same) {
+		s->rank_serial = cur->devs_serial;
 		return true;
+	}
+	s->rank_serial = 0;	/* until the ranks are made again */
 	uint32_t *by_name = malloc(cur->ndev * sizeof *by_name + 1);
 	if (!by_name)
 		return false;
@@ -321,6 +326,7 @@ static bool scr_name_ranks(struct screen *s)
 		s->name_rank[by_name[k]] = (uint32_t)k;
 	free(by_name);
 	s->nrank = cur->ndev;
+	s->rank_serial = cur->devs_serial;
 	return true;
 }
 

@@ -100,6 +100,7 @@ struct screen {
 	uint32_t *name_rank;	/* each device's place in name order, for ties */
 	struct scr_rank_dev *rank_dev;	/* the devices the ranks are for (nrank) */
 	size_t nrank;
+	uint64_t rank_serial;		/* their list's devs_serial (snapshot.h), 0 not known */
 	struct scr_filter_memo *fmemo;	/* per device: its filter verdict */
 	unsigned filter_gen;	/* bumped when the filter changes */
 	int table_want, table_lines;	/* the table's rows held (scr_table_want), at LINES */

@@ -48,6 +48,8 @@ struct live {
 	size_t text_cap;
 	struct live_known *known;
 	size_t nknown, known_cap;
+	uint64_t devs_serial;	/* of the list in known[] (snapshot.h) */
+	bool known_stale;	/* known[] could not be rewritten: the next list is another */
 	uint64_t page_size;
 	struct procs_reader *procs;	/* non-NULL while processes are sampled */
 	struct wbsample *wb;		/* non-NULL while the kernel's writeback loop is read */
@@ -212,7 +214,7 @@ static bool live_same_dev(const struct live_known *k, const struct dev_counters 
 static int live_attach_idents(struct live *l, struct snapshot *s)
 {
 	size_t j = 0;
-	bool changed = s->ndev != l->nknown;
+	bool changed = s->ndev != l->nknown || l->known_stale;
 	ident_table_sweep(l->idents);
 	ident_table_refresh_mounts(l->idents);
 	for (size_t i = 0; i < s->ndev; i++) {
@@ -236,8 +238,13 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 	}
 	for (; j < l->nknown; j++)
 		ident_table_release(l->idents, l->known[j].major, l->known[j].minor);
-	if (!changed)
+	if (!changed) {
+		s->devs_serial = l->devs_serial;
 		return 0;
+	}
+	/* a new list, a new number, whatever comes of known[] */
+	s->devs_serial = ++l->devs_serial;
+	l->known_stale = true;
 	if (live_known_reserve(l, s->ndev) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ndev; i++) {
@@ -248,6 +255,7 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 		k->ident = s->dev[i].ident;
 	}
 	l->nknown = s->ndev;
+	l->known_stale = false;
 	return 0;
 }
 

@@ -44,6 +44,7 @@ struct wbsample {
 	struct bdistat_sample stats;
 	struct wbsample_dev *dev;	/* sorted by major:minor, as the last snapshot */
 	size_t ndev, cap_dev;
+	uint64_t devs_serial;		/* the last snapshot's (snapshot.h), 0 not known */
 	struct wbsample_dev *spare;	/* the next sample's table, swapped with dev */
 	size_t cap_spare;
 	uint64_t now_ms;
@@ -198,6 +199,8 @@ static bool wbsample_same_devs(const struct wbsample *ws, const struct snapshot 
 {
 	if (s->ndev != ws->ndev)
 		return false;
+	if (s->devs_serial && s->devs_serial == ws->devs_serial)
+		return true;	/* its source says so */
 	for (size_t i = 0; i < s->ndev; i++)
 		if (s->dev[i].major != ws->dev[i].major || s->dev[i].minor != ws->dev[i].minor)
 			return false;
@@ -224,6 +227,7 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 			wbsample_dev_io(&ws->dev[i], &s->dev[i]);
 		return 0;
 	}
+	ws->devs_serial = 0;	/* until the new table is made */
 	if (grow_array((void **)&ws->spare, &ws->cap_spare, s->ndev, sizeof *ws->spare, 32))
 		return -ENOMEM;
 	struct wbsample_dev *n = ws->spare;
@@ -246,6 +250,7 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 	ws->dev = n;
 	ws->cap_dev = cap;
 	ws->ndev = s->ndev;
+	ws->devs_serial = s->devs_serial;
 	return 0;
 }
 

@@ -376,6 +376,48 @@ START_TEST(test_write_rate_is_derive_devs)
 }
 END_TEST
 
+/* Two samples whose source numbered their device lists the same are paired place by place;
+ * without a number (0), with two numbers, or with as many devices not, they are paired by
+ * major:minor, as before. */
+START_TEST(test_pair_by_devs_serial)
+{
+	struct dev_counters pa[4], ca[4];
+	for (uint32_t k = 0; k < 4; k++) {
+		pa[k] = dev(8, k, "sd");
+		ca[k] = dev(8, k, "sd");
+	}
+	struct snapshot ps = { .dev = pa, .ndev = 4, .devs_serial = 7 };
+	struct snapshot cs = { .dev = ca, .ndev = 4, .devs_serial = 7 };
+	const struct dev_counters *pair[4];
+	ck_assert(snapshot_same_devs(&ps, &cs));
+	derive_pair_devs(&ps, &cs, pair);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_ptr_eq(pair[i], &pa[i]);
+	/* another list (8:1 gone, 8:9 new): the numbers differ, the pairing is by major:minor */
+	ca[1] = dev(8, 2, "sd");
+	ca[2] = dev(8, 3, "sd");
+	ca[3] = dev(8, 9, "sd");
+	cs.devs_serial = 8;
+	ck_assert(!snapshot_same_devs(&ps, &cs));
+	derive_pair_devs(&ps, &cs, pair);
+	ck_assert_ptr_eq(pair[0], &pa[0]);
+	ck_assert_ptr_eq(pair[1], &pa[2]);
+	ck_assert_ptr_eq(pair[2], &pa[3]);
+	ck_assert_ptr_null(pair[3]);
+	/* not numbered: the same */
+	ps.devs_serial = cs.devs_serial = 0;
+	ck_assert(!snapshot_same_devs(&ps, &cs));
+	derive_pair_devs(&ps, &cs, pair);
+	ck_assert_ptr_eq(pair[1], &pa[2]);
+	ck_assert_ptr_null(pair[3]);
+	/* one number but fewer devices (no source does that): still not place by place */
+	ps.devs_serial = cs.devs_serial = 9;
+	cs.ndev = 3;
+	ck_assert(!snapshot_same_devs(&ps, &cs));
+	ck_assert(!snapshot_same_devs(NULL, &cs));
+}
+END_TEST
+
 /* Whether a and b have the same figures of derive_dev_cause's, bit for bit. */
 static bool cause_figures_eq(const struct dev_rates *a, const struct dev_rates *b)
 {
@@ -664,6 +706,7 @@ Suite *derive_suite(void)
 	tcase_add_test(tc, test_dev_old_kernel_fields);
 	tcase_add_test(tc, test_devs_come_and_go);
 	tcase_add_test(tc, test_write_rate_is_derive_devs);
+	tcase_add_test(tc, test_pair_by_devs_serial);
 	tcase_add_test(tc, test_sys_vmstat_formulas);
 	tcase_add_test(tc, test_sys_first_and_nodata);
 	tcase_add_test(tc, test_sys_no_ticks_is_idle);
