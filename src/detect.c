@@ -449,7 +449,7 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
 	enum dip_tick fall = after_dip ? DIP_TICK_OFF :
 				    dip_tick_fall(st, base, value, rpu, pace_frac);
 	bool within = fall == DIP_TICK_HALF || fall == DIP_TICK_ONE;
-	if (!dip_drop_exceeds(p, base, value, sigma, rpu, frac) || within) {
+	if (within || !dip_drop_exceeds(p, base, value, sigma, rpu, frac)) {	/* a tick: no test */
 		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
 		/* the climb out of it does not teach: a tick coming back, or a drop missed */
 		st->ticked = (fall == DIP_TICK_ONE || fall == DIP_TICK_MORE) && !held;
