@@ -353,20 +353,26 @@ static int snapring_copy_idents(struct snapring *r, const struct snapshot *s,
 	return 0;
 }
 
+/* Room for n identities in the slot's list. */
+static int snapring_room_idents(struct snapring_slot *sl, size_t n)
+{
+	if (n <= sl->cap_ident)
+		return 0;
+	const struct dev_ident **id = realloc(sl->ident, n * sizeof *id);
+	if (!id)
+		return -ENOMEM;
+	sl->ident = id;
+	sl->cap_ident = n;
+	return 0;
+}
+
 /* Copy the devices of s into the slot, each with the ring's copy of its identity. */
 static int snapring_copy_devs(struct snapring *r, struct snapring_slot *sl, const struct snapshot *s)
 {
 	if (s->ndev)
 		memcpy(sl->snap.dev, s->dev, s->ndev * sizeof *s->dev);
 	sl->snap.ndev = s->ndev;
-	if (s->ndev > sl->cap_ident) {
-		const struct dev_ident **id = realloc(sl->ident, s->ndev * sizeof *id);
-		if (!id)
-			return -ENOMEM;
-		sl->ident = id;
-		sl->cap_ident = s->ndev;
-	}
-	if (snapring_copy_idents(r, s, sl->ident) < 0)
+	if (snapring_room_idents(sl, s->ndev) < 0 || snapring_copy_idents(r, s, sl->ident) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ndev; i++)
 		sl->snap.dev[i].ident = sl->ident[i];
@@ -402,15 +408,25 @@ static void snapring_keep_marks(struct snapring *r, struct snapring_slot *sl,
 	r->len++;
 }
 
+/* The slot for s into *out: 0, -E2BIG for a sample of more devices than the ring may hold,
+ * or -ENOMEM. */
+static int snapring_slot_for(struct snapring *r, const struct snapshot *s,
+			     struct snapring_slot **out)
+{
+	if (s->ndev > r->max_rows)
+		return -E2BIG;
+	*out = snapring_next_slot(r);
+	return *out ? 0 : -ENOMEM;
+}
+
 int snapring_push(struct snapring *r, const struct rec_sample *v)
 {
 	const struct snapshot *s = v->snap;
-	if (s->ndev > r->max_rows)
-		return -E2BIG;
-	struct snapring_slot *sl = snapring_next_slot(r);
-	if (!sl)
-		return -ENOMEM;
-	int rc = snapring_make_room(r, sl, s->ndev);
+	struct snapring_slot *sl;
+	int rc = snapring_slot_for(r, s, &sl);
+	if (rc < 0)
+		return rc;
+	rc = snapring_make_room(r, sl, s->ndev);
 	if (rc == 0)
 		rc = snapring_copy_fields(sl, s);
 	if (rc == 0)
@@ -426,11 +442,10 @@ int snapring_push(struct snapring *r, const struct rec_sample *v)
 int snapring_push_lent(struct snapring *r, const struct rec_sample *v)
 {
 	const struct snapshot *s = v->snap;
-	if (s->ndev > r->max_rows)
-		return -E2BIG;
-	struct snapring_slot *sl = snapring_next_slot(r);
-	if (!sl)
-		return -ENOMEM;
+	struct snapring_slot *sl;
+	int rc = snapring_slot_for(r, s, &sl);
+	if (rc < 0)
+		return rc;
 	/* the slot's own array waits as the spare the lender gets back */
 	sl->spare = sl->snap.dev;
 	sl->cap_spare = sl->snap.cap_dev;
@@ -440,17 +455,11 @@ int snapring_push_lent(struct snapring *r, const struct rec_sample *v)
 	sl->lent = s;
 	r->rows += snapring_slot_rows(sl) - sl->cap_spare;
 	snapring_trim(r, 0);
-	int rc = snapring_room_marks(sl, s->ndev);
+	rc = snapring_room_marks(sl, s->ndev);
 	if (rc == 0)
 		rc = snapring_copy_fields(sl, s);
-	if (rc == 0 && s->ndev > sl->cap_ident) {
-		const struct dev_ident **id = realloc(sl->ident, s->ndev * sizeof *id);
-		if (id) {
-			sl->ident = id;
-			sl->cap_ident = s->ndev;
-		}
-		rc = id ? 0 : -ENOMEM;
-	}
+	if (rc == 0)
+		rc = snapring_room_idents(sl, s->ndev);
 	if (rc == 0)
 		rc = snapring_copy_idents(r, s, sl->ident);
 	if (rc < 0) {
