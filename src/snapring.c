@@ -463,6 +463,7 @@ int snapring_push_lent(struct snapring *r, const struct rec_sample *v)
 	if (rc == 0)
 		rc = snapring_copy_idents(r, s, sl->ident);
 	if (rc < 0) {
+		sl->snap.ndev = s->ndev;	/* as its rows were counted */
 		snapring_slot_unlend(r, sl);
 		sl->snap.ndev = 0;
 		return rc;
