@@ -388,6 +388,26 @@ static __attribute__((noinline)) const char *ds_fields17(const char *p, struct d
 	return bad ? NULL : p;
 }
 
+/* Where the devices' order stands (ds_parse): the last major:minor, and whether every one so
+ * far came after the one before. */
+struct ds_order_seen {
+	uint64_t last;
+	bool in_order;
+};
+
+/* Major:minor as one number that sorts as the pair does. */
+static uint64_t ds_order(const struct dev_counters *d)
+{
+	return (uint64_t)d->major << 32 | d->minor;
+}
+
+static void ds_order_note(struct ds_order_seen *o, const struct dev_counters *d, bool first)
+{
+	uint64_t order = ds_order(d);
+	o->in_order &= first || order > o->last;
+	o->last = order;
+}
+
 /*
  * The 17 fields again, with AVX2 where the CPU has it (chosen once, at run
  * time: the build stays plain x86-64).  Two steps instead of one loop:
@@ -575,26 +595,6 @@ static DS_AVX2 const char *ds_head_simd(const char *q, struct dev_counters *d)
 	d->major = (uint32_t)both;
 	d->minor = (uint32_t)(both >> 32);
 	return name + len + 1;
-}
-
-/* Where the devices' order stands (ds_parse): the last major:minor, and whether every one so
- * far came after the one before. */
-struct ds_order_seen {
-	uint64_t last;
-	bool in_order;
-};
-
-/* Major:minor as one number that sorts as the pair does. */
-static uint64_t ds_order(const struct dev_counters *d)
-{
-	return (uint64_t)d->major << 32 | d->minor;
-}
-
-static void ds_order_note(struct ds_order_seen *o, const struct dev_counters *d, bool first)
-{
-	uint64_t order = ds_order(d);
-	o->in_order &= first || order > o->last;
-	o->last = order;
 }
 
 /* The lines from p on into s (after its devices), as long as each parses the fastest way and
