@@ -159,6 +159,10 @@ int screen_fmt_fixed(double v, int prec, char *buf, size_t len);
 size_t screen_pad_into(char *buf, size_t cap, size_t n, const char *text, int width, bool left);
 /* A duration: "0.4s", "12s", "4m20s", "2h05m", "3d04h"; "-" if < 0. */
 const char *screen_fmt_duration(double s, char *buf, size_t len);
+/* Device names in the order people count them (as `ls -v`): a run of digits is a number, so
+ * loop2 comes before loop10 and nvme2n1 before nvme10n1; the rest byte by byte.  A total
+ * order: equal only for equal names. */
+int screen_name_cmp(const char *a, const char *b);
 /* Uptime as top shows it: "3 days, 4:12", "1 day, 0:05", "4:12". */
 const char *screen_fmt_uptime(double s, char *buf, size_t len);
 

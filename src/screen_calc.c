@@ -168,6 +168,50 @@ const char *screen_fmt_duration(double s, char *buf, size_t len)
 	return buf;
 }
 
+static bool scr_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The run of digits at p: its length, and in *sig where its significant digits (those after
+ * the leading zeros) begin. */
+static size_t scr_digit_run(const char *p, const char **sig)
+{
+	size_t n = 0;
+	while (p[n] == '0' && scr_is_digit(p[n + 1]))
+		n++;
+	*sig = p + n;
+	while (scr_is_digit(p[n]))
+		n++;
+	return n;
+}
+
+int screen_name_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (!scr_is_digit(*a) || !scr_is_digit(*b)) {
+			if (*a != *b)
+				return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+			a++, b++;
+			continue;
+		}
+		/* two numbers: by value (the longer of the significant digits, or the first digit
+		 * that differs), then the one written shorter (fewer leading zeros) first */
+		const char *sa, *sb;
+		size_t na = scr_digit_run(a, &sa), nb = scr_digit_run(b, &sb);
+		size_t la = na - (size_t)(sa - a), lb = nb - (size_t)(sb - b);
+		if (la != lb)
+			return la < lb ? -1 : 1;
+		int by_digits = memcmp(sa, sb, la);
+		if (by_digits)
+			return by_digits < 0 ? -1 : 1;
+		if (na != nb)
+			return na < nb ? -1 : 1;
+		a += na, b += nb;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
 const char *screen_fmt_uptime(double s, char *buf, size_t len)
 {
 	if (isnan(s) || s < 0) {

@@ -294,7 +294,7 @@ static double scr_sort_key(const struct screen *s, size_t i, const struct dev_ra
 static int scr_name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct dev_counters *dev = arg;
-	return strcmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
+	return screen_name_cmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
 }
 
 static bool scr_name_ranks(struct screen *s)

@@ -12,6 +12,8 @@ scr_scenario <<'EOF'
 dev fixa 240 0
 dev fixb 240 16
 dev fixidle 240 32
+dev fix10 240 48
+dev fix9 240 64
 at 0 fixa w=20480 util=60 flush=5
 at 0 fixb w=4096 r=1024 util=20
 at 0 sys dirty=204800 wb=40960 dirtied=25600 written=24576 run=2 blocked=1
@@ -55,6 +57,13 @@ scr_keys M
 scr_keys a
 scr_wait "fixidle" 3
 scr_wait "+idle" 3
+# by name, numbers as numbers: fix9 before fix10 (strcmp would put fix10 first)
+scr_keys N
+sleep 0.3
+scr_cap >/dev/null
+[ "$(grep -n " fix9 " "$TMP/pane" | head -1 | cut -d: -f1)" -lt "$(grep -n " fix10 " "$TMP/pane" | head -1 | cut -d: -f1)" ] ||
+	{ scr_show; fail "N: fix10 sorted before fix9"; }
+scr_keys M
 scr_keys a
 sleep 0.3
 scr_cap | grep -q fixidle && { scr_show; fail "a did not hide idle devices again"; }

@@ -354,6 +354,52 @@ START_TEST(test_split_rows)
 }
 END_TEST
 
+/* Names in the order people count them: each list is ascending. */
+static const char *const name_orders[][8] = {
+	{ "loop0", "loop1", "loop2", "loop9", "loop10", "loop11", "loop100", NULL },
+	{ "nvme0n1", "nvme0n2", "nvme0n10", "nvme1n1", "nvme2n1", "nvme10n1", NULL },
+	{ "dm-0", "dm-9", "dm-104", "dm-1000", "dm-1007", NULL },
+	{ "md9", "md10", "mda", "sda", "sda1", "sda2", "sda10", NULL },
+	/* the same number written longer comes after; digits before letters, as bytes */
+	{ "a0", "a00", "a1", "a01", "a001", "a2", "aa", NULL },
+	{ "", "1", "9", "10", "a", "b", NULL },
+	{ "sd9", "sd18446744073709551616", "sd36893488147419103232", NULL },
+};
+
+START_TEST(test_name_cmp)
+{
+	const char *const *o = name_orders[_i];
+	for (size_t i = 0; o[i]; i++)
+		for (size_t j = 0; o[j]; j++) {
+			int want = i < j ? -1 : i > j ? 1 : 0;
+			int got = screen_name_cmp(o[i], o[j]);
+			ck_assert_msg((got > 0) - (got < 0) == want, "%s vs %s: %d, want %d",
+				      o[i], o[j], got, want);
+		}
+}
+END_TEST
+
+/* A total order over names made of a few letters and digits: antisymmetric, transitive,
+ * zero only for equal names (what a sort relies on), checked over every triple. */
+START_TEST(test_name_cmp_total)
+{
+	static const char *const set[] = {
+		"", "0", "00", "01", "1", "10", "9", "a", "a0", "a00", "a01", "a1", "a10", "a9",
+		"a9b", "a10b", "ab", "b", "b1", "0a", "1a", "-", "a-1", "a-10", "a.1",
+	};
+	size_t n = sizeof set / sizeof set[0];
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int ij = screen_name_cmp(set[i], set[j]), ji = screen_name_cmp(set[j], set[i]);
+			ck_assert_int_eq((ij > 0) - (ij < 0), -((ji > 0) - (ji < 0)));
+			ck_assert_int_eq(ij == 0, i == j);
+			for (size_t k = 0; k < n; k++)
+				if (ij < 0 && screen_name_cmp(set[j], set[k]) < 0)
+					ck_assert_int_lt(screen_name_cmp(set[i], set[k]), 0);
+		}
+}
+END_TEST
+
 #define NCASES(a) (int)(sizeof a / sizeof a[0])
 
 Suite *screen_suite(void)
@@ -376,6 +422,8 @@ Suite *screen_suite(void)
 	tcase_add_test(tc, test_seek_take_earlier);
 	tcase_add_test(tc, test_trend);
 	tcase_add_loop_test(tc, test_split_rows, 0, NCASES(split_cases));
+	tcase_add_loop_test(tc, test_name_cmp, 0, NCASES(name_orders));
+	tcase_add_test(tc, test_name_cmp_total);
 	suite_add_tcase(s, tc);
 	return s;
 }
