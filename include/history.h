@@ -112,6 +112,14 @@ size_t history_ndevs(const struct history *h);
 /* The series of device key; NULL if unknown.  Valid until the next push
  * (which may forget a long-gone device) or clear. */
 const struct hist_series *history_find(const struct history *h, const char *key);
+/* history_find for device i of the newest frame's history_add_devs, under key and its
+ * key serial id (0: none): where that call put it, without a search, while the device there
+ * is the same; else by key. */
+const struct hist_series *history_find_at(const struct history *h, size_t i, const char *key,
+					  uint64_t id);
+/* When series s last dipped: that frame's wall_ns in *wall_ns and true, as long as the frame
+ * is still in the ring; false if it has not dipped since. */
+bool history_last_dip(const struct history *h, const struct hist_series *s, int64_t *wall_ns);
 /* The key a series was added under. */
 const char *history_series_key(const struct hist_series *s);
 /* The figures of series s at frame age (0 = newest); false (and *out

@@ -22,6 +22,7 @@ struct hist_series {
 	char *key;
 	uint64_t last_frame;	/* newest frame with figures; 0 = none yet */
 	uint64_t first_frame;	/* the frame it was made in: older slots are holes */
+	uint64_t last_dip_frame;	/* the newest frame it dipped in; 0 = none */
 	struct hist_dev *ring;	/* cap slots */
 };
 
@@ -258,6 +259,10 @@ static void history_store(struct history *h, struct hist_series *s, const struct
 	if (s->last_frame + 1 != h->frames) {	/* not the usual: figures last frame too */
 		if (s->last_frame == h->frames) {	/* twice in one frame: the later wins */
 			s->ring[h->slot_now] = *d;
+			if (d->dip)
+				s->last_dip_frame = h->frames;
+			else if (s->last_dip_frame == h->frames)
+				s->last_dip_frame = 0;	/* (an older dip is not known: none) */
 			return;
 		}
 		uint64_t from = s->last_frame ? s->last_frame + 1 : h->frames;	/* new: no holes */
@@ -268,6 +273,8 @@ static void history_store(struct history *h, struct hist_series *s, const struct
 	}
 	s->ring[h->slot_now] = *d;
 	s->last_frame = h->frames;
+	if (d->dip)
+		s->last_dip_frame = h->frames;
 	h->nfresh++;
 }
 
@@ -411,6 +418,24 @@ const struct hist_series *history_find(const struct history *h, const char *key)
 	bool found;
 	size_t at = history_search(h, key, &found);
 	return found ? h->dev[at] : NULL;
+}
+
+const struct hist_series *history_find_at(const struct history *h, size_t i, const char *key,
+					  uint64_t id)
+{
+	if (i < h->nhint && (id ? h->hint[i].id == id :
+			     !h->hint[i].id && strcmp(h->hint[i].s->key, key) == 0))
+		return h->hint[i].s;
+	return history_find(h, key);
+}
+
+bool history_last_dip(const struct history *h, const struct hist_series *s, int64_t *wall_ns)
+{
+	uint64_t at = s ? s->last_dip_frame : 0;
+	if (!at || at > h->frames || h->frames - at >= h->cap)
+		return false;	/* none, or its frame has left the ring */
+	*wall_ns = h->sys[history_slot(h, at)].wall_ns;
+	return true;
 }
 
 const char *history_series_key(const struct hist_series *s)

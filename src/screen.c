@@ -605,8 +605,8 @@ void scr_draw_status(struct screen *s)
 	}
 	/* The view's state at the right; the hints fill what is left. */
 	char state[192];
-	snprintf(state, sizeof state, "%s%s%s", s->have_filter ? " filter: " : "", s->filter_text,
-		 s->show_idle ? " +idle" : "");
+	snprintf(state, sizeof state, "%s%s%s%s", s->have_filter ? " filter: " : "", s->filter_text,
+		 s->show_idle && !s->only_dips ? " +idle" : "", s->only_dips ? " !dipped" : "");
 	int sc;
 	scr_clip(state, INT32_MAX, &sc);
 	if (sc && sc < COLS / 2) {

@@ -30,6 +30,10 @@
 /* A sparkline's scale never goes below this (KiB/s), so a trickle of
  * writes shows as a trickle, not as a full bar. */
 #define SCR_SPARK_FLOOR_KBPS 256.0
+/* '!' shows the devices that dipped this long ago or less, in the samples' time: long enough
+ * for a dip of the last interval or two to stay in view while it is looked into, short enough
+ * that a device that dipped once at the start of a long run does not stay. */
+#define SCR_DIPS_LATELY_NS (60 * (int64_t)1000000000)
 
 /* The columns, in screen order, from the figure registry: once per screen. */
 void scr_cols_init(struct screen *s)
@@ -347,10 +351,24 @@ static bool scr_devs_grow(struct screen *s, size_t n)
 	return true;
 }
 
+/* Did device i dip in the last SCR_DIPS_LATELY_NS of samples (this frame's time), by the
+ * history's marks? */
+static bool scr_dipped_lately(const struct screen *s, size_t i)
+{
+	const char *const *keys = frame_dev_keys(s->f);
+	const uint64_t *ids = frame_dev_ids(s->f);
+	const struct hist_series *hs = s->h && keys ? history_find_at(s->h, i, keys[i],
+								      ids ? ids[i] : 0) : NULL;
+	int64_t at, now = s->f->cur->wall_ns;
+	return hs && history_last_dip(s->h, hs, &at) && at <= now && now - at <= SCR_DIPS_LATELY_NS;
+}
+
 static bool scr_dev_shown(const struct screen *s, size_t i, const struct dev_rates *briefs)
 {
 	const struct dev_rates *r = &briefs[i];
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
+	if (s->only_dips)
+		return dip || scr_dipped_lately(s, i);
 	return s->show_idle || dip || (r->status == RATE_OK && r->active);
 }
 
@@ -526,7 +544,9 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	}
 	scr_add(s, &ln, role, text);
 	scr_add(s, &ln, SCR_NORMAL, " ");
-	const struct hist_series *hs = s->h ? history_find(s->h, frame_dev_keys(s->f)[i]) : NULL;
+	const uint64_t *ids = frame_dev_ids(s->f);
+	const struct hist_series *hs = s->h ? history_find_at(s->h, i, frame_dev_keys(s->f)[i],
+							      ids ? ids[i] : 0) : NULL;
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
 		history_series(s->h, hs, history_dev_field(fig_dev_write_rate()), s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
@@ -545,6 +565,8 @@ static void scr_draw_empty(struct screen *s, int y)
 		why = "  waiting for the first interval...";
 	else if (s->have_filter && s->nselected == 0)
 		why = "  no device matches the filter (f: change it)";
+	else if (s->only_dips)
+		why = "  no device dipped in the last minute (!: show all)";
 	else
 		why = "  no device is busy (a: show idle devices too)";
 	struct scr_line ln = { y, 0, COLS };
@@ -706,6 +728,7 @@ bool scr_devs_key(struct screen *s, int ch)
 	case 'R': s->sort_rev = !s->sort_rev; break;
 	case 'N': s->sort_col = -1; s->sort_rev = false; break;
 	case 'a': s->show_idle = !s->show_idle; break;
+	case '!': s->only_dips = !s->only_dips; break;
 	default:
 		if (scr_col_by_key(s, ch) < 0)
 			return false;

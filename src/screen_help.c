@@ -22,6 +22,7 @@ static const struct {
 	{ NULL, NULL },	/* the sort keys, from the registry: scr_help_sort_keys */
 	{ "f /", "filter devices by name or regex (empty: all devices)" },
 	{ "a", "show / hide idle devices" },
+	{ "!", "only the devices that dipped in the last minute / all again" },
 	{ "e", "edit knobs (in a device's detail: its BDI limits)" },
 	{ "u U", "undo the last knob change / revert all knob changes" },
 	{ "c", "confirm knob changes: stops the --revert-after countdown" },

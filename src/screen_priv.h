@@ -112,6 +112,7 @@ struct screen {
 	int sort_col;		/* index into cols, or -1 for the name */
 	bool sort_rev;
 	bool show_idle;
+	bool only_dips;		/* '!': only the devices that dipped lately (scr_dipped_lately) */
 	bool have_filter;
 	regex_t filter;
 	char filter_text[128];

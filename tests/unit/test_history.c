@@ -281,6 +281,12 @@ START_TEST(test_add_devs_as_one_by_one)
 		ck_assert_int_eq(history_add_devs(a, n, keys, ids, r, dips), 0);
 		for (size_t i = 0; i < n; i++)
 			last[keys[i][1] - '0'] = history_frames(a);
+		/* each device of this frame found at its place as by its key */
+		for (size_t i = 0; i < n; i++)
+			ck_assert_ptr_eq(history_find_at(a, i, keys[i], ids[i]), history_find(a, keys[i]));
+		if (n > 1)	/* a place that holds another device now: by key all the same */
+			ck_assert_ptr_eq(history_find_at(a, 0, keys[1], ids[1]), history_find(a, keys[1]));
+		ck_assert_ptr_eq(history_find_at(a, n + 3, keys[0], ids[0]), history_find(a, keys[0]));
 		for (size_t i = 0; i < n; i++) {
 			struct hist_dev d;
 			history_dev_from_rates(&d, &r[i], dips[i]);
@@ -360,6 +366,40 @@ START_TEST(test_add_devs_many_new)
 }
 END_TEST
 
+/* When a device last dipped: the newest frame it dipped in (a mark on a frame without rates
+ * is none), by that frame's time, until the frame leaves the ring. */
+START_TEST(test_last_dip)
+{
+	struct history *h = history_new(4);
+	int64_t at = 0;
+	ck_assert(!history_last_dip(h, NULL, &at));
+	const bool dip[] = { false, true, false, true, false, false, false, false, true };
+	const bool ok[] = { true, true, true, true, true, true, true, true, false };
+	/* after each frame: the frame (1-based) whose time history_last_dip gives, 0 none */
+	const int want[] = { 0, 2, 2, 4, 4, 4, 4, 0, 0 };
+	for (size_t k = 0; k < sizeof dip / sizeof dip[0]; k++) {
+		struct hist_sys sys = { .valid = true, .wall_ns = 1000 * (int64_t)(k + 1) + 7 };
+		history_push(h, &sys);
+		struct dev_rates r = { .status = ok[k] ? RATE_OK : RATE_RESET, .wkb_s = 100 };
+		const char *key = "a";
+		uint64_t id = 5;
+		ck_assert_int_eq(history_add_devs(h, 1, &key, &id, &r, &dip[k]), 0);
+		const struct hist_series *hs = history_find_at(h, 0, "a", 5);
+		ck_assert_ptr_nonnull(hs);
+		bool got = history_last_dip(h, hs, &at);
+		ck_assert_msg(got == (want[k] != 0), "frame %zu: %d", k + 1, got);
+		if (got)
+			ck_assert_int_eq(at, 1000 * (int64_t)want[k] + 7);
+	}
+	history_clear(h);
+	struct hist_sys sys = { .valid = true, .wall_ns = 99 };
+	history_push(h, &sys);
+	add_w(h, "a", 1, false);
+	ck_assert(!history_last_dip(h, history_find(h, "a"), &at));	/* forgotten with the rest */
+	history_free(h);
+}
+END_TEST
+
 Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -374,6 +414,7 @@ Suite *history_suite(void)
 	tcase_add_test(tc, test_from_rates);
 	tcase_add_test(tc, test_add_devs_as_one_by_one);
 	tcase_add_test(tc, test_add_devs_many_new);
+	tcase_add_test(tc, test_last_dip);
 	suite_add_tcase(s, tc);
 	return s;
 }
