@@ -569,14 +569,28 @@ static void scr_draw_dip_causes(struct screen *s, struct scr_line *ln)
 		snprintf(item, sizeof item, "dip bo: %s", dip_cause_name(f->sys_cause));
 		any = scr_add_whole(s, ln, SCR_DIP, item);
 	}
-	for (size_t i = 0; f->dev_dip && i < f->cur->ndev; i++) {
+	size_t left = 0;	/* marked devices not named yet */
+	for (size_t i = 0; f->dev_dip && i < f->cur->ndev; i++)
+		left += f->dev_dip[i];
+	/* with devices left over, room is kept to say how many ("+N more", up to 7 digits) */
+	enum { MORE_W = 18 };
+	int xmax = ln->xmax;
+	for (size_t i = 0; left && i < f->cur->ndev; i++) {
 		if (!f->dev_dip[i])
 			continue;
 		snprintf(item, sizeof item, "%s%s: %s", any ? ", " : "dip ", f->cur->dev[i].name,
 			 dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
-		if (!scr_add_whole(s, ln, SCR_DIP, item))
+		ln->xmax = left > 1 ? xmax - MORE_W : xmax;
+		bool put = scr_add_whole(s, ln, SCR_DIP, item);
+		ln->xmax = xmax;
+		if (!put)
 			break;
 		any = true;
+		left--;
+	}
+	if (left) {	/* at thousands of devices, many dip at once: how many the line leaves out */
+		snprintf(item, sizeof item, "%s+%zu more", any ? ", " : "dip ", left);
+		any = scr_add_whole(s, ln, SCR_DIP, item) || any;
 	}
 	if (any)
 		scr_add(s, ln, SCR_NORMAL, "  ");
