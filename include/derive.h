@@ -95,8 +95,9 @@ void derive_dev_cause_ok(const struct dev_counters *prev, const struct dev_count
 			 double dt_s, struct dev_rates *out);
 
 /* The figures the screen needs of every device every frame, shown or not: the status, whether
- * it is active, and what the history keeps (the registry's FIG_IN_HISTORY rows read r_s, w_s,
- * rkb_s, wkb_s, r_await_ms, w_await_ms and util_pct); the other figures are 0.  The same numbers
+ * it is active, and the registry's FIG_IN_BRIEF rows (what the history keeps and the sort keys
+ * read without every figure: r_s, w_s, rkb_s, wkb_s, r_await_ms, w_await_ms and util_pct);
+ * the other figures are 0.  The same numbers
  * as derive_dev's, for about a third of the work. */
 void derive_dev_brief(const struct dev_counters *prev, const struct dev_counters *cur,
 		      double dt_s, struct dev_rates *out);

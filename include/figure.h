@@ -41,9 +41,12 @@ enum fig_need {
 enum fig_sink {
 	FIG_IN_BATCH = 1u << 0,		/* a column of batch text */
 	FIG_IN_EXPORT = 1u << 1,	/* a CSV column and a JSON key, under name */
-	FIG_IN_HISTORY = 1u << 2,	/* kept in the screen's history rings (hist slot) */
+	FIG_IN_HISTORY = 1u << 2,	/* kept in the screen's history rings (hist slot): drawn
+					 * as a graph or a sparkline; also FIG_IN_BRIEF */
 	FIG_SORT_FIRST = 1u << 3,	/* the screen sorts by it until told otherwise */
 	FIG_IN_BATCH_LOOP = 1u << 4,	/* a column of batch text's writeback-loop table */
+	FIG_IN_BRIEF = 1u << 5,		/* derived for every device every frame (derive_dev_brief):
+					 * the screen sorts by it without deriving every figure */
 };
 
 /* Default sort direction of a column. */
@@ -178,8 +181,10 @@ extern const size_t fig_ncg;
 bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
 		  uint64_t ino, double dt_s, double *v);
 
-/* The slots of struct hist_dev: the device figures the history keeps. */
-enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_RKB_S, FIG_HIST_UTIL_PCT, FIG_HIST_AWAIT_MS, FIG_NHIST };
+/* The slots of struct hist_dev: the device figures the history keeps, those a graph or a
+ * sparkline draws (fig_dev_graphs, the write rate); a slot is 4 bytes of every device's every
+ * frame kept (1024 of them: at 10000 devices 40 MB a slot). */
+enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_AWAIT_MS, FIG_NHIST };
 
 /* The device figures, in the order of fig_dev_table (which they index).  A
  * module that needs one figure's value (a cause's evidence, a graph, a sort

@@ -288,7 +288,7 @@ static double scr_sort_key(const struct screen *s, size_t i, const struct dev_ra
 		double w = write_kbps[i];
 		return w < 0 ? none : w;
 	}
-	const struct dev_rates *r = (col->sinks & FIG_IN_HISTORY) ? &briefs[i] :
+	const struct dev_rates *r = (col->sinks & FIG_IN_BRIEF) ? &briefs[i] :
 				    frame_dev_rate(s->f, i);
 	double v = r->status == RATE_OK ? fig_dev_value(col, r) : none;
 	return isnan(v) ? none : v;

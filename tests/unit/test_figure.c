@@ -122,6 +122,15 @@ START_TEST(test_figure_rows)
 		if (f->sinks & FIG_IN_HISTORY) {
 			ck_assert_msg(f->hist >= 0 && f->hist < FIG_NHIST, "%s: history slot", f->name);
 			hist_rows[f->hist]++;
+			/* the history is filled from the briefs */
+			ck_assert_msg(f->sinks & FIG_IN_BRIEF, "%s: kept but not in the brief", f->name);
+			/* and keeps only what is drawn: a slot is 4 bytes of every device-frame */
+			bool drawn = f == fig_dev_write_rate();
+			for (size_t g = 0; g < fig_ndev_graphs; g++)
+				drawn |= f == &fig_dev_table[fig_dev_graphs[g].id];
+			ck_assert_msg(drawn, "%s: kept in the history but drawn nowhere", f->name);
+		} else {
+			ck_assert_msg(f->hist < 0, "%s: a history slot without FIG_IN_HISTORY", f->name);
 		}
 		for (size_t j = 0; j < k; j++) {
 			ck_assert_msg(strcmp(f->name, fig_dev_table[j].name) != 0, "%s twice", f->name);
