@@ -23,8 +23,33 @@ struct hist_series {
 	uint64_t last_frame;	/* newest frame with figures; 0 = none yet */
 	uint64_t first_frame;	/* the frame it was made in: older slots are holes */
 	uint64_t last_dip_frame;	/* the newest frame it dipped in; 0 = none */
-	struct hist_dev *ring;	/* cap slots */
+	/* cap slots, a struct hist_dev each, kept as two arrays in one allocation: a slot is every
+	 * device's every frame (1024 of them), and as a struct its two flags would cost as much as
+	 * a figure (12 bytes, not 9) */
+	float *vals;		/* FIG_NHIST figures a slot */
+	uint8_t *flags;		/* HIST_F_* a slot */
 };
+
+enum { HIST_F_VALID = 1u << 0, HIST_F_DIP = 1u << 1 };
+
+static void hist_slot_put(struct hist_series *s, size_t slot, const struct hist_dev *d)
+{
+	memcpy(&s->vals[slot * FIG_NHIST], d->v, sizeof d->v);
+	s->flags[slot] = (uint8_t)((d->valid ? HIST_F_VALID : 0) | (d->dip ? HIST_F_DIP : 0));
+}
+
+static void hist_slot_get(const struct hist_series *s, size_t slot, struct hist_dev *out)
+{
+	memcpy(out->v, &s->vals[slot * FIG_NHIST], sizeof out->v);
+	out->valid = s->flags[slot] & HIST_F_VALID;
+	out->dip = s->flags[slot] & HIST_F_DIP;
+}
+
+static void hist_slot_clear(struct hist_series *s, size_t slot)
+{
+	memset(&s->vals[slot * FIG_NHIST], 0, FIG_NHIST * sizeof *s->vals);
+	s->flags[slot] = 0;
+}
 
 /* Where device i of the last history_add_devs went, and under which key serial: the
  * same device at the same place next frame is found without a search. */
@@ -59,7 +84,7 @@ static void history_series_free(struct hist_series *s)
 	if (!s)
 		return;
 	free(s->key);
-	free(s->ring);
+	free(s->vals);
 	free(s);
 }
 
@@ -233,9 +258,11 @@ static struct hist_series *history_series_new(const struct history *h, const cha
 	/* Not zeroed: the frames before first_frame are holes by their number, and the holes
 	 * after it are cleared as they are passed (history_store); with thousands of devices
 	 * zeroing every ring at once was most of the first frame. */
-	s->ring = malloc(h->cap * sizeof *s->ring);
+	s->vals = malloc(h->cap * (FIG_NHIST * sizeof *s->vals + sizeof *s->flags));
+	if (s->vals)
+		s->flags = (uint8_t *)(s->vals + h->cap * FIG_NHIST);
 	s->first_frame = h->frames;
-	if (!s->key || !s->ring) {
+	if (!s->key || !s->vals) {
 		history_series_free(s);
 		return NULL;
 	}
@@ -258,7 +285,7 @@ static void history_store(struct history *h, struct hist_series *s, const struct
 {
 	if (s->last_frame + 1 != h->frames) {	/* not the usual: figures last frame too */
 		if (s->last_frame == h->frames) {	/* twice in one frame: the later wins */
-			s->ring[h->slot_now] = *d;
+			hist_slot_put(s, h->slot_now, d);
 			if (d->dip)
 				s->last_dip_frame = h->frames;
 			else if (s->last_dip_frame == h->frames)
@@ -269,9 +296,9 @@ static void history_store(struct history *h, struct hist_series *s, const struct
 		if (h->frames > h->cap && from < h->frames - h->cap + 1)
 			from = h->frames - h->cap + 1;
 		for (uint64_t k = from; k < h->frames; k++)
-			memset(&s->ring[history_slot(h, k)], 0, sizeof *s->ring);
+			hist_slot_clear(s, history_slot(h, k));
 	}
-	s->ring[h->slot_now] = *d;
+	hist_slot_put(s, h->slot_now, d);
 	s->last_frame = h->frames;
 	if (d->dip)
 		s->last_dip_frame = h->frames;
@@ -318,7 +345,11 @@ static int history_merge_new(struct history *h, size_t nnew)
 					h->hint[i].s = fresh[kept - 1];
 			struct hist_series *dup = fresh[k];
 			if (dup->last_frame == h->frames) {	/* the newer figures win, as one by one */
-				fresh[kept - 1]->ring[h->slot_now] = dup->ring[h->slot_now];
+				struct hist_dev later;
+				hist_slot_get(dup, h->slot_now, &later);
+				hist_slot_put(fresh[kept - 1], h->slot_now, &later);
+				/* both are new this frame: the later's mark is the one */
+				fresh[kept - 1]->last_dip_frame = dup->last_dip_frame;
 				h->nfresh--;	/* one series, counted twice */
 			}
 			history_series_free(dup);
@@ -452,7 +483,7 @@ bool history_dev(const struct history *h, const struct hist_series *s, size_t ag
 	uint64_t frame = h->frames - age;
 	if (frame > s->last_frame || frame < s->first_frame)
 		return false;	/* a hole not cleared yet, or before the device was known */
-	*out = s->ring[history_slot(h, frame)];
+	hist_slot_get(s, history_slot(h, frame), out);
 	return out->valid;
 }
 

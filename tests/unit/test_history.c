@@ -396,6 +396,26 @@ START_TEST(test_last_dip)
 	history_push(h, &sys);
 	add_w(h, "a", 1, false);
 	ck_assert(!history_last_dip(h, history_find(h, "a"), &at));	/* forgotten with the rest */
+	/* a key given twice in one frame: the later's figures and mark, whether the key is new
+	 * (two new series folded into one) or known */
+	const char *twice[] = { "b", "b" };
+	uint64_t no_ids[] = { 0, 0 };
+	struct dev_rates ok2[] = { { .status = RATE_OK, .wkb_s = 1 }, { .status = RATE_OK, .wkb_s = 2 } };
+	const bool first_dips[] = { true, false }, later_dips[] = { false, true };
+	history_push(h, &(struct hist_sys){ .valid = true, .wall_ns = 200 });
+	ck_assert_int_eq(history_add_devs(h, 2, twice, no_ids, ok2, first_dips), 0);
+	ck_assert(!history_last_dip(h, history_find(h, "b"), &at));
+	history_push(h, &(struct hist_sys){ .valid = true, .wall_ns = 300 });
+	ck_assert_int_eq(history_add_devs(h, 2, twice, no_ids, ok2, later_dips), 0);
+	ck_assert(history_last_dip(h, history_find(h, "b"), &at));
+	ck_assert_int_eq(at, 300);
+	const char *twice_new[] = { "c", "c" };
+	ck_assert_int_eq(history_add_devs(h, 2, twice_new, no_ids, ok2, later_dips), 0);
+	ck_assert(history_last_dip(h, history_find(h, "c"), &at));
+	ck_assert_int_eq(at, 300);
+	struct hist_dev d;
+	ck_assert(history_dev(h, history_find(h, "c"), 0, &d));
+	ck_assert(d.v[FIG_HIST_WKB_S] == 2.0f && d.dip);
 	history_free(h);
 }
 END_TEST
