@@ -69,6 +69,25 @@ def pty_run(cmd):
     return t1 - t0
 
 
+def pty_peak_rss_mb(cmd):
+    """Run cmd on a new pseudo-terminal until it exits; its peak RSS in MB."""
+    pid, fd = pty_start(cmd)
+    pty_drain(fd)
+    _, status, usage = os.wait4(pid, 0)
+    os.close(fd)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError("%s exited with %d" % (cmd, os.waitstatus_to_exitcode(status)))
+    return usage.ru_maxrss / 1024.0
+
+
+# Frames that fill the screen's history (1024 frames) with some over: its memory once full.
+FULL_FRAMES = 1100
+
+
+def full_history_rss_mb():
+    return pty_peak_rss_mb([WBTOP, "-d", "0.02", "-n", str(FULL_FRAMES)])
+
+
 def pty_time_to(cmd, marker):
     """Seconds from starting cmd on a new pseudo-terminal until marker
     (bytes) has been written to it; then cmd is ended."""
@@ -165,8 +184,9 @@ def inner(ndev):
         scr = spread(screen_ir, runs)
         bq = spread(batch_ir, runs)
         ff = first_frame_ms() if ndev == 2000 else None
-        return scr, bq, ff
-    scr, bq, ff = with_fixture(ndev, work)
+        rss = full_history_rss_mb() if ndev in (2000, 10000) else None
+        return scr, bq, ff, rss
+    scr, bq, ff, rss = with_fixture(ndev, work)
     # what the screen adds to the sample it shows: curses, the rows, the history, the ring
     bq_mid = (bq[0] + bq[1]) / 2
     own = (scr[0] - bq_mid, scr[1] - bq_mid)
@@ -174,6 +194,8 @@ def inner(ndev):
                                           fmt_range(*own, 16), scr[1] / ndev)
     if ff is not None:
         line += "   first frame %.0f ms" % ff
+    if rss is not None:
+        line += "   peak RSS %.0f MB" % rss
     print(line)
     sys.stdout.flush()
 
@@ -192,7 +214,8 @@ def main():
         print("SKIP fixture runs: need root for a private mount namespace")
         return
     print("fixture /proc/diskstats, every device busy (instructions per sample; at 2000 the"
-          " least and most of %d runs; screen/dev of the most):" % REPEAT)
+          " least and most of %d runs; screen/dev of the most; peak RSS of the screen once its"
+          " history is full, %d frames):" % (REPEAT, FULL_FRAMES))
     print("  %6s %18s %18s %16s %12s" % ("devices", "screen 120x40", "wbtop -b -q", "screen's own",
                                          "screen/dev"))
     sys.stdout.flush()
