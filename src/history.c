@@ -70,6 +70,8 @@ struct history {
 	/* a row that is a plain field of struct dev_rates, needing nothing: its offset, read
 	 * without the registry's general path (every device every frame); else SIZE_MAX */
 	size_t plain_off[FIG_NHIST];
+	/* a row that is a formula of struct dev_rates, needing nothing: the formula; else NULL */
+	double (*formula[FIG_NHIST])(const struct dev_rates *r);
 	size_t slot_now;	/* history_slot of the newest frame */
 	size_t nfresh;		/* series given figures in the newest frame (all: nothing to prune) */
 };
@@ -100,6 +102,7 @@ struct history *history_new(size_t cap)
 		const struct fig_dev *f = fig_dev_by_hist(k);
 		h->rows[k] = f;
 		h->plain_off[k] = f && !f->formula && !f->need ? f->offset : SIZE_MAX;
+		h->formula[k] = f && f->formula && !f->need ? f->formula : NULL;
 	}
 	h->sys = calloc(cap, sizeof *h->sys);
 	if (!h->sys) {
@@ -180,6 +183,25 @@ void history_sys_from_rates(struct hist_sys *out, int64_t wall_ns, const struct 
 	out->written_kbps = r->written_kbps;
 }
 
+/* The figures the history keeps of rates r (RATE_OK) into v[FIG_NHIST], by the registry's
+ * rows: a plain field or a formula needing nothing read at once, the others through the
+ * general path (0 where not available). */
+static inline __attribute__((always_inline)) void
+history_fill_vals(const struct history *h, float *v, const struct dev_rates *r)
+{
+#pragma GCC unroll 8
+	for (int k = 0; k < FIG_NHIST; k++) {
+		double x = 0.0;
+		if (h->plain_off[k] != SIZE_MAX)
+			memcpy(&x, (const char *)r + h->plain_off[k], sizeof x);
+		else if (h->formula[k])
+			x = h->formula[k](r);
+		else if (h->rows[k] && fig_dev_available(h->rows[k], r))
+			x = fig_dev_value(h->rows[k], r);
+		v[k] = (float)x;
+	}
+}
+
 /* The figures of one device from its rates, by the registry's rows kept. */
 static void history_dev_fill(const struct history *h, struct hist_dev *out,
 			     const struct dev_rates *r, bool dip)
@@ -189,17 +211,7 @@ static void history_dev_fill(const struct history *h, struct hist_dev *out,
 		return;
 	out->valid = true;
 	out->dip = dip;
-#pragma GCC unroll 8
-	for (int k = 0; k < FIG_NHIST; k++) {
-		const struct fig_dev *f = h->rows[k];
-		double v;
-		if (h->plain_off[k] != SIZE_MAX) {	/* available: the rates are there */
-			memcpy(&v, (const char *)r + h->plain_off[k], sizeof v);
-			out->v[k] = (float)v;
-		} else if (f && fig_dev_available(f, r)) {
-			out->v[k] = (float)fig_dev_value(f, r);
-		}
-	}
+	history_fill_vals(h, out->v, r);
 }
 
 void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, bool dip)
@@ -406,9 +418,28 @@ int history_add_devs(struct history *h, size_t n, const char *const *keys, const
 			}
 			h->dev[h->ndev + nnew++] = s;
 		}
-		struct hist_dev d;
-		history_dev_fill(h, &d, &rates[i], dips && dips[i]);
-		history_store(h, s, &d);
+		if (s->last_frame + 1 == h->frames) {
+			/* the usual: figures last frame too, so no holes; written in place */
+			const struct dev_rates *r = &rates[i];
+			size_t slot = h->slot_now;
+			float *v = &s->vals[slot * FIG_NHIST];
+			if (r->status == RATE_OK) {
+				history_fill_vals(h, v, r);
+				bool dip = dips && dips[i];
+				s->flags[slot] = (uint8_t)(HIST_F_VALID | (dip ? HIST_F_DIP : 0));
+				if (dip)
+					s->last_dip_frame = h->frames;
+			} else {
+				memset(v, 0, FIG_NHIST * sizeof *v);
+				s->flags[slot] = 0;
+			}
+			s->last_frame = h->frames;
+			h->nfresh++;
+		} else {
+			struct hist_dev d;
+			history_dev_fill(h, &d, &rates[i], dips && dips[i]);
+			history_store(h, s, &d);
+		}
 		h->hint[i] = (struct hist_hint){ ids[i], s };
 	}
 	h->nhint = n;

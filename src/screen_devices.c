@@ -277,8 +277,8 @@ void scr_devs_free(struct screen *s)
  * (scr_order_upto), the rest left unordered.  Ties go by the device's place in name order,
  * a number kept until the set of devices changes. */
 
-/* Device i's sort key: its figure, or +-INFINITY (at the end) without one. */
-/* Device i's sort key; briefs and write_kbps are the frame's (asked once a frame, not a device). */
+/* Device i's sort key: its figure, or +-INFINITY (at the end) without one; briefs and
+ * write_kbps are the frame's (asked once a frame, not a device). */
 static double scr_sort_key(const struct screen *s, size_t i, const struct dev_rates *briefs,
 			   const double *write_kbps)
 {
@@ -433,21 +433,37 @@ void scr_devs_update(struct screen *s)
 	const double *write_kbps = frame_dev_write_kbps(s->f);
 	if (!briefs || !write_kbps)
 		return;
+	/* every device every frame: what the loop reads of s is read once, and what it counts is
+	 * counted in locals (stored through s, they would be stored and read again each device) */
+	struct topk_item *cand = s->cand;
+	const uint32_t *name_rank = s->name_rank;
+	bool keyed = s->sort_col >= 0;
+	bool by_write = keyed && s->cols[s->sort_col] == s->write_col;
+	double none = keyed && s->cols[s->sort_col]->sort == FIG_SORT_ASC ? INFINITY : -INFINITY;
+	size_t norder = 0, nselected = 0;
+	bool want_flush = false, want_discard = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
 		if (!scr_selected_by_filter(s, i))
 			continue;
-		s->nselected++;
+		nselected++;
 		if (!scr_dev_shown(s, i, briefs))
 			continue;
-		struct topk_item *c = &s->cand[s->norder++];
+		struct topk_item *c = &cand[norder++];
 		c->idx = (uint32_t)i;
-		c->rank = s->name_rank[i];
-		c->key = s->sort_col >= 0 ? scr_sort_key(s, i, briefs, write_kbps) : 0.0;
+		c->rank = name_rank[i];
+		if (by_write)	/* the default: the rate the dip detector was given */
+			c->key = write_kbps[i] < 0 ? none : write_kbps[i];
+		else
+			c->key = keyed ? scr_sort_key(s, i, briefs, write_kbps) : 0.0;
 		/* "has them": the device has done flushes or discards at all */
-		s->want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
-		s->want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
+		want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
+		want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
 	}
+	s->norder = norder;
+	s->nselected = nselected;
+	s->want_flush = want_flush;
+	s->want_discard = want_discard;
 	scr_keep_selection(s);
 }
 
