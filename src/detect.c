@@ -59,8 +59,15 @@ enum { DIP_PEER_RESIDS = 15 };
  * tick coming back, which do not teach, knows few rises however long it has run). */
 enum { DIP_PEER_SEEN = 30 };
 /* Until a series has taught this many rises, the spread of its recent values stands in for
- * (or raises) its jitter. */
+ * (or raises) its jitter ... */
 enum { DIP_SPREAD_UNTIL = 6 };
+/* ... but when its pacing ticks are known, for its first this many values only. Such a series
+ * teaches no rise that is a tick coming back or a climb out of a fall (dip_stat_learn), so a
+ * writer that flickers by a tick and drops every few seconds has taught few rises however long
+ * it runs, and its spread, a tick wide and pulled down by the drops themselves (its median
+ * falls with them), would judge it for good: a writer falling by a third for three seconds at a
+ * time went unmarked for half a minute. By then its rises and its peers' know its jitter. */
+enum { DIP_SPREAD_SEEN_PACED = 20 };
 /* The interval after a dip is recovery, not noise: it does not teach the jitter. */
 enum { DIP_SETTLE = 2 };
 /* The others in a group may have taken up what the dipping devices lost (a shared limit): then
@@ -322,10 +329,14 @@ static double dip_spread_sigma(const struct dip_stat *st, double sigma, double u
 	return isnan(sigma) || spread > sigma ? spread : sigma;
 }
 
-/* Inline, the spread apart: a full estimate (the usual case) is one comparison. */
-static inline double dip_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone)
+/* Inline, the spread apart: a full estimate (the usual case) is one comparison. paced: the
+ * series' pacing ticks are known (dip_pace_frac > 0). */
+static inline double dip_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone,
+				      bool paced)
 {
 	if (st->nresid >= DIP_SPREAD_UNTIL || st->nlevel < DIP_MIN_LEVELS || (!lone && isnan(sigma)))
+		return sigma;
+	if (paced && st->nseen >= DIP_SPREAD_SEEN_PACED && !isnan(sigma))
 		return sigma;
 	return dip_spread_sigma(st, sigma, up);
 }
@@ -565,7 +576,7 @@ bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool 
 	double up;
 	double base = dip_stat_baseline(&s->st, &up);
 	double spread_to = base < up ? base : up;
-	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), spread_to, true);
+	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), spread_to, true, s->pace_frac > 0.0);
 	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
 	double frac = s->settle_left == DIP_SETTLE ? DIP_AFTER_FRAC : 1.0;
 	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
@@ -803,7 +814,8 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
 		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, &g->p, g->own[i], pooled),
-						g->base[i] < g->up[i] ? g->base[i] : g->up[i], false);
+						g->base[i] < g->up[i] ? g->base[i] : g->up[i], false,
+						g->pace_frac > 0.0);
 		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
 					     1.0, d->settle_left == DIP_SETTLE, g->pace_frac);
 		if (marks[i]) {

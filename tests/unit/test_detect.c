@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "detect.h"
+#include "detect_erratic_rows.h"
 
 /* The detector's decisions over a long, noisy, churning run, hashed: values with many ties
  * (multiples of 10), noisy members, dips of a third of the devices, group-wide slowdowns,
@@ -480,6 +481,44 @@ START_TEST(test_group_sigstop_partial_edges)
 }
 END_TEST
 
+/* A recorded paced writer that flickers by a pacing tick and drops by a fifth to two fifths
+ * for 2-3 s every 3-6 s, beside two steady ones (detect_erratic_rows.h): every drop is marked,
+ * nothing else is. Its rises are nearly all ticks coming back or climbs out of drops, which do
+ * not teach, so it knows few rises for half a minute; judged by the spread of its recent values
+ * all that time, the drop from the 20th second (-17, -27, -33 %) went unmarked. */
+START_TEST(test_group_erratic_paced_recorded)
+{
+	static const char *const keys[3] = { "loop0", "loop1", "loop2" };
+	struct dip_params p;
+	dip_params_default(&p);
+	struct dip_group *g = dip_group_new(&p);
+	size_t n = sizeof erratic_rows / sizeof erratic_rows[0];
+	bool in_drop[sizeof erratic_rows / sizeof erratic_rows[0]] = { false };
+	int found[sizeof erratic_drops / sizeof erratic_drops[0]] = { 0 };
+	for (size_t k = 0; k < sizeof erratic_drops / sizeof erratic_drops[0]; k++)
+		for (int t = erratic_drops[k][0]; t <= erratic_drops[k][1] + 1 && t < (int)n; t++)
+			in_drop[t] = true;	/* (and the interval after: recovery may be marked) */
+	for (size_t t = 0; t < n; t++) {
+		double v[3], reqs[3];
+		bool marks[3];
+		for (int d = 0; d < 3; d++) {
+			v[d] = erratic_rows[t][d][0];
+			reqs[d] = erratic_rows[t][d][1];
+		}
+		dip_group_set_interval(g, 1.0);
+		dip_group_feed_reqs(g, keys, NULL, v, reqs, 3, marks);
+		ck_assert_msg(!marks[1] && !marks[2], "interval %zu: a steady writer marked", t);
+		ck_assert_msg(!marks[0] || in_drop[t], "interval %zu: loop0 marked outside its drops", t);
+		for (size_t k = 0; k < sizeof erratic_drops / sizeof erratic_drops[0]; k++)
+			found[k] += marks[0] && (int)t >= erratic_drops[k][0] && (int)t <= erratic_drops[k][1];
+	}
+	for (size_t k = 0; k < sizeof erratic_drops / sizeof erratic_drops[0]; k++)
+		ck_assert_msg(found[k] > 0, "the drop of intervals %d-%d not marked", erratic_drops[k][0],
+			      erratic_drops[k][1]);
+	dip_group_free(g);
+}
+END_TEST
+
 /* Feed one interval of three devices; returns the interval verdict. */
 static bool detect_test_feed3(struct dip_group *g, double a, double b, double c, bool *marks)
 {
@@ -823,6 +862,7 @@ Suite *detect_suite(void)
 	tc = tcase_create("group");
 	tcase_add_test(tc, test_group_sigstop_one_of_three);
 	tcase_add_test(tc, test_group_sigstop_partial_edges);
+	tcase_add_test(tc, test_group_erratic_paced_recorded);
 	tcase_add_test(tc, test_group_trading_under_shared_limit);
 	tcase_add_test(tc, test_group_common_slowdown_shows_in_total);
 	tcase_add_test(tc, test_group_idle_devices_and_end_of_run);
