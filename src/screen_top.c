@@ -216,7 +216,14 @@ void scr_draw_gauge(struct screen *s, int y)
 		/* one piece, so it shows whole or not at all (and the rate only if room) */
 		snprintf(c, sizeof c, "%s at %s/s", screen_fmt_duration(d, a, sizeof a),
 			 scr_kb(tr.written_kbps, b, sizeof b));
-		if (!scr_field(s, &ln, " drains in", SCR_NORMAL, c))
+		/* the rate goes before the window does: both forms first with the window's room
+		 * kept, then the short one without it */
+		int xmax = ln.xmax;
+		ln.xmax = xmax - 2 - (int)strlen(win);	/* scr_field: a space each side */
+		bool put = scr_field(s, &ln, " drains in", SCR_NORMAL, c) ||
+			   scr_field(s, &ln, " drains in", SCR_NORMAL, a);
+		ln.xmax = xmax;
+		if (!put)
 			scr_field(s, &ln, " drains in", SCR_NORMAL, a);
 	} else if (used) {
 		scr_add(s, &ln, SCR_NORMAL, "  nothing being written");

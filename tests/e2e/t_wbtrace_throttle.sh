@@ -92,7 +92,9 @@ grep -q "^task pid=$dd_thr .* bdi=$bdi_a " "$TMP/probe" || fail "dd not shown th
 # domain's in wb_stats: the stats file prints 0 while the device has
 # nothing dirty), and 10% of the dirty threshold for dirty and writeback:
 # the right device, the right fields, the right units.  Dirty and writeback
-# may miss once (a burst between two of the test's reads).
+# may miss in a quarter of the readings at most, at least once (a burst
+# between two of the test's reads: on a loaded machine two of eight were
+# seen); a wrong field or unit misses in nearly all.
 awk -v bdi="$bdi_a" '
 	FNR == NR { t[NR] = $1; for (i = 2; i < NF; i++) if ($i ~ /:$/) { k = $i; sub(/:$/, "", k); v[NR, k] = $(i + 1) } n = NR; next }
 	$1 == "debugfs" && $2 == "bdi=" bdi {
@@ -119,7 +121,7 @@ awk -v bdi="$bdi_a" '
 	}
 	END {
 		print m + 0, "readings compared,", soft + 0, "dirty/writeback misses"
-		if (soft > 1) bad = bad " dirty/writeback"
+		if (soft > 1 && soft * 4 > m) bad = bad " dirty/writeback"
 		if (bad != "") { print "mismatch:" bad; exit 1 }
 		if (m < 3) exit 1
 	}
