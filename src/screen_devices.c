@@ -277,17 +277,13 @@ void scr_devs_free(struct screen *s)
  * (scr_order_upto), the rest left unordered.  Ties go by the device's place in name order,
  * a number kept until the set of devices changes. */
 
-/* Device i's sort key: its figure, or +-INFINITY (at the end) without one; briefs and
- * write_kbps are the frame's (asked once a frame, not a device). */
-static double scr_sort_key(const struct screen *s, size_t i, const struct dev_rates *briefs,
-			   const double *write_kbps)
+/* Device i's sort key for a column other than the write rate (scr_devs_update takes that one
+ * as the step derived it): its figure, or +-INFINITY (at the end) without one; briefs are the
+ * frame's (asked once a frame, not a device). */
+static double scr_sort_key(const struct screen *s, size_t i, const struct dev_rates *briefs)
 {
 	const struct fig_dev *col = s->cols[s->sort_col];
 	double none = col->sort == FIG_SORT_DESC ? -INFINITY : INFINITY;
-	if (col == s->write_col) {	/* the default: the rate the dip detector was given */
-		double w = write_kbps[i];
-		return w < 0 ? none : w;
-	}
 	const struct dev_rates *r = (col->sinks & FIG_IN_BRIEF) ? &briefs[i] :
 				    frame_dev_rate(s->f, i);
 	double v = r->status == RATE_OK ? fig_dev_value(col, r) : none;
@@ -351,14 +347,19 @@ static bool scr_devs_grow(struct screen *s, size_t n)
 	return true;
 }
 
+/* Device i's series in the history (NULL: none), found at its place in the frame. */
+static const struct hist_series *scr_dev_series(const struct screen *s, size_t i)
+{
+	const char *const *keys = frame_dev_keys(s->f);
+	const uint64_t *ids = frame_dev_ids(s->f);
+	return s->h && keys ? history_find_at(s->h, i, keys[i], ids ? ids[i] : 0) : NULL;
+}
+
 /* Did device i dip in the last SCR_DIPS_LATELY_NS of samples (this frame's time), by the
  * history's marks? */
 static bool scr_dipped_lately(const struct screen *s, size_t i)
 {
-	const char *const *keys = frame_dev_keys(s->f);
-	const uint64_t *ids = frame_dev_ids(s->f);
-	const struct hist_series *hs = s->h && keys ? history_find_at(s->h, i, keys[i],
-								      ids ? ids[i] : 0) : NULL;
+	const struct hist_series *hs = scr_dev_series(s, i);
 	int64_t at, now = s->f->cur->wall_ns;
 	return hs && history_last_dip(s->h, hs, &at) && at <= now && now - at <= SCR_DIPS_LATELY_NS;
 }
@@ -455,7 +456,7 @@ void scr_devs_update(struct screen *s)
 		if (by_write)	/* the default: the rate the dip detector was given */
 			c->key = write_kbps[i] < 0 ? none : write_kbps[i];
 		else
-			c->key = keyed ? scr_sort_key(s, i, briefs, write_kbps) : 0.0;
+			c->key = keyed ? scr_sort_key(s, i, briefs) : 0.0;
 		/* "has them": the device has done flushes or discards at all */
 		want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
 		want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
@@ -560,9 +561,7 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	}
 	scr_add(s, &ln, role, text);
 	scr_add(s, &ln, SCR_NORMAL, " ");
-	const uint64_t *ids = frame_dev_ids(s->f);
-	const struct hist_series *hs = s->h ? history_find_at(s->h, i, frame_dev_keys(s->f)[i],
-							      ids ? ids[i] : 0) : NULL;
+	const struct hist_series *hs = scr_dev_series(s, i);
 	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
 		history_series(s->h, hs, history_dev_field(fig_dev_write_rate()), s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);

@@ -106,8 +106,10 @@ awk -v bdi="$bdi_a" '
 		thr = v[win[1], "DirtyThresh"]
 		check("bdi_thresh_kb", "BdiDirtyThresh", 0.1, 0)
 		check("wb_bw_kbps", "WbWriteBandwidth", 0.1, 0)
-		if (!check("reclaimable_kb", "BdiReclaimable", 0, 0.1 * thr)) soft++
-		if (!check("writeback_kb", "BdiWriteback", 0, 0.1 * thr)) soft++
+		# one burst moves both at once (dirty pages go to writeback): a reading misses once
+		ok_dirty = check("reclaimable_kb", "BdiReclaimable", 0, 0.1 * thr)
+		ok_wb = check("writeback_kb", "BdiWriteback", 0, 0.1 * thr)
+		if (!ok_dirty || !ok_wb) soft++
 		printf "%s%s\n", p["t"], line; line = ""
 	}
 	function check(pk, dk, rel, abs,   j, lo, hi, x) {
@@ -120,7 +122,7 @@ awk -v bdi="$bdi_a" '
 		return 0
 	}
 	END {
-		print m + 0, "readings compared,", soft + 0, "dirty/writeback misses"
+		print m + 0, "readings compared,", soft + 0, "with dirty/writeback misses"
 		if (soft > 1 && soft * 4 > m) bad = bad " dirty/writeback"
 		if (bad != "") { print "mismatch:" bad; exit 1 }
 		if (m < 3) exit 1
