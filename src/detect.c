@@ -398,16 +398,47 @@ static bool dip_drop_exceeds(const struct dip_params *p, double base, double val
 	return dip_drop_exceeds_noise(p, base, value, sigma, rpu, frac, 1.0);
 }
 
+/* Where a paced series usually is, for a level base and a pacing tick: the median of its
+ * recent values, as long as that is within a tick below base (the level, an upper quartile,
+ * is raised by ticks coming back and by bandwidth taken over for a while; the median is not),
+ * else base. Values more than two ticks below base are left out of that median: they are
+ * drops, not where the series is, and a drop or a stop a few seconds ago would otherwise pull
+ * it down by a tick and hide the next drop behind it. */
+static double dip_usual(const struct dip_stat *st, double base, double tick)
+{
+	size_t from = 0;
+	while (from < st->nlevel && st->level_sorted[from] < base - 2.0 * tick)
+		from++;
+	if (from == st->nlevel)
+		return base;
+	double mid = dip_sorted_median(st->level_sorted + from, st->nlevel - from);
+	return mid < base && mid >= base - tick ? mid : base;
+}
+
 /* A drop held: this interval and the one before (which was not marked: the climb out of a
  * dip is judged as recovery) both below the level by DIP_HELD_FRAC of the threshold. Jitter
  * that reaches that far down does so for one interval and is made up for in the next (a
  * limiter's flicker, a block or two off); a writer held lower stays there. No look-ahead:
- * the first interval of such a drop is marked only if it alone is deep enough. */
+ * the first interval of such a drop is marked only if it alone is deep enough. When the
+ * pacing ticks are known the two are judged as a pair, against where the series usually is:
+ * each more than half a tick below it, their mean by that threshold. A held drop's tick lands
+ * now in one of its intervals, now in the other, so that each alone may miss the threshold
+ * by a tick; and where ticks come back often the level is a tick above the usual, so that
+ * two intervals at the usual would pass it. */
 static inline bool dip_interval_sustained(const struct dip_stat *st, const struct dip_params *p,
-					  double base, double value, double sigma, double rpu)
+					  double base, double value, double sigma, double rpu,
+					  double pace_frac)
 {
-	return st->nlevel && dip_drop_exceeds_noise(p, base, st->last, sigma, 0.0, 1.0, DIP_HELD_FRAC) &&
-	       dip_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
+	if (!st->nlevel)
+		return false;
+	if (!(pace_frac > 0.0))
+		return dip_drop_exceeds_noise(p, base, st->last, sigma, 0.0, 1.0, DIP_HELD_FRAC) &&
+		       dip_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
+	double tick = pace_frac * base;
+	double usual = dip_usual(st, base, tick);
+	double pair = 0.5 * (st->last + value);
+	return usual - st->last > 0.5 * tick && usual - value > 0.5 * tick &&
+	       dip_drop_exceeds_noise(p, usual, pair, sigma, rpu, 1.0, DIP_HELD_FRAC);
 }
 
 /* How far value is short of where the series usually is, in pacing ticks of the level:
@@ -431,9 +462,7 @@ static inline enum dip_tick dip_tick_fall(const struct dip_stat *st, double base
 	double tick = pace_frac * base;
 	if (value >= base - 0.5 * tick)	/* the usual case, and no lower where it usually is */
 		return DIP_TICK_HALF;
-	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
-	double usual = mid < base && mid >= base - tick ? mid : base;
-	double fall = usual - value;
+	double fall = dip_usual(st, base, tick) - value;
 	if (fall <= 0.5 * tick)
 		return DIP_TICK_HALF;
 	double one = rpu > 0.0 ? (ceil(tick * rpu - 1e-9) + 1.5) / rpu : 1.5 * tick;
@@ -461,7 +490,7 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
 				    dip_tick_fall(st, base, value, rpu, pace_frac);
 	bool within = fall == DIP_TICK_HALF || fall == DIP_TICK_ONE;
 	if (within || !dip_drop_exceeds(p, base, value, sigma, rpu, frac)) {	/* a tick: no test */
-		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu);
+		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu, pace_frac);
 		/* the climb out of it does not teach: a tick coming back, or a drop missed */
 		st->ticked = (fall == DIP_TICK_ONE || fall == DIP_TICK_MORE) && !held;
 		return held;

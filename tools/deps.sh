@@ -9,7 +9,7 @@ need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite
 need_bin="pkg-config:pkg-config cc:gcc make:make"
 if [ "${1:-}" = test ]; then
 	need_pc="$need_pc check:check"
-	need_bin="$need_bin tmux:tmux iostat:sysstat vmstat:procps valgrind:valgrind clang:clang mkfs.ext4:e2fsprogs losetup:mount pv:pv unshare:util-linux python3:python3 groff:groff-base prometheus-node-exporter:prometheus-node-exporter chromium:chromium dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git"
+	need_bin="$need_bin tmux:tmux iostat:sysstat vmstat:procps valgrind:valgrind clang:clang mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs losetup:mount pv:pv unshare:util-linux python3:python3 groff:groff-base prometheus-node-exporter:prometheus-node-exporter chromium:chromium dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git"
 fi
 missing=""
 for pair in $need_bin; do

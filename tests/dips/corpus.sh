@@ -1,8 +1,9 @@
 #!/bin/sh
 # The labelled live corpus of the dip detector (make dips-eval).
 #
-# Three ext4 filesystems on loop devices (direct I/O to their backing files,
-# so a device's write rate follows its writer), one writer each:
+# Three filesystems on loop devices, ext4, XFS and ext4 (the two of the
+# regressions wbtop is for), direct I/O to their backing files (so that a
+# device's write rate follows its writer), one writer each:
 # pv -L RATE into a FIFO, dd oflag=direct from it.  While wbtop records
 # (-b -q -w, -d 1), drops of known depth and length are injected
 # into the running writers (pv -R PID -L RATE; SIGSTOP for a full stop) and
@@ -18,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 WBTOP=${1:-$root/wbtop}
 [ "$(id -u)" = 0 ] || { echo "SKIP: dips-eval needs root (loop devices, filesystems)"; exit 77; }
-for c in pv losetup mkfs.ext4 python3; do
+for c in pv losetup mkfs.ext4 mkfs.xfs python3; do
 	command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }
 done
 [ -x "$WBTOP" ] || { echo "dips-eval: $WBTOP: not built" >&2; exit 2; }
@@ -52,8 +53,12 @@ for i in 1 2 3; do
 	truncate -s 1600M "$img" || exit 1
 	dev=$(losetup -f --show --direct-io=on "$img") || { echo "dips-eval: losetup failed" >&2; exit 1; }
 	on_exit "losetup -d $dev 2>/dev/null"
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 ||
-		{ echo "dips-eval: mkfs.ext4 $dev failed" >&2; exit 1; }
+	if [ $i = 2 ]; then
+		mkfs.xfs -q -f "$dev" >/dev/null 2>&1 || { echo "dips-eval: mkfs.xfs $dev failed" >&2; exit 1; }
+	else
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 ||
+			{ echo "dips-eval: mkfs.ext4 $dev failed" >&2; exit 1; }
+	fi
 	mkdir -p "$mnt"
 	mount "$dev" "$mnt" || { echo "dips-eval: mount $dev failed" >&2; exit 1; }
 	on_exit "umount -l $mnt 2>/dev/null"

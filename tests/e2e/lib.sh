@@ -9,21 +9,29 @@ CLEANUPS=""
 on_exit() { CLEANUPS="$*; $CLEANUPS"; }
 trap 'eval "$CLEANUPS"; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
-# A loop device of SIZE MiB with an ext4 filesystem mounted at DIR; sets
-# LOOPDEV to the device; its image in DIR's parent's TMP, or in IMGDIR when
-# given as a third argument.  Call it directly, NOT as $(make_loop_fs ...): in a
-# subshell its cleanups would be lost and the device left behind.
+# A loop device of SIZE MiB with a filesystem mounted at DIR; sets LOOPDEV to
+# the device; its image in DIR's parent's TMP, or in IMGDIR when given as a
+# third argument; the filesystem ext4, or FS (ext4 or xfs) when given as a
+# fourth (XFS wants 300 MiB or more).  Call it directly, NOT as
+# $(make_loop_fs ...): in a subshell its cleanups would be lost and the device
+# left behind.
 make_loop_fs() {
-	size=$1 dir=$2 img="${3:-$TMP}/$(basename "$dir").img"
+	size=$1 dir=$2 img="${3:-$TMP}/$(basename "$dir").img" fs=${4:-ext4}
 	truncate -s "${size}M" "$img" || return 1
 	dev=$(losetup -f --show "$img") || return 1
 	on_exit "losetup -d $dev 2>/dev/null"
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 || return 1
+	case $fs in
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" >/dev/null 2>&1 || return 1 ;;
+	xfs) mkfs.xfs -q -f "$dev" >/dev/null 2>&1 || return 1 ;;
+	*) return 1 ;;
+	esac
 	mkdir -p "$dir"
 	mount "$dev" "$dir" || return 1
 	on_exit "umount -l $dir 2>/dev/null"
 	LOOPDEV=$dev
 }
+# Tests that make an XFS filesystem need mkfs.xfs (tools/deps.sh test installs it).
+need_xfs() { command -v mkfs.xfs >/dev/null 2>&1 || skip "mkfs.xfs missing (xfsprogs)"; }
 
 # Remember the dirty-limit knobs and put them back at exit, also when the
 # test fails.  Writing one member of a ratio/bytes pair zeroes the other,

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Live proof of the dip detector: three loop-device filesystems, one writer
+# Live proof of the dip detector: three loop-device filesystems (ext4, and
+# XFS for the writer that is paused), one writer
 # each held at 24 MB/s; the second writer is paused (SIGSTOP on its process
 # group) for five seconds.  wbtop -b -d 1 marks the paused intervals for
 # that device (one interval of slack at each edge) and nothing in the
@@ -8,6 +9,7 @@
 # paused interval's cause is "writers stopped".
 . "$E2E_LIB"
 need_root "makes loop devices and filesystems"
+need_xfs
 command -v pv >/dev/null || skip "pv not installed"
 N=26		# intervals printed
 STOP_AT=11	# the pause starts 11.5 s after wbtop, half-way through interval 12 ...
@@ -20,7 +22,9 @@ mkdir -p "$TMP/img" && mount -t tmpfs -o size=3200m wbtop-test "$TMP/img" ||
 	fail "could not mount a tmpfs for the loop files"
 on_exit "umount -l $TMP/img 2>/dev/null"
 for i in 1 2 3; do
-	make_loop_fs 1024 "$TMP/m$i" "$TMP/img" || fail "could not make loop filesystem $i"
+	fs=ext4
+	[ $i = 2 ] && fs=xfs
+	make_loop_fs 1024 "$TMP/m$i" "$TMP/img" $fs || fail "could not make $fs loop filesystem $i"
 	# direct I/O to the backing file, so the loop device passes the same
 	# steady stream on rather than page-cache flush bursts
 	losetup --direct-io=on "$LOOPDEV" 2>/dev/null

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The kernel's writeback loop in wbtop itself: three buffered dd writers
-# fill three ext4 loop filesystems made here under vm.dirty_bytes 16 MiB
+# fill three loop filesystems made here (ext4, XFS, ext4: the two of the
+# regressions wbtop is for) under vm.dirty_bytes 16 MiB
 # (restored on exit).  wbtop -b -P, recording, shows each dd paused on its
 # own loop device's BDI, with the pause time a tracefs instance of the
 # test's own saw (within 10% over the run, from the recording's JSON); the
@@ -11,12 +12,15 @@
 # without root, the output's first line says what is missing and why.
 . "$E2E_LIB"
 need_root "makes loop filesystems, sets vm.dirty_bytes and reads tracefs"
+need_xfs
 need_kernfs "$0"
 vm=/proc/sys/vm
 inst_dir=/sys/kernel/tracing/instances
 save_dirty_knobs
 for i in 1 2 3; do
-	make_loop_fs 768 "$TMP/i15k$i" || fail "could not make loop filesystem $i"
+	fs=ext4
+	[ $i = 2 ] && fs=xfs
+	make_loop_fs 768 "$TMP/i15k$i" "$TMP" $fs || fail "could not make $fs loop filesystem $i"
 	eval "dev$i=\$(cat /sys/class/block/$(basename "$LOOPDEV")/dev)"
 done
 echo $((16 * 1024 * 1024)) > $vm/dirty_bytes || fail "could not set vm.dirty_bytes"
@@ -86,6 +90,10 @@ print("%.0f" % ms)' "$TMP/json" "$pid" "$dev")
 	name=$(basename "$(readlink -f /sys/dev/block/$dev)")
 	awk '$1 == "writeback" { t = 1; next } t && NF == 0 { t = 0 } t && $4 > 0 { print $1 }' "$TMP/live" |
 		grep -qx "$name" || fail "no writeback row with a threshold for $name"
+	want=ext4
+	[ $i = 2 ] && want=xfs
+	awk -v n="$name" '$1 == "device" { t = 1; next } t && NF == 0 { t = 0 } t && $1 == n { print $NF }' "$TMP/live" |
+		grep -qx "($want)" || fail "$name is not shown as $want in the device table"
 done
 # the cgroups they ran in (cgroup v1 here: the kernel gives the root's, 1)
 cg=$(python3 -c '
