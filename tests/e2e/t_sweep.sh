@@ -1,17 +1,20 @@
 #!/bin/sh
 # --sweep vm.dirty_background_ratio over two values around three dd on
-# three loop filesystems made here (the shape of the 2007 experiment): two
-# runs recorded (each under its value, with the command and case in the
-# recording), the knob back as found, the table printed with a block per
-# filesystem, and the SVG of both runs; a failing command and a SIGINT also
+# three loop filesystems made here, ext4, XFS and ext4 (the shape of the 2007
+# experiment): two runs recorded (each under its value, with the command and
+# case in the recording), the knob back as found, the table printed with a
+# block per filesystem (the XFS one named so), and the SVG of both runs; a failing command and a SIGINT also
 # leave the knob as found (and no process of the command behind); bad input
 # runs nothing.
 . "$E2E_LIB"
 need_root "makes loop filesystems and sets vm.dirty_background_ratio"
+need_xfs
 save_dirty_knobs	# whatever happens to wbtop, the test puts them back
 devs=""
 for i in 1 2 3; do
-	make_loop_fs 96 "$TMP/i17-sw$i" || fail "could not make a loop filesystem"
+	# the second XFS (as in the threads), large enough for mkfs.xfs
+	if [ $i = 2 ]; then make_loop_fs 320 "$TMP/i17-sw$i" "$TMP" xfs; else make_loop_fs 96 "$TMP/i17-sw$i"; fi ||
+		fail "could not make loop filesystem $i"
 	devs="$devs $(basename "$LOOPDEV")"
 done
 vm=/proc/sys/vm
@@ -55,6 +58,8 @@ for dev in $devs; do
 		END { exit n != 3 }' "$TMP/out" || fail "no mean, min and cv for $dev"
 done
 [ "$(grep -c '^loop' "$TMP/out")" -eq 3 ] || fail "--devices: not the three filesystems alone"
+set -- $devs
+grep -Eq "^$2 .*\(xfs\)" "$TMP/out" || fail "the block of $2 does not say xfs: $(grep "^$2 " "$TMP/out")"
 grep -q '^TOTAL (the devices shown)' "$TMP/out" || fail "no TOTAL block"
 [ "$(grep -c '<g class="run">' "$TMP/sw.svg")" -eq 2 ] || fail "the SVG does not hold both runs"
 for dev in $devs; do grep -q ">$dev " "$TMP/sw.svg" || fail "$dev is not in the SVG's legend"; done
