@@ -437,7 +437,13 @@ static inline bool dip_interval_sustained(const struct dip_stat *st, const struc
 	double tick = pace_frac * base;
 	double usual = dip_usual(st, base, tick);
 	double pair = 0.5 * (st->last + value);
-	return usual - st->last > 0.5 * tick && usual - value > 0.5 * tick &&
+	/* each below the usual by half a tick, or by the held threshold where that is less (under
+	 * a second a tick is a fifth of the level or more, and a held drop is no tick) */
+	double drop = p->drop_pct / 100.0, noise = DIP_HELD_FRAC * DIP_JITTER_SIGMAS * sigma;
+	double below = usual * ((drop >= noise ? drop : noise) + DIP_LEVEL_SIGMAS * sigma);
+	if (below > 0.5 * tick)
+		below = 0.5 * tick;
+	return usual - st->last > below && usual - value > below &&
 	       dip_drop_exceeds_noise(p, usual, pair, sigma, rpu, 1.0, DIP_HELD_FRAC);
 }
 

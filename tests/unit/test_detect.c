@@ -855,9 +855,12 @@ START_TEST(test_series_pacing_tick)
 	const double ticked[] = {40, 40, 40, 40, 40, 40, 40, 40, 36, 44, 40, 40, 40, 40};
 	const double quarter[] = {40, 40, 40, 40, 40, 40, 40, 40, 30, 40, 40, 40, 40, 40};
 	const double held[] = {40, 40, 40, 40, 40, 40, 40, 40, 36, 36, 40, 40, 40, 40};
+	const double held_fifth[] = {40, 40, 40, 40, 40, 40, 40, 40, 32, 32, 40, 40, 40, 40};
 	const struct { const double *v; double interval; int marked_at; } cases[] = {
 		{ticked, 1.0, -1}, {ticked, 5.0, 8}, {ticked, 0.0, 8},
 		{quarter, 1.0, 8}, {held, 1.0, 9},
+		/* at 0.2 s a tick is half the level: a fifth held is a drop all the same */
+		{held_fifth, 0.2, 9},
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct dip_series *s = dip_series_new(&p);
