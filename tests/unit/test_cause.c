@@ -96,6 +96,38 @@ START_TEST(test_cause_table)
 }
 END_TEST
 
+/* A writer at 70 % while every request took four times as long: with the device idle most of
+ * the interval (a machine whose latency rose under a paced writer) that is its writers; with
+ * half a request or more in flight, the device. */
+START_TEST(test_cause_await_on_an_idle_device)
+{
+	struct dip_cause_base b;
+	dip_cause_base_init(&b);
+	struct dip_evidence usual = cause_test_usual();
+	usual.aqu_sz = 0.1;
+	usual.w_await_ms = 1.0;
+	for (int i = 0; i < 20; i++)
+		dip_cause_base_learn(&b, &usual);
+	static const struct { double aqu; enum dip_cause want; } cases[] = {
+		{ 0.2, DIP_CAUSE_WRITERS_SLOWED }, { 0.49, DIP_CAUSE_WRITERS_SLOWED },
+		{ 0.6, DIP_CAUSE_SLOWED }, { 1.2, DIP_CAUSE_SLOWED },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct dip_evidence e = usual;
+		e.w_s = 45;
+		e.w_await_ms = 4.5;
+		e.aqu_sz = cases[i].aqu;
+		enum dip_cause got = dip_cause_of(&e, &b);
+		ck_assert_msg(got == cases[i].want, "aqu-sz %.2f: %s, not %s", cases[i].aqu,
+			      dip_cause_name(got), dip_cause_name(cases[i].want));
+	}
+	/* as usual but for the writes: the writers either way */
+	struct dip_evidence e = usual;
+	e.w_s = 45;
+	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_WRITERS_SLOWED);
+}
+END_TEST
+
 /* A buffered writer's device: 32 MiB/s in 32 writes a second, nothing queued, its writer
  * dirtying its pages at the rate they are written. Whether the writers went on dirtying pages
  * tells a writer that stopped or slowed from writeback that fell behind it. */
@@ -306,6 +338,7 @@ Suite *cause_suite(void)
 	Suite *s = suite_create("cause");
 	TCase *tc = tcase_create("cause");
 	tcase_add_test(tc, test_cause_table);
+	tcase_add_test(tc, test_cause_await_on_an_idle_device);
 	tcase_add_test(tc, test_cause_without_baseline);
 	tcase_add_test(tc, test_cause_buffered);
 	tcase_add_test(tc, test_cause_system_knob_held);
