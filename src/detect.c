@@ -434,6 +434,8 @@ static inline bool dip_interval_sustained(const struct dip_stat *st, const struc
 	if (!(pace_frac > 0.0))
 		return dip_drop_exceeds_noise(p, base, st->last, sigma, 0.0, 1.0, DIP_HELD_FRAC) &&
 		       dip_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
+	if (st->last >= base)	/* the usual is no higher than the level: nothing held (the usual case) */
+		return false;
 	double tick = pace_frac * base;
 	double usual = dip_usual(st, base, tick);
 	double pair = 0.5 * (st->last + value);
