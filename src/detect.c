@@ -378,16 +378,22 @@ static double dip_reqs_per_unit(const struct dip_stat *st, double value, double 
 	return reqs >= 0.0 && reqs <= DBL_MAX && value > 0.0 ? reqs / value : st->reqs_per_unit;
 }
 
-/* Is value below the level base by more than frac of the threshold, max(--dip percent,
- * 3 sigma) + 0.674 sigma (sigma NAN: no), by more than DIP_COUNT_SLACK requests (rpu requests
- * per unit; 0: unknown, not checked) and by more than the smallest fall? */
+/* The threshold as a part of the level: max(--dip percent, noise_frac of 3 sigma) + 0.674
+ * sigma; NAN with sigma (then no fall passes it). */
+static double dip_threshold(const struct dip_params *p, double sigma, double noise_frac)
+{
+	double drop = p->drop_pct / 100.0, noise = noise_frac * DIP_JITTER_SIGMAS * sigma;
+	return (drop >= noise ? drop : noise) + DIP_LEVEL_SIGMAS * sigma;
+}
+
+/* Is value below the level base by more than frac of the threshold (noise_frac of the noise
+ * in it; sigma NAN: no), by more than DIP_COUNT_SLACK requests (rpu requests per unit; 0:
+ * unknown, not checked) and by more than the smallest fall? */
 static bool dip_drop_exceeds_noise(const struct dip_params *p, double base, double value,
 				   double sigma, double rpu, double frac, double noise_frac)
 {
-	double drop = p->drop_pct / 100.0, noise = noise_frac * DIP_JITTER_SIGMAS * sigma;
 	double fall = base - value;
-	double offset = DIP_LEVEL_SIGMAS * sigma;	/* NAN with sigma: then no dip */
-	return fall / base > frac * ((drop >= noise ? drop : noise) + offset) &&
+	return fall / base > frac * dip_threshold(p, sigma, noise_frac) &&
 	       fall > DIP_MIN_FALL_FLOORS * p->idle_floor &&
 	       !(rpu > 0.0 && fall * rpu <= DIP_COUNT_SLACK);
 }
@@ -441,8 +447,7 @@ static inline bool dip_interval_sustained(const struct dip_stat *st, const struc
 	double pair = 0.5 * (st->last + value);
 	/* each below the usual by half a tick, or by the held threshold where that is less (under
 	 * a second a tick is a fifth of the level or more, and a held drop is no tick) */
-	double drop = p->drop_pct / 100.0, noise = DIP_HELD_FRAC * DIP_JITTER_SIGMAS * sigma;
-	double below = usual * ((drop >= noise ? drop : noise) + DIP_LEVEL_SIGMAS * sigma);
+	double below = usual * dip_threshold(p, sigma, DIP_HELD_FRAC);
 	if (below > 0.5 * tick)
 		below = 0.5 * tick;
 	return usual - st->last > below && usual - value > below &&
