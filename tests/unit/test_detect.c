@@ -482,49 +482,12 @@ START_TEST(test_group_sigstop_partial_edges)
 }
 END_TEST
 
-/* A recorded paced writer that flickers by a pacing tick and drops by a fifth to two fifths
- * for 2-3 s every 3-6 s, beside two steady ones (detect_erratic_rows.h): every drop is marked,
- * nothing else is. Its rises are nearly all ticks coming back or climbs out of drops, which do
- * not teach, so it knows few rises for half a minute; judged by the spread of its recent values
- * all that time, the drop from the 20th second (-17, -27, -33 %) went unmarked. */
-START_TEST(test_group_erratic_paced_recorded)
-{
-	static const char *const keys[3] = { "loop0", "loop1", "loop2" };
-	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
-	size_t n = sizeof erratic_rows / sizeof erratic_rows[0];
-	bool in_drop[sizeof erratic_rows / sizeof erratic_rows[0]] = { false };
-	int found[sizeof erratic_drops / sizeof erratic_drops[0]] = { 0 };
-	for (size_t k = 0; k < sizeof erratic_drops / sizeof erratic_drops[0]; k++)
-		for (int t = erratic_drops[k][0]; t <= erratic_drops[k][1] + 1 && t < (int)n; t++)
-			in_drop[t] = true;	/* (and the interval after: recovery may be marked) */
-	for (size_t t = 0; t < n; t++) {
-		double v[3], reqs[3];
-		bool marks[3];
-		for (int d = 0; d < 3; d++) {
-			v[d] = erratic_rows[t][d][0];
-			reqs[d] = erratic_rows[t][d][1];
-		}
-		dip_group_set_interval(g, 1.0);
-		dip_group_feed_reqs(g, keys, NULL, v, reqs, 3, marks);
-		ck_assert_msg(!marks[1] && !marks[2], "interval %zu: a steady writer marked", t);
-		ck_assert_msg(!marks[0] || in_drop[t], "interval %zu: loop0 marked outside its drops", t);
-		for (size_t k = 0; k < sizeof erratic_drops / sizeof erratic_drops[0]; k++)
-			found[k] += marks[0] && (int)t >= erratic_drops[k][0] && (int)t <= erratic_drops[k][1];
-	}
-	for (size_t k = 0; k < sizeof erratic_drops / sizeof erratic_drops[0]; k++)
-		ck_assert_msg(found[k] > 0, "the drop of intervals %d-%d not marked", erratic_drops[k][0],
-			      erratic_drops[k][1]);
-	dip_group_free(g);
-}
-END_TEST
-
-/* Feed a recorded stretch of three devices (rows, drops as in detect_held_rows.h) to a group at
- * 1 s intervals; counts the drops of depth min_depth % or more and those of them marked, and
- * the marks outside every drop of the device (and the interval after one: the recovery). */
-static void held_run(const int (*rows)[3][2], size_t n, const int (*drops)[4], size_t ndrops,
-		     int min_depth, unsigned *deep, unsigned *found, unsigned *false_marks)
+/* Feed a recorded stretch of three devices (rows and drops as in detect_held_rows.h) to a
+ * group at 1 s intervals; counts the drops of depth min_depth % or more and those of them
+ * marked, and the marks outside every drop of the device (and the interval after one: the
+ * recovery). */
+static void recorded_run(const int (*rows)[3][2], size_t n, const int (*drops)[4], size_t ndrops,
+			 int min_depth, unsigned *deep, unsigned *found, unsigned *false_marks)
 {
 	static const char *const keys[3] = { "loop0", "loop1", "loop2" };
 	struct dip_params p;
@@ -563,6 +526,30 @@ static void held_run(const int (*rows)[3][2], size_t n, const int (*drops)[4], s
 	dip_group_free(g);
 }
 
+/* A recorded paced writer that flickers by a pacing tick and drops by a fifth to two fifths
+ * for 2-3 s every 3-6 s, beside two steady ones (detect_erratic_rows.h): every drop is marked,
+ * nothing else is. Its rises are nearly all ticks coming back or climbs out of drops, which do
+ * not teach, so it knows few rises for half a minute; judged by the spread of its recent values
+ * all that time, the drop from the 20th second (-17, -27, -33 %) went unmarked. */
+START_TEST(test_group_erratic_paced_recorded)
+{
+	enum { NDROPS = sizeof erratic_drops / sizeof erratic_drops[0] };
+	int drops[NDROPS][4];
+	for (size_t k = 0; k < NDROPS; k++) {	/* loop0's, all deeper than a fifth */
+		drops[k][0] = 0;
+		drops[k][1] = 20;
+		drops[k][2] = erratic_drops[k][0];
+		drops[k][3] = erratic_drops[k][1];
+	}
+	unsigned deep, found, false_marks;
+	recorded_run(erratic_rows, sizeof erratic_rows / sizeof erratic_rows[0],
+		     (const int (*)[4])drops, NDROPS, 0, &deep, &found, &false_marks);
+	ck_assert_uint_eq(deep, NDROPS);
+	ck_assert_msg(found == deep, "%u of %u drops marked", found, deep);
+	ck_assert_msg(false_marks == 0, "%u marks outside loop0's drops", false_marks);
+}
+END_TEST
+
 /* A paced writer's drop that is held reads a tick deeper in one interval and a tick shallower
  * in the next; the pair is judged together, against where the series usually is (not its
  * upper quartile, a tick above that when ticks come back often), with drops and stops of a few
@@ -571,18 +558,18 @@ static void held_run(const int (*rows)[3][2], size_t n, const int (*drops)[4], s
 START_TEST(test_group_held_paced_recorded)
 {
 	unsigned deep, found, false_marks;
-	held_run(held_sparse_rows, sizeof held_sparse_rows / sizeof held_sparse_rows[0], held_sparse_drops,
+	recorded_run(held_sparse_rows, sizeof held_sparse_rows / sizeof held_sparse_rows[0], held_sparse_drops,
 		 sizeof held_sparse_drops / sizeof held_sparse_drops[0], 20, &deep, &found, &false_marks);
 	ck_assert_uint_eq(deep, 9);
 	ck_assert_msg(found == deep, "sparse on ext4/XFS: %u of %u drops of 20 %% or more found", found, deep);
 	ck_assert_msg(false_marks == 0, "sparse on ext4/XFS: %u false marks", false_marks);
-	held_run(held_after_stop_rows, sizeof held_after_stop_rows / sizeof held_after_stop_rows[0],
+	recorded_run(held_after_stop_rows, sizeof held_after_stop_rows / sizeof held_after_stop_rows[0],
 		 held_after_stop_drops, sizeof held_after_stop_drops / sizeof held_after_stop_drops[0], 15,
 		 &deep, &found, &false_marks);
 	ck_assert_uint_eq(deep, 13);
 	ck_assert_msg(found == deep, "sparse on ext4: %u of %u drops of 15 %% or more found", found, deep);
 	ck_assert_msg(false_marks == 0, "sparse on ext4: %u false marks", false_marks);
-	held_run(held_xfs_rows, sizeof held_xfs_rows / sizeof held_xfs_rows[0], held_xfs_drops,
+	recorded_run(held_xfs_rows, sizeof held_xfs_rows / sizeof held_xfs_rows[0], held_xfs_drops,
 		 sizeof held_xfs_drops / sizeof held_xfs_drops[0], 50, &deep, &found, &false_marks);
 	ck_assert_uint_eq(deep, 3);
 	ck_assert_msg(found == deep, "throttled: %u of %u limits found", found, deep);
