@@ -17,6 +17,9 @@ sample), next to the headless sample (`wbtop -b -q`) on the same fixture.
 * the screen's own part: the screen's frame less the headless sample of the
   same fixture (curses, the rows drawn, the history, the save-history ring:
   what showing the sample adds to taking it);
+* in curses: the part of the screen's frame counted inside libncursesw and
+  libtinfo (their own instructions, not the libc they call: the least that
+  sending the frame to the terminal costs), from the same callgrind runs;
 * the first frame: the wall time from starting wbtop in the terminal to
   the first full screen written to it (identities of every device, the
   first sample, every pane drawn: the status line, the last row, has come),
@@ -115,11 +118,37 @@ def pty_time_to(cmd, marker):
     return t
 
 
-def screen_ir(n):
+# The curses libraries, by the object a function's instructions were counted in.
+CURSES_OBJECTS = ("/libncursesw.so", "/libtinfo.so")
+
+
+def curses_ir(out):
+    """Instructions counted inside the curses libraries in callgrind file out
+    (their functions' own instructions: what they call in libc is not
+    counted, so this is the least curses costs); None without
+    callgrind_annotate."""
+    try:
+        text = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", out],
+                              capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    total, listing = 0, False
+    for line in text.splitlines():
+        if "file:function" in line:
+            listing = True
+        elif listing and any(o in line for o in CURSES_OBJECTS):
+            total += int(line.split()[0].replace(",", ""))
+    return total
+
+
+def screen_ir(n, parts=None):
+    """Instructions of n frames; parts (a list), if given, gets those inside curses."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
         pty_run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
                  WBTOP, "-d", "0.02", "-n", str(n)])
+        if parts is not None:
+            parts.append(curses_ir(out))
         with open(out) as f:
             for line in f:
                 if line.startswith(("summary:", "totals:")):
@@ -129,6 +158,16 @@ def screen_ir(n):
 
 def per_frame(ir_of):
     return (ir_of(25) - ir_of(5)) / 20
+
+
+def screen_per_frame(curses_frames):
+    """per_frame of the screen; curses_frames (a list) gets the same for
+    the part inside curses (None if it could not be told)."""
+    parts = []
+    total = (screen_ir(25, parts) - screen_ir(5, parts)) / 20
+    long, short = parts
+    curses_frames.append(None if long is None or short is None else (long - short) / 20)
+    return total
 
 
 # A frame's cost varies from run to run by up to a sixth: what curses sends depends on
@@ -180,8 +219,10 @@ def with_fixture(ndev, work):
 
 def inner(ndev):
     runs = REPEAT if ndev == 2000 else 1
+    in_curses = []
     def work():
-        scr = spread(screen_ir, runs)
+        scr_runs = [screen_per_frame(in_curses) for _ in range(runs)]
+        scr = min(scr_runs), max(scr_runs)
         bq = spread(batch_ir, runs)
         ff = first_frame_ms() if ndev == 2000 else None
         rss = full_history_rss_mb() if ndev in (2000, 10000) else None
@@ -190,8 +231,10 @@ def inner(ndev):
     # what the screen adds to the sample it shows: curses, the rows, the history, the ring
     bq_mid = (bq[0] + bq[1]) / 2
     own = (scr[0] - bq_mid, scr[1] - bq_mid)
-    line = "  %6d %18s %18s %16s %12.0f" % (ndev, fmt_range(*scr, 18), fmt_range(*bq, 18),
-                                          fmt_range(*own, 16), scr[1] / ndev)
+    known = [c for c in in_curses if c is not None]
+    curses_text = fmt_range(min(known), max(known), 14) if len(known) == len(in_curses) else "?".rjust(14)
+    line = "  %6d %18s %18s %16s %14s %12.0f" % (ndev, fmt_range(*scr, 18), fmt_range(*bq, 18),
+                                               fmt_range(*own, 16), curses_text, scr[1] / ndev)
     if ff is not None:
         line += "   first frame %.0f ms" % ff
     if rss is not None:
@@ -216,8 +259,8 @@ def main():
     print("fixture /proc/diskstats, every device busy (instructions per sample; at 2000 the"
           " least and most of %d runs; screen/dev of the most; peak RSS of the screen once its"
           " history is full, %d frames):" % (REPEAT, FULL_FRAMES))
-    print("  %6s %18s %18s %16s %12s" % ("devices", "screen 120x40", "wbtop -b -q", "screen's own",
-                                         "screen/dev"))
+    print("  %6s %18s %18s %16s %14s %12s" % ("devices", "screen 120x40", "wbtop -b -q", "screen's own",
+                                              "in curses", "screen/dev"))
     sys.stdout.flush()
     for n in CURVE:
         subprocess.check_call(["unshare", "-m", "--propagation", "private", sys.executable,
