@@ -125,8 +125,14 @@ void screen_free(struct screen *s);
 void screen_frame(struct screen *s, const struct frame *f, const struct history *h);
 /* The loop's state for the top line (copied; strings must outlive s). */
 void screen_state(struct screen *s, const struct screen_state *st);
-/* A message for the status line until the next few frames or key. */
+/* The answer to what the user just did, on the status line now, for a few seconds or until
+ * the next key. */
 void screen_message(struct screen *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Something that happened on its own (the kernel loop only partly readable, the recording
+ * stopped): on the status line for as long as a message, once no other message is showing;
+ * an answer does not take its time away (msgq.h). */
+void screen_notice(struct screen *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Draw everything (ncurses sends only what changed). */
 void screen_draw(struct screen *s);

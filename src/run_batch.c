@@ -51,6 +51,9 @@ struct batch_run {
 	size_t ev_done;		/* control's events handed on so far (in a frame) */
 	struct wb_event *evbuf;	/* a frame's changes that no write of wbtop's explains */
 	size_t evcap;
+	/* what is missing of the kernel loop, for stderr once the first frame is out: an output
+	 * that cannot be written then ends wbtop with its one error line, not after a note */
+	char kloop_note[256];
 };
 
 static void batch_run_close(struct batch_run *r)
@@ -232,7 +235,8 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		if (err[0] && !o->quiet && o->format == FMT_TEXT)
 			fprintf(r->out, "# kernel writeback loop: %s\n", err);
 		else if (err[0] && !o->quiet)
-			fprintf(stderr, "wbtop: kernel writeback loop: %s\n", err);
+			snprintf(r->kloop_note, sizeof r->kloop_note, "%s", err);
+		err[0] = '\0';
 	}
 	if ((status = batch_run_open_outputs(r, o, err, sizeof err)))
 		return status;
@@ -317,6 +321,15 @@ static void batch_run_self_note(struct batch_run *r, const struct frame *f)
 		fprintf(stderr, "wbtop: note: %s\n", note);
 }
 
+/* The kernel loop's note on stderr, once the output has taken a frame. */
+static void batch_run_kloop_note(struct batch_run *r)
+{
+	if (!r->kloop_note[0])
+		return;
+	fprintf(stderr, "wbtop: kernel writeback loop: %s\n", r->kloop_note);
+	r->kloop_note[0] = '\0';
+}
+
 /* Hand one frame to the output sinks; 0, or the exit status to stop with
  * (-1: the reader went away, stop quietly). */
 static int batch_run_emit(struct batch_run *r, const struct frame *f)
@@ -367,6 +380,7 @@ int run_batch(const struct opts *o)
 			status = e < 0 ? 0 : e;
 			break;
 		}
+		batch_run_kloop_note(&r);
 		/* -n counts intervals; openmetrics exports the first sample too */
 		if (f->prev || o->format == FMT_OPENMETRICS)
 			printed++;

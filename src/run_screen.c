@@ -129,7 +129,7 @@ static void run_screen_kernel_loop(struct screen_run *r)
 	r->kernel_loop = false;
 	(void)source_kernel_loop(r->src, true, r->kloop_why, sizeof r->kloop_why);
 	if (r->kloop_why[0]) {
-		screen_message(r->scr, "kernel writeback loop: %s", r->kloop_why);
+		screen_notice(r->scr, "kernel writeback loop: %s", r->kloop_why);
 		screen_draw(r->scr);
 	}
 }
@@ -189,7 +189,7 @@ static double run_screen_uptime_s(void)
 static void run_screen_rec_failed(struct screen_run *r)
 {
 	if (r->scr)
-		screen_message(r->scr, "recording stopped: %s", r->rec->errmsg);
+		screen_notice(r->scr, "recording stopped: %s", r->rec->errmsg);
 	sink_close(r->rec, NULL, 0);
 	r->rec = NULL;
 	r->st.recording = false;
@@ -246,7 +246,7 @@ static bool run_screen_sample(struct screen_run *r)
 		char note[512];
 		r->self_noted = true;
 		if (r->rec && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
-			screen_message(r->scr, "%s", note);
+			screen_notice(r->scr, "%s", note);
 	}
 	if (rc == 0)
 		run_screen_take(r, f, true);
@@ -264,6 +264,7 @@ static bool run_screen_sample(struct screen_run *r)
 		size_t undone = control_tick(r->ctl, ticker_now_ns());
 		if (undone) {
 			run_screen_after_write(r, NULL, nev, 0);
+			/* in place of the write's own line: the count says it all */
 			screen_message(r->scr, "--revert-after: %zu unconfirmed change%s reverted", undone,
 				       undone == 1 ? "" : "s");
 		}

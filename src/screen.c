@@ -25,6 +25,7 @@
 
 #include "cause.h"
 #include "grow.h"
+#include "msgq.h"
 #include "screen_priv.h"
 
 #include <term.h>	/* after curses.h; only for setupterm() below */
@@ -127,16 +128,24 @@ struct screen *screen_new(const struct screen_config *cfg, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	if (!(s->msgq = msgq_new(SCR_MSG_NS))) {
+		snprintf(err, errlen, "out of memory");
+		free(s);
+		return NULL;
+	}
 	scr_cols_init(s);
 	s->show_idle = cfg->all_devices;
 	s->procs_open = cfg->procs;
 	if (cfg->sort && !scr_set_sort(s, cfg->sort)) {
 		snprintf(err, errlen, "sort '%s': no such column", cfg->sort);
+		msgq_free(s->msgq);
 		free(s);
 		return NULL;
 	}
 	if (cfg->devices_regex && !scr_set_filter(s, cfg->devices_regex)) {
-		snprintf(err, errlen, "--devices '%s': %s", cfg->devices_regex, s->msg);
+		snprintf(err, errlen, "--devices '%s': %s", cfg->devices_regex,
+			 msgq_showing(s->msgq, scr_now_ns()));
+		msgq_free(s->msgq);
 		free(s);
 		return NULL;
 	}
@@ -152,6 +161,7 @@ struct screen *screen_new(const struct screen_config *cfg, char *err, size_t err
 		snprintf(err, errlen, "cannot use terminal type '%s'%s", term ? term : "(unset)",
 			 terr < 0 ? ": no terminfo database" : "");
 		scr_devs_free(s);
+		msgq_free(s->msgq);
 		free(s);
 		return NULL;
 	}
@@ -188,6 +198,7 @@ void screen_free(struct screen *s)
 	free(s->vals);
 	free(s->dips);
 	free(s->evs);
+	msgq_free(s->msgq);
 	free(s);
 }
 
@@ -202,8 +213,6 @@ void screen_frame(struct screen *s, const struct frame *f, const struct history 
 {
 	s->f = f;
 	s->h = h;
-	if (s->msg[0] && scr_now_ns() >= s->msg_until_ns)
-		s->msg[0] = '\0';
 	scr_devs_update(s);
 }
 
@@ -212,13 +221,31 @@ void screen_state(struct screen *s, const struct screen_state *st)
 	s->st = *st;
 }
 
+/* An answer or a notice (msgq.h), formatted. */
+static void scr_say(struct screen *s, bool notice, const char *fmt, va_list ap)
+{
+	char text[MSGQ_TEXT];
+	vsnprintf(text, sizeof text, fmt, ap);
+	if (notice)
+		msgq_notice(s->msgq, scr_now_ns(), text);
+	else
+		msgq_answer(s->msgq, scr_now_ns(), text);
+}
+
 void screen_message(struct screen *s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+	scr_say(s, false, fmt, ap);
 	va_end(ap);
-	s->msg_until_ns = scr_now_ns() + SCR_MSG_NS;
+}
+
+void screen_notice(struct screen *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	scr_say(s, true, fmt, ap);
+	va_end(ap);
 }
 
 bool scr_scratch(struct screen *s, size_t n)
@@ -532,23 +559,23 @@ static const char *scr_prompt_title(enum scr_prompt p)
 
 /* A message wider than the terminal takes the row above too (broken at a
  * space): cut, "does not overwrite recor" says nothing. */
-static void scr_draw_message(struct screen *s, int y)
+static void scr_draw_message(struct screen *s, int y, const char *msg)
 {
 	int cols;
-	scr_clip(s->msg, INT32_MAX, &cols);
-	const char *rest = s->msg;
+	scr_clip(msg, INT32_MAX, &cols);
+	const char *rest = msg;
 	if (cols > COLS && y > 0) {
-		size_t n = scr_clip(s->msg, COLS, &cols), cut = n;
-		while (cut > 0 && s->msg[cut] != ' ')
+		size_t n = scr_clip(msg, COLS, &cols), cut = n;
+		while (cut > 0 && msg[cut] != ' ')
 			cut--;
 		n = cut > 0 ? cut : n;
-		char first[sizeof s->msg];
-		snprintf(first, sizeof first, "%.*s", (int)n, s->msg);
+		char first[MSGQ_TEXT];
+		snprintf(first, sizeof first, "%.*s", (int)n, msg);
 		move(y - 1, 0);
 		clrtoeol();
 		struct scr_line top = { y - 1, 0, COLS };
 		scr_add(s, &top, SCR_WARN, first);
-		rest = s->msg + n;
+		rest = msg + n;
 		while (*rest == ' ')
 			rest++;
 	}
@@ -608,8 +635,9 @@ void scr_draw_status(struct screen *s)
 		scr_add(s, &ln, SCR_SELECT, " ");	/* the cursor */
 		return;
 	}
-	if (s->msg[0]) {
-		scr_draw_message(s, y);
+	const char *msg = msgq_showing(s->msgq, scr_now_ns());
+	if (msg[0]) {
+		scr_draw_message(s, y, msg);
 		return;
 	}
 	if (s->view == SCR_VIEW_HELP) {

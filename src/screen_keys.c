@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "msgq.h"
 #include "screen_priv.h"
 
 static bool scr_is_enter(int ch)
@@ -28,7 +29,7 @@ static void scr_prompt_open(struct screen *s, enum scr_prompt p, const char *ini
 	snprintf(s->input, sizeof s->input, "%s", initial ? initial : "");
 	s->ninput = strlen(s->input);
 	s->input_hint = false;
-	s->msg[0] = '\0';
+	msgq_dismiss(s->msgq);	/* the prompt takes the line */
 }
 
 /* The typed line is complete: act on it. */
@@ -263,8 +264,8 @@ bool screen_key(struct screen *s, struct screen_req *req)
 	int ch = getch();
 	if (ch == ERR)
 		return false;
-	if (s->msg[0] && ch != KEY_RESIZE)
-		s->msg[0] = '\0';	/* a key answers the message */
+	if (ch != KEY_RESIZE)
+		msgq_dismiss(s->msgq);	/* a key answers the message */
 	if (s->prompt != SCR_PROMPT_NONE) {
 		if (ch != KEY_RESIZE)
 			scr_prompt_key(s, ch, req);

@@ -129,8 +129,7 @@ struct screen {
 	char input[256];
 	size_t ninput;
 	bool input_hint;		/* input is only a suggestion: the first key typed replaces it */
-	char msg[256];
-	uint64_t msg_until_ns;	/* CLOCK_MONOTONIC when the message goes */
+	struct msgq *msgq;	/* the messages, each in turn (msgq.h); CLOCK_MONOTONIC ns */
 
 	/* scratch for series, grown with the screen width */
 	double *vals;

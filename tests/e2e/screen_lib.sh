@@ -228,6 +228,8 @@ scr_fixture_run() {
 	unshare -m sh -c '
 fx=$1; shift
 for f in diskstats vmstat stat meminfo; do mount --bind "$fx/$f" "/proc/$f" || exit 90; done
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing || exit 90
+mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug || exit 90
 for f in "$fx"/vm/*; do mount --bind "$f" "/proc/sys/vm/${f##*/}" || exit 90; done
 exec "$@"' wbtop "$FX" "$WBTOP" "$@" >"$TMP/fx.out" 2>"$TMP/fx.err"
 }
@@ -249,6 +251,12 @@ trap : INT	# Ctrl-C is for wbtop: this shell goes on to note how it ended
 stty -g >"$TMP/stty.before"
 unshare -m sh -c '
 for f in diskstats vmstat stat meminfo; do mount --bind "$FX/\$f" "/proc/\$f" || exit 90; done
+# the kernel loop as on a host that has it all (the mounts of the host untouched), or
+# with debugfs hidden (SCR_NO_DEBUGFS=1): what the status line says must not depend on
+# what this host happens to have mounted
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing || exit 90
+mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug || exit 90
+[ -z "${SCR_NO_DEBUGFS:-}" ] || mount -t tmpfs -o size=1m nodev /sys/kernel/debug || exit 90
 for f in "$FX"/vm/*; do mount --bind "\$f" "/proc/sys/vm/\${f##*/}" || exit 90; done
 exec env $envs "$WBTOP" "\$@"' wbtop "\$@" 2>"$TMP/stderr"
 echo \$? >"$TMP/rc.tmp"

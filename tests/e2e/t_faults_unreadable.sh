@@ -20,7 +20,7 @@ wait
 EOS
 unshare -m --propagation private sh "$TMP/knob.sh"
 [ "$(cat "$TMP/knob.rc")" = 0 ] || fail "unreadable knob: exit $(cat "$TMP/knob.rc"): $(cat "$TMP/knob.err")"
-[ -s "$TMP/knob.err" ] && fail "unreadable knob: wbtop complained: $(cat "$TMP/knob.err")"
+stderr_clean "$TMP/knob.err" || fail "unreadable knob: wbtop complained: $(cat "$TMP/knob.err")"
 python3 - "$TMP/knob.jsonl" <<'EOS' || fail "unreadable knob: wrong JSON"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]

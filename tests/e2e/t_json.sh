@@ -11,7 +11,7 @@ look() { cp /proc/diskstats "$TMP/ds.$1"; for k in /proc/sys/vm/dirty*; do echo 
 look before
 "$WBTOP" -b --format json -n 3 -d 0.3 >"$TMP/out" 2>"$TMP/err" || fail "wbtop exited $?: $(cat "$TMP/err")"
 look after
-[ -s "$TMP/err" ] && fail "stderr: $(cat "$TMP/err")"
+stderr_clean "$TMP/err" || fail "stderr: $(cat "$TMP/err")"
 python3 - "$TMP" <<'EOF' || fail "JSON Lines check failed"
 import json, sys
 tmp = sys.argv[1]
@@ -66,5 +66,5 @@ python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/
 timeout 20 sh -c '"$WBTOP" -b --format json -d 0.1 2>"$1" | head -n 1 >/dev/null' sh "$TMP/err"
 rc=$?
 [ $rc = 124 ] && fail "wbtop kept running after its reader left"
-[ -s "$TMP/err" ] && fail "reader left: stderr: $(cat "$TMP/err")"
+stderr_clean "$TMP/err" || fail "reader left: stderr: $(cat "$TMP/err")"
 exit 0

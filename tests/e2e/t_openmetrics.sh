@@ -9,7 +9,7 @@
 CHECK="python3 $(dirname "$E2E_LIB")/om_check.py"
 
 "$WBTOP" -b --format openmetrics -n 1 >"$TMP/first.om" 2>"$TMP/err" || fail "wbtop exited $?: $(cat "$TMP/err")"
-[ -s "$TMP/err" ] && fail "wbtop wrote to stderr: $(cat "$TMP/err")"
+stderr_clean "$TMP/err" || fail "wbtop wrote to stderr: $(cat "$TMP/err")"
 $CHECK --count 1 "$TMP/first.om" || fail "-n 1: not one valid exposition"
 
 # --- a stream: one exposition per interval, each complete

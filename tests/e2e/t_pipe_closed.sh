@@ -20,7 +20,7 @@ closed() {
 	while [ ! -e "$TMP/rc" ]; do sleep 0.05; done
 	rc=$(cat "$TMP/rc")
 	[ "$rc" = 0 ] || fail "wbtop $*: exit $rc with the reader gone, want 0 ($(cat "$TMP/err"))"
-	[ -s "$TMP/err" ] && fail "wbtop $*: wrote to stderr: $(cat "$TMP/err")"
+	stderr_clean "$TMP/err" || fail "wbtop $*: wrote to stderr: $(cat "$TMP/err")"
 	return 0
 }
 closed -b -d 0.05 -n 3

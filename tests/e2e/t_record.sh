@@ -7,10 +7,12 @@ rec=$TMP/run.wbrec
 "$WBTOP" -b -w "$rec" -d 0.2 -n 8 >"$TMP/live.txt" 2>"$TMP/live.err" || fail "recording exited $?: $(cat "$TMP/live.err")"
 # the one note allowed: the recording lives on a device wbtop watches
 grep -v "^wbtop: note: recording .* is on .*, a device wbtop watches" "$TMP/live.err" >"$TMP/live.err2"
-[ -s "$TMP/live.err2" ] && fail "recording printed errors: $(cat "$TMP/live.err2")"
+stderr_clean "$TMP/live.err2" || fail "recording printed errors: $(cat "$TMP/live.err2")"
 [ -f "$rec-wal" ] && fail "a closed recording left a -wal file"
 "$WBTOP" -r "$rec" -b >"$TMP/replay.txt" 2>"$TMP/replay.err" || fail "replay exited $?: $(cat "$TMP/replay.err")"
-diff -u "$TMP/live.txt" "$TMP/replay.txt" || fail "replay -b differs from what live -b printed"
+# what the live run could not read of the kernel loop is said in the live text only
+without_kloop_note "$TMP/live.txt" >"$TMP/live.seen"
+diff -u "$TMP/live.seen" "$TMP/replay.txt" || fail "replay -b differs from what live -b printed"
 
 # JSON Lines: live -b --format json prints what --export json gives later
 "$WBTOP" -b --format json -w "$TMP/j.wbrec" -d 0.2 -n 5 >"$TMP/live.json" 2>"$TMP/j.err" || fail "json recording: $(cat "$TMP/j.err")"

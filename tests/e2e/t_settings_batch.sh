@@ -9,7 +9,7 @@ mkdir -p "$CFG/wbtop"
 printf 'delay = 0.2\nfilter = "^no-such-device$"\nbogus\n' >"$CFG/wbtop/wbtoprc"
 
 XDG_CONFIG_HOME=$CFG "$WBTOP" -b --format json -n 1 >"$TMP/out" 2>"$TMP/err" || fail "wbtop exited $?: $(cat "$TMP/err")"
-[ -s "$TMP/err" ] && fail "batch mode read the settings file: $(cat "$TMP/err")"
+stderr_clean "$TMP/err" || fail "batch mode read the settings file: $(cat "$TMP/err")"
 python3 - "$TMP/out" <<'EOF' || fail "batch mode used the settings file"
 import json, sys
 o = json.loads(open(sys.argv[1]).readline())
