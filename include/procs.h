@@ -40,7 +40,8 @@ enum procs_kind {
 	PROCS_KIND_TASK,	/* a user process */
 	PROCS_KIND_KTHREAD,	/* another kernel thread (e.g. a loop worker) */
 	PROCS_KIND_FLUSHER,	/* writeback worker: kworker ..+flush-MAJ:MIN, flush-MAJ:MIN, pdflush */
-	PROCS_KIND_KSWAPD	/* page reclaim, one per NUMA node */
+	PROCS_KIND_KSWAPD,	/* page reclaim, one per NUMA node */
+	PROCS_KIND_OTHER	/* not a task: the row of all tasks not shown (procs_rank) */
 };
 
 /* What a task in D state waits for, from the function it sleeps in. */
@@ -87,11 +88,23 @@ struct proc_row {
 	bool self;			/* the wbtop that sampled: its writes are its recording's */
 	char state;			/* R, S, D, ... as /proc/PID/stat */
 	enum procs_kind kind;
-	enum rate_status status;	/* RATE_OK, or RATE_FIRST: new (or reused) pid, no rates yet */
+	enum rate_status status;	/* RATE_OK, or RATE_FIRST: no rates (first sample; in a replay, new) */
 	bool io_hidden;			/* /proc/PID/io unreadable: write figures unknown */
-	double write_kbps;		/* /proc/PID/io write_bytes: what the task dirtied or wrote direct */
+	bool exited;			/* exited in the interval: its figures are its last */
+	bool born;			/* not in the previous sample (new, or a reused pid) */
+	size_t nother;			/* PROCS_KIND_OTHER: how many tasks it stands for */
+	/* Its own threads' write_bytes (live and exited, not its reaped
+	 * children's; procs_acct.h): what it dirtied or wrote direct */
+	double write_kbps;
 	double cancelled_kbps;		/* cancelled_write_bytes: dirty data truncated before writeback */
-	double share_pct;		/* write_kbps / system block-out (vmstat bo); -1 if bo is 0 */
+	double share_pct;		/* write_kbps / all tasks' write_kbps (the summary's); -1 if that is 0 */
+	/* The devices it writes to: the one it was held on while throttled
+	 * (the trace), else those of its files open for writing; "" none
+	 * known.  Names (dm name where there is one), comma-separated, "+" at
+	 * the end when there are more than SNAP_WDEV_MAX. */
+	char dev[64];
+	uint8_t ndev;			/* how many devices dev names */
+	uint64_t devs[SNAP_WDEV_MAX];	/* and which, MAJ << 32 | MIN */
 	double cpu_pct;			/* user + system, percent of one CPU */
 	enum procs_wait wait;
 	bool throttled;			/* wait is DIRTY or QOS */
@@ -121,9 +134,10 @@ struct procs_summary {
 	size_t nhidden;			/* /proc/PID/io unreadable */
 	size_t nnew;			/* pids new since the previous sample (or reused) */
 	size_t ngone;			/* pids of the previous sample now absent (exited) */
-	size_t nomitted;		/* rows that did not fit in the caller's array */
-	double write_kbps, cancelled_kbps;	/* sums over readable tasks */
-	double bo_kbps;			/* system block-out, the share's denominator; -1 unknown */
+	size_t nomitted;		/* rows that did not fit in the caller's array (the other row's) */
+	size_t nexited;			/* of ngone: exited in the interval after writing, with rows */
+	double write_kbps, cancelled_kbps;	/* sums over readable tasks: every row's, other included */
+	double bo_kbps;			/* system block-out, beside the dirtying; -1 unknown */
 	double flusher_cpu_pct, kswapd_cpu_pct;
 };
 
@@ -134,8 +148,12 @@ struct procs_summary {
  * apart; both snapshots' proc arrays sorted by pid.  Writes at most cap
  * rows: first the tasks writing or in D state, by write rate (throttled
  * first among equals), then the flush workers and kswapd by CPU use; when
- * both do not fit, each group keeps at least half of cap.  Fills *sum (may
- * be NULL).  Returns the number of rows written.  Allocates nothing. */
+ * both do not fit, each group keeps at least half of cap.  When some did
+ * not fit, the last writer row (cap 2 or more) is PROCS_KIND_OTHER: all
+ * the tasks not shown, so that the rows' write_kbps add up to the
+ * summary's.  A task's share is of that total: never above 100.  Fills
+ * *sum (may be NULL).  Returns the number of rows written.  Allocates
+ * nothing. */
 size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, double dt_s,
 		  struct proc_row *rows, size_t cap, struct procs_summary *sum);
 

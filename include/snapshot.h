@@ -65,19 +65,31 @@ struct dev_counters {
 
 /* One process, when process sampling is on (the process pane, -P).
  * Counters from /proc/PID/io and /proc/PID/stat; see procs.h. */
+#define SNAP_WDEV_MAX 4
+
 struct proc_counters {
 	int32_t pid;
 	char comm[32];			/* kernel threads: "kworker/u8:2+flush-7:0" */
-	char state;			/* R, S, D, ... */
+	char state;			/* R, S, D, ...; X: exited in the interval (procs_acct.h) */
 	bool kthread;
 	bool io_hidden;			/* /proc/PID/io unreadable (not root): write figures unknown */
 	bool self;			/* the wbtop that sampled: its writes are its recording's */
-	uint64_t read_bytes, write_bytes, cancelled_write_bytes;	/* /proc/PID/io */
+	/* /proc/PID/io; write_bytes and cancelled_write_bytes are the process's
+	 * own (its threads', live and exited; not the children it reaped:
+	 * procs_acct.h), read_bytes includes them */
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
 	uint64_t utime_jif, stime_jif;
+	uint64_t start_tics;		/* stat's start time, telling a reused pid; live only */
 	char wchan[40];			/* where a D-state task sleeps; "" if unknown */
 	uint32_t flush_major, flush_minor;	/* device a flush worker serves; 0:0 if none */
 	char cmdline[128];		/* argv joined by spaces, cut; "" for a kernel thread or
 					 * unknown (live only: recordings keep comm) */
+	/* The block devices it has files open for writing on (procs_wdev.h),
+	 * MAJ << 32 | MIN, at most SNAP_WDEV_MAX (wdev_more: there are more);
+	 * live only. */
+	uint8_t nwdev;
+	bool wdev_more;
+	uint64_t wdev[SNAP_WDEV_MAX];
 };
 
 /* ---- Values beside the fixed blocks ----------------------------------------

@@ -266,6 +266,8 @@ static enum fig_proc_have fig_p_kbps(const struct proc_row *r, double kbps, doub
 static enum fig_proc_have fig_p_pid(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
+	if (r->kind == PROCS_KIND_OTHER)
+		return fig_p_text(b, n, "-");
 	snprintf(b, n, "%" PRId32, r->pid);
 	return FIG_PROC_OK;
 }
@@ -301,8 +303,8 @@ static enum fig_proc_have fig_p_share(const struct proc_row *r, double *v, char 
 static enum fig_proc_have fig_p_cpu(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
-	if (r->status != RATE_OK)
-		return FIG_PROC_NONE;
+	if (r->status != RATE_OK || r->exited || r->kind == PROCS_KIND_OTHER)
+		return FIG_PROC_NONE;	/* an exited task's last CPU time is not known */
 	*v = r->cpu_pct;
 	return FIG_PROC_OK;
 }
@@ -316,7 +318,7 @@ static enum fig_proc_have fig_p_kind(const struct proc_row *r, double *v, char *
 static enum fig_proc_have fig_p_dev(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : NULL);
+	return fig_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : r->dev);
 }
 
 /* "yes", or "?" when the task is in D state but will not say where. */
@@ -388,17 +390,19 @@ const struct fig_proc fig_proc_table[] = {
 	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), fig_p_pid, false },
 	{ "state", "R, S, D, ... as /proc/PID/stat", FIG_SORT_ASC, FIG_PROC_TEXT, "S", 1,
 	  PSCR("S", 2, false, 0, 2), fig_p_state, false },
-	{ "write_kbps", "write_bytes of /proc/PID/io per second: dirtied, or written with O_DIRECT",
+	{ "write_kbps", "write_bytes per second of the task's own threads (not its reaped children): "
+	  "dirtied, or written with O_DIRECT",
 	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), fig_p_write, false },
 	{ "cancelled_kbps", "cancelled_write_bytes per second: dirty data truncated before writeback",
 	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), fig_p_cancel, false },
-	{ "share_pct", "write_kbps as a share of the system's block-out rate (vmstat bo)", FIG_SORT_DESC,
+	{ "share_pct", "write_kbps as a share of all tasks' in the interval (the summary's total)", FIG_SORT_DESC,
 	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), fig_p_share, false },
 	{ "cpu_pct", "user + system time, percent of one CPU", FIG_SORT_DESC, FIG_PROC_PCT, "cpu%", 6,
 	  PSCR("cpu%", 6, false, 0, 5), fig_p_cpu, false },
 	{ "kind", "task, kernel thread, flush worker or kswapd", FIG_SORT_ASC, FIG_PROC_TEXT, "kind", -7,
 	  PSCR("kind", 8, true, 1, 9), fig_p_kind, false },
-	{ "dev", "the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
+	{ "dev", "the devices a task writes to (held on while throttled, else of its files open for "
+	  "writing); the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
 	  PSCR("dev", 9, true, 0, 8), fig_p_dev, false },
 	{ "throttled", "paused by the dirty limits (the writeback trace), else held by them or "
 	  "the block layer (from wchan, best effort)",

@@ -18,17 +18,26 @@
  * kept in the caller's array by bounded insertion, so thousands of
  * processes cost O(n) and nothing is allocated.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libproc2/pids.h>
 
+#include "grow.h"
+#include "ident.h"
 #include "procs.h"
+#include "procs_acct.h"
+#include "procs_wdev.h"
+
+/* A writer's open files are looked at again after this long at the least. */
+#define PROCS_WDEV_EVERY_NS 1000000000ull
 
 #define PROCS_PF_KTHREAD 0x00200000ul	/* task flag of kernel threads (include/linux/sched.h) */
 #define PROCS_CAP_SYS_PTRACE 19		/* lets /proc/PID/io be read for every task */
@@ -37,10 +46,10 @@ static enum pids_item procs_items[] = {
 	PIDS_ID_PID, PIDS_CMD, PIDS_STATE, PIDS_FLAGS, PIDS_ID_EUID,
 	PIDS_TICS_USER, PIDS_TICS_SYSTEM,
 	PIDS_IO_READ_BYTES, PIDS_IO_WRITE_BYTES, PIDS_IO_WRITE_CBYTES,
-	PIDS_IO_READ_CHARS, PIDS_IO_WRITE_CHARS, PIDS_CMDLINE,
+	PIDS_IO_READ_CHARS, PIDS_IO_WRITE_CHARS, PIDS_CMDLINE, PIDS_TICS_BEGAN,
 };
 enum { PI_PID, PI_CMD, PI_STATE, PI_FLAGS, PI_EUID, PI_UTIME, PI_STIME,
-       PI_RBYTES, PI_WBYTES, PI_CBYTES, PI_RCHAR, PI_WCHAR, PI_CMDLINE, PI_COUNT };
+       PI_RBYTES, PI_WBYTES, PI_CBYTES, PI_RCHAR, PI_WCHAR, PI_CMDLINE, PI_BEGAN, PI_COUNT };
 
 /* ---- parsing what the kernel says of a task: wchan, stack, thread name ---- */
 
@@ -252,6 +261,9 @@ struct procs_reader {
 	bool privileged;	/* every task's /proc/PID/io is readable */
 	uid_t euid;
 	pid_t self;		/* this process: marked in the sample as wbtop's own */
+	struct procs_acct *acct;	/* each process's own counters (procs_acct.h) */
+	struct procs_wdev *wdev;	/* the devices written to (procs_wdev.h) */
+	uint64_t now_ns;	/* CLOCK_MONOTONIC of this sample */
 	char buf[8192];		/* /proc/PID/wchan or stack; a deep stack is cut, which is fine */
 };
 
@@ -271,11 +283,13 @@ struct procs_ctx {
 };
 
 /* The same task as in the previous sample?  A pid can be reused between
- * samples; without a start time the tell is a counter that went backwards
- * or a kernel thread turning into a process.  (A new comm is not: exec
- * keeps the pid and the counters.) */
+ * samples: the start time tells, and where there is none (a replay) a
+ * counter that went backwards or a kernel thread turning into a process.
+ * (A new comm is not: exec keeps the pid and the counters.) */
 static bool procs_same_task(const struct proc_counters *p, const struct proc_counters *c)
 {
+	if (p->start_tics && c->start_tics && p->start_tics != c->start_tics)
+		return false;
 	if (p->kthread != c->kthread || c->utime_jif < p->utime_jif || c->stime_jif < p->stime_jif)
 		return false;
 	if (p->io_hidden || c->io_hidden)
@@ -343,6 +357,47 @@ static void procs_row_traced(const struct procs_ctx *x, struct proc_row *r)
 	r->throttled = r->paused_ms_s > 0;
 }
 
+/* A device's name as the rows show it: its dm name, else its kernel name,
+ * else MAJ:MIN. */
+static void procs_dev_name(const struct snapshot *cur, uint64_t dev, char *b, size_t n)
+{
+	uint32_t ma = (uint32_t)(dev >> 32), mi = (uint32_t)dev;
+	const struct dev_counters *d = cur->ndev ? snapshot_find_dev(cur, ma, mi) : NULL;
+	if (d && d->ident && d->ident->dm_name && d->ident->dm_name[0])
+		snprintf(b, n, "%s", d->ident->dm_name);
+	else if (d)
+		snprintf(b, n, "%s", d->name);
+	else
+		snprintf(b, n, "%" PRIu32 ":%" PRIu32, ma, mi);
+}
+
+/* The devices a task writes to: the one the trace saw it held on while it
+ * is throttled, else those of its files open for writing, else the one it
+ * was last held on. */
+static void procs_row_devs(const struct procs_ctx *x, const struct proc_counters *c, struct proc_row *r)
+{
+	uint64_t bdi = (uint64_t)r->bdi_major << 32 | r->bdi_minor;
+	bool more = false;
+	r->ndev = 0;
+	if (r->has_bdi && (r->paused_ms_s > 0 || c->nwdev == 0)) {
+		r->devs[r->ndev++] = bdi;
+	} else {
+		for (uint8_t i = 0; i < c->nwdev && i < SNAP_WDEV_MAX; i++)
+			r->devs[r->ndev++] = c->wdev[i];
+		more = c->wdev_more;
+	}
+	size_t at = 0;
+	r->dev[0] = '\0';
+	for (uint8_t i = 0; i < r->ndev && at + 1 < sizeof r->dev; i++) {
+		char name[40];
+		procs_dev_name(x->cur, r->devs[i], name, sizeof name);
+		int w = snprintf(r->dev + at, sizeof r->dev - at, "%s%s", i ? "," : "", name);
+		at = w < 0 ? at : at + (size_t)w < sizeof r->dev ? at + (size_t)w : sizeof r->dev - 1;
+	}
+	if (more && at + 2 < sizeof r->dev)
+		snprintf(r->dev + at, sizeof r->dev - at, "+");
+}
+
 static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters *p,
 			   const struct proc_counters *c, struct proc_row *r)
 {
@@ -363,27 +418,34 @@ static void procs_row_fill(const struct procs_ctx *x, const struct proc_counters
 	if (r->wait == PROCS_WAIT_NONE || r->wait == PROCS_WAIT_UNKNOWN)
 		r->wchan[0] = '\0';
 	r->io_hidden = c->io_hidden || (p && p->io_hidden);
-	r->share_pct = -1;
+	r->exited = c->state == PROCS_STATE_EXITED;
+	r->share_pct = -1;	/* once the total is known (procs_rank) */
 	/* a task new since the last sample has the trace's figures already */
 	if (x->traced && x->prev && x->dt_s > 0)
 		procs_row_traced(x, r);
+	if (r->kind == PROCS_KIND_TASK || r->kind == PROCS_KIND_KTHREAD)
+		procs_row_devs(x, c, r);
 	if (x->dt_s <= 0) {
 		r->status = RATE_NODATA;
 		return;
 	}
-	if (!x->have_prev || !p) {
+	r->born = !p;
+	/* A process not in the previous sample was born since (fork starts its
+	 * counters at zero), unless the sample is a replay's, which keeps only
+	 * some processes (no start time): then its rates start next interval. */
+	if (!x->have_prev || (!p && !r->exited && !c->start_tics)) {
 		r->status = RATE_FIRST;
 		return;
 	}
 	r->status = RATE_OK;
-	r->cpu_pct = (double)((c->utime_jif - p->utime_jif) + (c->stime_jif - p->stime_jif)) * 100.0 /
-		     PROCS_USER_HZ / x->dt_s;
+	uint64_t pu = p ? p->utime_jif + p->stime_jif : 0;
+	if (!r->exited)	/* an exited one's time is its last read: not known */
+		r->cpu_pct = (double)(c->utime_jif + c->stime_jif - pu) * 100.0 / PROCS_USER_HZ / x->dt_s;
 	if (r->io_hidden)
 		return;
-	r->write_kbps = (double)(c->write_bytes - p->write_bytes) / 1024.0 / x->dt_s;
-	r->cancelled_kbps = (double)(c->cancelled_write_bytes - p->cancelled_write_bytes) / 1024.0 / x->dt_s;
-	if (x->bo_kbps > 0)
-		r->share_pct = r->write_kbps * 100.0 / x->bo_kbps;
+	uint64_t pw = p ? p->write_bytes : 0, pc = p ? p->cancelled_write_bytes : 0;
+	r->write_kbps = (double)(c->write_bytes - pw) / 1024.0 / x->dt_s;
+	r->cancelled_kbps = (double)(c->cancelled_write_bytes - pc) / 1024.0 / x->dt_s;
 }
 
 static bool procs_row_kernel(const struct proc_row *r)
@@ -448,7 +510,7 @@ static void procs_summary_add(struct procs_summary *s, const struct proc_row *r)
 	s->ndstate += r->state == 'D';
 	s->nwait_unknown += r->wait == PROCS_WAIT_UNKNOWN;
 	s->nhidden += r->io_hidden;
-	s->nnew += r->status == RATE_FIRST && s->status == RATE_OK;	/* on a first sample all are */
+	s->nnew += r->born && !r->exited && s->status == RATE_OK;	/* on a first sample all are */
 	if (r->status != RATE_OK)
 		return;
 	s->nwriting += r->write_kbps > 0;
@@ -476,17 +538,20 @@ static void procs_rank_scan(const struct procs_ctx *x, const struct snapshot *pr
 	struct proc_row r;
 	for (size_t i = 0; i < cur->nproc; i++) {
 		const struct proc_counters *c = &cur->proc[i];
-		while (j < np && prev->proc[j].pid < c->pid) {
-			j++;
-			s->ngone++;
-		}
+		/* an exited process is counted gone in the sample that shows it */
+		while (j < np && prev->proc[j].pid < c->pid)
+			s->ngone += prev->proc[j++].state != PROCS_STATE_EXITED;
 		const struct proc_counters *p = NULL;
 		if (j < np && prev->proc[j].pid == c->pid) {
 			p = &prev->proc[j++];
 			if (!procs_same_task(p, c)) {
+				s->ngone += p->state != PROCS_STATE_EXITED;
 				p = NULL;
-				s->ngone++;
 			}
+		}
+		if (c->state == PROCS_STATE_EXITED) {
+			s->ngone++;
+			s->nexited++;
 		}
 		procs_row_fill(x, p, c, &r);
 		if (!out)
@@ -502,10 +567,35 @@ static void procs_rank_scan(const struct procs_ctx *x, const struct snapshot *pr
 			procs_rows_insert(out->rows + out->w_room, &out->nk, out->k_room, &r, procs_cmp_kernel) :
 			procs_rows_insert(out->rows, &out->nw, out->w_room, &r, procs_cmp_writer);
 		/* the longest text of a row, copied only for the rows kept */
+		/* (an exited process's is its last sample's) */
 		if (kept)
-			procs_copy_text(kept->cmdline, c->cmdline, sizeof kept->cmdline);
+			procs_copy_text(kept->cmdline, !c->cmdline[0] && p ? p->cmdline : c->cmdline,
+					sizeof kept->cmdline);
 	}
-	s->ngone += np - j;
+	while (j < np)
+		s->ngone += prev->proc[j++].state != PROCS_STATE_EXITED;
+}
+
+/* The row of the tasks not shown: what the summary counts and the rows do not. */
+static void procs_row_other(const struct procs_summary *s, const struct proc_row *rows, size_t n,
+			    struct proc_row *o)
+{
+	double w = s->write_kbps, c = s->cancelled_kbps;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == RATE_OK && !rows[i].io_hidden) {
+			w -= rows[i].write_kbps;
+			c -= rows[i].cancelled_kbps;
+		}
+	memset(o, 0, sizeof *o);
+	o->kind = PROCS_KIND_OTHER;
+	o->state = '-';
+	o->status = s->status;
+	o->nother = s->nomitted;
+	o->share_pct = -1;
+	snprintf(o->comm, sizeof o->comm, "other");
+	/* rounding of the subtraction: never a negative rate */
+	o->write_kbps = w > 0 ? w : 0;
+	o->cancelled_kbps = c > 0 ? c : 0;
 }
 
 static double procs_bo_kbps(const struct snapshot *prev, const struct snapshot *cur, double dt_s)
@@ -535,15 +625,30 @@ size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, doubl
 	s->traced = x.traced;
 	size_t nw = 0, nk = 0;
 	procs_rank_scan(&x, prev, s, &nw, &nk, NULL);
+	/* When not all fit, one row is the other tasks'. */
+	bool other = nw + nk > cap && cap >= 2;
+	size_t room = other ? cap - 1 : cap;
 	/* Both groups get at least half the room when both need more. */
-	size_t k_min = nk < cap / 2 ? nk : cap / 2;
-	size_t w_room = nw < cap - k_min ? nw : cap - k_min;
-	size_t k_room = nk < cap - w_room ? nk : cap - w_room;
+	size_t k_min = nk < room / 2 ? nk : room / 2;
+	size_t w_room = nw < room - k_min ? nw : room - k_min;
+	size_t k_room = nk < room - w_room ? nk : room - w_room;
 	s->nomitted = nw + nk - w_room - k_room;
 	struct procs_out out = { .rows = rows, .w_room = w_room, .k_room = k_room };
 	memset(&scratch, 0, sizeof scratch);
 	procs_rank_scan(&x, prev, &scratch, &nw, &nk, &out);
-	return out.nw + out.nk;
+	size_t n = out.nw + out.nk;
+	if (other) {	/* after the writers, before the kernel's threads */
+		struct proc_row o;
+		procs_row_other(s, rows, n, &o);
+		memmove(rows + out.nw + 1, rows + out.nw, out.nk * sizeof *rows);
+		rows[out.nw] = o;
+		n++;
+	}
+	/* a share of all tasks' dirtying in the interval */
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == RATE_OK && !rows[i].io_hidden && s->write_kbps > 0)
+			rows[i].share_pct = rows[i].write_kbps * 100.0 / s->write_kbps;
+	return n;
 }
 
 /* ---- sampling ---- */
@@ -576,6 +681,14 @@ struct procs_reader *procs_reader_new(void)
 	r->privileged = procs_have_ptrace_cap();
 	r->euid = geteuid();
 	r->self = getpid();
+	r->acct = procs_acct_new();
+	r->wdev = procs_wdev_new();
+	if (!r->acct || !r->wdev) {
+		procs_reader_free(r);
+		return NULL;
+	}
+	/* exited threads' final counters; without them (not root) the last read */
+	(void)procs_acct_listen(r->acct);
 	return r;
 }
 
@@ -585,6 +698,8 @@ void procs_reader_free(struct procs_reader *r)
 		return;
 	if (r->info)
 		procps_pids_unref(&r->info);
+	procs_acct_free(r->acct);
+	procs_wdev_free(r->wdev);
 	free(r);
 }
 
@@ -647,6 +762,7 @@ static void procs_fill(struct procs_reader *r, struct pids_stack *st, struct pro
 	c->kthread = (PIDS_VAL(PI_FLAGS, ul_int, st, info) & PROCS_PF_KTHREAD) != 0;
 	c->utime_jif = PIDS_VAL(PI_UTIME, ull_int, st, info);
 	c->stime_jif = PIDS_VAL(PI_STIME, ull_int, st, info);
+	c->start_tics = PIDS_VAL(PI_BEGAN, ull_int, st, info);
 	c->read_bytes = PIDS_VAL(PI_RBYTES, ul_int, st, info);
 	c->write_bytes = PIDS_VAL(PI_WBYTES, ul_int, st, info);
 	c->cancelled_write_bytes = PIDS_VAL(PI_CBYTES, ul_int, st, info);
@@ -671,6 +787,86 @@ static int procs_pid_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+static int procs_tid_cmp(const void *a, const void *b)
+{
+	const struct procs_thread *x = a, *y = b;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* procs_threads_fn: every thread's own counters, /proc/PID/task/TID/io. */
+static int procs_read_threads(void *ctx, int32_t pid, struct procs_thread **thr, size_t *n, size_t *cap)
+{
+	struct procs_reader *r = ctx;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	int taskd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (taskd < 0)
+		return -errno;
+	int dupd = dup(taskd);
+	DIR *dir = dupd >= 0 ? fdopendir(dupd) : NULL;
+	if (!dir) {
+		int e = errno;
+		if (dupd >= 0)
+			close(dupd);
+		close(taskd);
+		return -e;
+	}
+	int rc = 0;
+	struct dirent *de;
+	*n = 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		char name[300];
+		snprintf(name, sizeof name, "%s/io", de->d_name);
+		int fd = openat(taskd, name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* the thread exited since the listing */
+		ssize_t got = read(fd, r->buf, sizeof r->buf - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		r->buf[got] = '\0';
+		struct procs_thread t = { .tid = (int32_t)strtol(de->d_name, NULL, 10) };
+		if (!procs_acct_parse_io(r->buf, &t.write_bytes, &t.cancelled_bytes))
+			continue;
+		if (grow_array((void **)thr, cap, *n + 1, sizeof **thr, 8) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		(*thr)[(*n)++] = t;
+	}
+	closedir(dir);
+	close(taskd);
+	if (rc == 0 && *n > 1)
+		qsort(*thr, *n, sizeof **thr, procs_tid_cmp);
+	/* a process whose threads all went: gone, nothing read */
+	return rc < 0 ? rc : *n ? 0 : -ESRCH;
+}
+
+/* The process's own counters in place of /proc/PID/io's (procs_acct.h), and
+ * for one that wrote, the devices of its files open for writing, looked at
+ * once a second at most. */
+static void procs_own(struct procs_reader *r, struct proc_counters *c)
+{
+	struct procs_acct_task *e = procs_acct_update(r->acct, c, procs_read_threads, r);
+	if (!e || e->skip)
+		return;
+	bool wrote = e->own_write > e->rep_write || (!e->wdev_ns && e->own_write > 0);
+	if (wrote && (!e->wdev_ns || r->now_ns - e->wdev_ns >= PROCS_WDEV_EVERY_NS)) {
+		bool more = false;
+		uint8_t n = 0;
+		if (procs_wdev_scan(r->wdev, c->pid, r->now_ns, e->wdev, SNAP_WDEV_MAX, &n, &more) == 0) {
+			e->nwdev = n;
+			e->wdev_more = more;
+		}
+		e->wdev_ns = r->now_ns ? r->now_ns : 1;
+	}
+	c->nwdev = e->nwdev;
+	c->wdev_more = e->wdev_more;
+	memcpy(c->wdev, e->wdev, sizeof c->wdev);
+}
+
 int procs_sample(struct procs_reader *r, struct snapshot *out)
 {
 	errno = 0;
@@ -680,6 +876,9 @@ int procs_sample(struct procs_reader *r, struct snapshot *out)
 	size_t n = f->counts->total > 0 ? (size_t)f->counts->total : 0;
 	if (snapshot_reserve_procs(out, n) < 0)
 		return -ENOMEM;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r->now_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	bool sorted = true;
 	for (size_t i = 0; i < n; i++) {
 		procs_fill(r, f->stacks[i], &out->proc[i]);
@@ -689,5 +888,10 @@ int procs_sample(struct procs_reader *r, struct snapshot *out)
 	if (!sorted)
 		qsort(out->proc, n, sizeof *out->proc, procs_pid_cmp);
 	out->nproc = n;
-	return 0;
+	/* exit records now: a process gone from the listing has sent all its own */
+	procs_acct_drain(r->acct);
+	procs_acct_begin(r->acct);
+	for (size_t i = 0; i < n; i++)
+		procs_own(r, &out->proc[i]);
+	return procs_acct_end(r->acct, out);
 }

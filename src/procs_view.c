@@ -31,6 +31,7 @@ const char *procs_kind_name(enum procs_kind k)
 	static const char *const names[] = {
 		[PROCS_KIND_TASK] = "task", [PROCS_KIND_KTHREAD] = "kthread",
 		[PROCS_KIND_FLUSHER] = "flusher", [PROCS_KIND_KSWAPD] = "kswapd",
+		[PROCS_KIND_OTHER] = "other",
 	};
 	return (unsigned)k < NELEM(names) ? names[k] : "?";
 }
@@ -141,6 +142,11 @@ struct sink *procs_sink_new(FILE *out, const char *out_name)
 
 const char *procs_row_command(const struct proc_row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", r->self ? "(this wbtop) " : "", r->cmdline[0] ? r->cmdline : r->comm);
+	if (r->kind == PROCS_KIND_OTHER) {
+		snprintf(buf, len, "(%zu more task%s)", r->nother, r->nother == 1 ? "" : "s");
+		return buf;
+	}
+	snprintf(buf, len, "%s%s%s", r->self ? "(this wbtop) " : "", r->exited ? "(exited) " : "",
+		 r->cmdline[0] ? r->cmdline : r->comm);
 	return buf;
 }

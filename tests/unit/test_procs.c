@@ -321,11 +321,17 @@ START_TEST(test_top_n_by_write_rate)
 	ck_assert_uint_eq(n, 3);
 	ck_assert_int_eq(rows[0].pid, 1);
 	ck_assert_int_eq(rows[1].pid, 3);
-	ck_assert_int_eq(rows[2].pid, 5);
-	ck_assert_double_eq_tol(rows[2].write_kbps, 2048.0, 1e-9);
+	/* the last row is the other four's: the rows add up to the total */
+	ck_assert_int_eq(rows[2].kind, PROCS_KIND_OTHER);
+	ck_assert_uint_eq(rows[2].nother, 4);
+	ck_assert_double_eq_tol(rows[2].write_kbps, 10 * 512.0, 1e-9);
 	ck_assert_uint_eq(s.nwriting, 6);
-	ck_assert_uint_eq(s.nomitted, 3);
+	ck_assert_uint_eq(s.nomitted, 4);
 	ck_assert_double_eq_tol(s.write_kbps, 21 * 512.0, 1e-9);
+	/* shares of all tasks' dirtying: 6, 5 and 10 of 21 */
+	ck_assert_double_eq_tol(rows[0].share_pct, 600.0 / 21, 1e-9);
+	ck_assert_double_eq_tol(rows[1].share_pct, 500.0 / 21, 1e-9);
+	ck_assert_double_eq_tol(rows[2].share_pct, 1000.0 / 21, 1e-9);
 	/* cap 0: nothing written, the summary still complete */
 	n = procs_rank(&fx.prev, &fx.cur, 2.0, NULL, 0, &s);
 	ck_assert_uint_eq(n, 0);
@@ -532,14 +538,15 @@ START_TEST(test_flushers_and_kswapd)
 END_TEST
 
 /* When writers and kernel threads both want more room than there is,
- * each keeps half; a group that needs less leaves the rest to the other. */
-static const struct budget_case { size_t cap, nw, nk, rows_w, rows_k; } budget_cases[] = {
-	{ 4, 5, 3, 2, 2 },
-	{ 4, 1, 5, 1, 3 },
-	{ 4, 5, 1, 3, 1 },
-	{ 10, 3, 2, 3, 2 },
-	{ 1, 1, 1, 1, 0 },
-	{ 3, 0, 0, 0, 0 },
+ * each keeps half; a group that needs less leaves the rest to the other.
+ * When not all fit, one row (after the writers) is the others'. */
+static const struct budget_case { size_t cap, nw, nk, rows_w, rows_k; bool other; } budget_cases[] = {
+	{ 4, 5, 3, 2, 1, true },
+	{ 4, 1, 5, 1, 2, true },
+	{ 4, 5, 1, 2, 1, true },
+	{ 10, 3, 2, 3, 2, false },
+	{ 1, 1, 1, 1, 0, false },	/* no room for it */
+	{ 3, 0, 0, 0, 0, false },
 };
 
 START_TEST(test_group_budget)
@@ -559,10 +566,16 @@ START_TEST(test_group_budget)
 	struct proc_row rows[16];
 	struct procs_summary s;
 	size_t n = procs_rank(&fx.prev, &fx.cur, 1.0, rows, c->cap, &s);
-	ck_assert_uint_eq(n, c->rows_w + c->rows_k);
+	ck_assert_uint_eq(n, c->rows_w + c->rows_k + c->other);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_int_eq(rows[i].kind == PROCS_KIND_KSWAPD, i >= c->rows_w);
-	ck_assert_uint_eq(s.nomitted, c->nw + c->nk - n);
+		ck_assert_int_eq(rows[i].kind, i < c->rows_w ? PROCS_KIND_TASK
+					       : c->other && i == c->rows_w ? PROCS_KIND_OTHER : PROCS_KIND_KSWAPD);
+	ck_assert_uint_eq(s.nomitted, c->nw + c->nk - c->rows_w - c->rows_k);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += rows[i].write_kbps;
+	if (c->other || c->nw + c->nk <= c->cap)
+		ck_assert_double_eq_tol(sum, s.write_kbps, 1e-6);
 	fx_free(&fx);
 }
 END_TEST
@@ -582,8 +595,15 @@ START_TEST(test_thousands)
 	size_t n = procs_rank(&fx.prev, &fx.cur, 1.0, rows, 10, &s);
 	ck_assert_uint_eq(n, 10);
 	ck_assert_uint_eq(s.ntasks, N);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i + 1 < n; i++)
 		ck_assert_double_eq(rows[i].write_kbps, (double)(N - 1 - i));
+	ck_assert_int_eq(rows[9].kind, PROCS_KIND_OTHER);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += rows[i].write_kbps;
+		ck_assert(rows[i].share_pct >= 0 && rows[i].share_pct <= 100);
+	}
+	ck_assert_double_eq_tol(sum, s.write_kbps, 1e-6 * s.write_kbps);
 	fx_free(&fx);
 }
 END_TEST
