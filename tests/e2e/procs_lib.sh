@@ -51,11 +51,14 @@ procs_dev_wkbs() {
 	     indev && $1 == dev { print t, $col["wkB/s"] }' "$1"
 }
 
-# A writer of new data: python3 writes 1 MiB at a time, every 20 ms, to each
-# FILE in turn (O_DIRECT with -d), until killed; each file wraps at 96 MiB.
+# A writer of new data: python3 writes 1 MiB at a time, every 100 ms, to
+# each FILE in turn (O_DIRECT with -d), until killed; each file grows (pages
+# already dirty would not count again: write_bytes counts a page going from
+# clean to dirty), up to 256 MiB, where the writer stops writing.  Its
+# output goes nowhere: a file open for writing is a device it writes to.
 # Sets WRITER_PID.
 start_writer() {
-	python3 - "$@" <<'EOF' &
+	python3 - "$@" > /dev/null 2>&1 <<'EOF' &
 import mmap, os, sys, time
 args = sys.argv[1:]
 direct = args and args[0] == "-d"
@@ -66,11 +69,22 @@ buf = mmap.mmap(-1, 1 << 20)	# page-aligned, as O_DIRECT wants
 buf.write(b"\x5a" * (1 << 20))
 off = 0
 while True:
-    for fd in fds:
-        os.pwrite(fd, buf, off)
-    off = (off + (1 << 20)) % (96 << 20)
-    time.sleep(0.02)
+    if off < (256 << 20):
+        for fd in fds:
+            os.pwrite(fd, buf, off)
+        off += 1 << 20
+    time.sleep(0.1)
 EOF
 	WRITER_PID=$!
 	on_exit "kill $WRITER_PID 2>/dev/null; wait $WRITER_PID 2>/dev/null"
+}
+
+# Wait until each FILE has grown past 2 MiB: its writer is writing.
+procs_wait_written() {
+	for _f in "$@"; do
+		while [ "$(stat -c %s "$_f" 2>/dev/null || echo 0)" -lt $((2 << 20)) ]; do
+			[ -z "${WRITER_PID:-}" ] || kill -0 "$WRITER_PID" 2>/dev/null || fail "a writer died"
+			sleep 0.1
+		done
+	done
 }
