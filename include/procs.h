@@ -157,4 +157,9 @@ struct procs_summary {
 size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, double dt_s,
 		  struct proc_row *rows, size_t cap, struct procs_summary *sum);
 
+/* How many tasks wrote in the interval prev -> cur to device major:minor
+ * (one of their devs, as the rows name them).  0 without processes. */
+size_t procs_dev_writers(const struct snapshot *prev, const struct snapshot *cur, double dt_s, uint32_t major,
+			 uint32_t minor);
+
 #endif

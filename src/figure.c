@@ -403,7 +403,7 @@ const struct fig_proc fig_proc_table[] = {
 	  PSCR("kind", 8, true, 1, 9), fig_p_kind, false },
 	{ "dev", "the devices a task writes to (held on while throttled, else of its files open for "
 	  "writing); the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
-	  PSCR("dev", 9, true, 0, 8), fig_p_dev, false },
+	  PSCR("dev", 12, true, 0, 8), fig_p_dev, false },
 	{ "throttled", "paused by the dirty limits (the writeback trace), else held by them or "
 	  "the block layer (from wchan, best effort)",
 	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), fig_p_thr, false },

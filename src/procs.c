@@ -598,6 +598,40 @@ static void procs_row_other(const struct procs_summary *s, const struct proc_row
 	o->cancelled_kbps = c > 0 ? c : 0;
 }
 
+size_t procs_dev_writers(const struct snapshot *prev, const struct snapshot *cur, double dt_s, uint32_t major,
+			 uint32_t minor)
+{
+	if (!prev || !prev->nproc || dt_s <= 0)
+		return 0;
+	struct procs_ctx x = {
+		.prev = prev, .cur = cur, .dt_s = dt_s, .have_prev = true,
+		.traced = snapshot_find_x(cur, SNAP_XSYS, 0) != NULL,
+	};
+	uint64_t dev = (uint64_t)major << 32 | minor;
+	size_t n = 0, j = 0;
+	struct proc_row r;
+	for (size_t i = 0; i < cur->nproc; i++) {
+		const struct proc_counters *c = &cur->proc[i];
+		while (j < prev->nproc && prev->proc[j].pid < c->pid)
+			j++;
+		const struct proc_counters *p = NULL;
+		if (j < prev->nproc && prev->proc[j].pid == c->pid && procs_same_task(&prev->proc[j], c))
+			p = &prev->proc[j];
+		/* most tasks wrote nothing: told before the row is made */
+		if (c->io_hidden || (p && c->write_bytes == p->write_bytes) || (!p && !c->write_bytes))
+			continue;
+		procs_row_fill(&x, p, c, &r);
+		if (r.status != RATE_OK || r.write_kbps <= 0 || r.kind == PROCS_KIND_FLUSHER)
+			continue;
+		for (uint8_t k = 0; k < r.ndev; k++)
+			if (r.devs[k] == dev) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
 static double procs_bo_kbps(const struct snapshot *prev, const struct snapshot *cur, double dt_s)
 {
 	if (!prev || dt_s <= 0 || cur->sys.pgpgout_kb < prev->sys.pgpgout_kb)

@@ -154,10 +154,24 @@ static void scr_detail_loop(struct screen *s, struct scr_flow *fl, size_t i)
 	scr_flow_field(s, fl, "throttled", !isnan(ms) && ms > 0 ? SCR_WARN : SCR_NORMAL, b);
 }
 
+/* The tasks that wrote to the device in the interval (their files open
+ * for writing, or held on it): only while processes are sampled. */
+static void scr_detail_writers(struct screen *s, struct scr_flow *fl, const struct dev_counters *d)
+{
+	char b[48];
+	if (s->f->prev && s->f->prev->nproc && s->f->cur->nproc)
+		snprintf(b, sizeof b, "%zu", procs_dev_writers(s->f->prev, s->f->cur, s->f->sys.dt_s, d->major,
+								d->minor));
+	else
+		snprintf(b, sizeof b, "- (p: sample processes)");
+	scr_flow_field(s, fl, "writers", SCR_NORMAL, b);
+}
+
 static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
 {
 	const struct dev_rates *r = frame_dev_rate(s->f, i);
 	scr_flow_title(s, fl, "last interval");
+	scr_detail_writers(s, fl, &s->f->cur->dev[i]);
 	if (s->f->dev_dip && s->f->dev_dip[i]) {
 		char why[64];
 		snprintf(why, sizeof why, "! write rate dipped: %s",

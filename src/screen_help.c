@@ -48,6 +48,12 @@ static const struct {
 	{ "*", "under the graph: a knob change; before a knob value: in force" },
 	{ "!DIP", "top right: something dipped this interval" },
 	{ "# = |", "gauge: Dirty, Writeback, background threshold; the end: the limit" },
+	/* the process pane (p): what its figures mean */
+	{ "write/s", "processes: what a task's own threads dirtied or wrote direct (not its reaped children)" },
+	{ "share%", "processes: its part of all tasks' write/s in the interval (never above 100)" },
+	{ "other", "processes: the tasks not shown; the rows add up to 'writing' (bo beside: written out)" },
+	{ "dev", "processes: devices of its files open for writing, or held on (throttled); mmap: -" },
+	{ "X (exited)", "processes: exited in the interval; what it wrote in it is counted" },
 };
 
 /* Append text to buf (len bytes in all), cut short if it does not fit. */
