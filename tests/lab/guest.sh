@@ -1,0 +1,154 @@
+#!/bin/sh
+# tests/lab/guest.sh - the lab's scenario, run as the guest's first process
+# (tests/lab/init hands over to it) on the host's root, read-only over 9p.
+#
+# Stacks on the throttled virtio disks (run.sh's DISKS): three dm-linear
+# devices with XFS on the bus (the thread's dm-0..2), an LVM LV with ext4,
+# dm-crypt with ext4, md RAID0 with XFS and md RAID5 with ext4; a buffered
+# dd on each in two cgroup v2 cgroups; one disk slowed for a while through
+# QMP.  wbtop (JSON and a recording) runs beside the lab's own readers
+# (reader.py: debugfs, io.stat; a tracefs instance read as text); the
+# names of the stacks from dmsetup, lvs, mdstat and findmnt.  Everything
+# lands in the results share ($1), then the guest powers off.
+OUT=$1
+. "$OUT/env"
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin DM_DISABLE_UDEV=1 LC_ALL=C
+fail=0
+log() { echo "lab-guest: $*"; }
+run() { "$@" >> "$OUT/setup.log" 2>&1 || { log "FAILED: $*"; fail=1; }; }
+finish() {
+	sync
+	[ $fail = 0 ] && date +%s > "$OUT/done"
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 10
+}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs none /sys/kernel/debug
+mount -t tracefs none /sys/kernel/tracing
+mount -t cgroup2 none /sys/fs/cgroup
+mkdir -p /run/lock/lvm /run/cryptsetup /run/mdadm
+log "kernel $(uname -r)"
+
+# The kernel loads modules through the package's tree in the host's cache.
+printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "$KDIR" > /run/modprobe
+chmod 755 /run/modprobe
+echo /run/modprobe > /proc/sys/kernel/modprobe
+for m in virtio_blk dm_mod dm_crypt raid0 raid456 xfs ext4 xts aesni_intel algif_skcipher; do
+	/run/modprobe "$m" >> "$OUT/setup.log" 2>&1 || log "modprobe $m failed"
+done
+echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control || fail=1
+mkdir /sys/fs/cgroup/labA /sys/fs/cgroup/labB
+echo 67108864 > /proc/sys/vm/dirty_bytes
+echo 16777216 > /proc/sys/vm/dirty_background_bytes
+
+disk() { # serial -> /dev/vdX
+	for d in /sys/block/vd*; do
+		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return; }
+	done
+}
+LVMCONF='activation{udev_sync=0 udev_rules=0 monitoring=0} devices{obtain_device_list_from_udev=0 use_devicesfile=0} backup{backup=0 archive=0} global{locking_dir="/run/lock/lvm"}'
+
+# the thread: three dm-linear devices on the bus, XFS on each
+i=0
+for s in vda vdb vdc; do
+	d=$(disk $s)
+	run dmsetup create "thread$i" --table "0 $(blockdev --getsz "$d") linear $d 0"
+	run mkfs.xfs -f -q "/dev/mapper/thread$i"
+	mkdir -p "/mnt/thread$i"
+	run mount "/dev/mapper/thread$i" "/mnt/thread$i"
+	i=$((i + 1))
+done
+# LVM: a VG on one disk, an LV with ext4
+run lvm pvcreate --config "$LVMCONF" -ff -y "$(disk vdd)"
+run lvm vgcreate --config "$LVMCONF" labvg "$(disk vdd)"
+run lvm lvcreate --config "$LVMCONF" -y -Zn -n lablv -L 240M labvg
+run dmsetup mknodes
+run mkfs.ext4 -q -F /dev/mapper/labvg-lablv
+mkdir -p /mnt/lv && run mount /dev/mapper/labvg-lablv /mnt/lv
+# dm-crypt (LUKS2, pbkdf2 so the key setup is quick under TCG), ext4
+printf labkey > /run/key
+run cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
+	--key-file /run/key "$(disk vde)"
+run cryptsetup open --key-file /run/key "$(disk vde)" labcrypt
+run mkfs.ext4 -q -F /dev/mapper/labcrypt
+mkdir -p /mnt/crypt && run mount /dev/mapper/labcrypt /mnt/crypt
+# md RAID0 with XFS, RAID5 with ext4 (assume-clean: no resync traffic)
+run mdadm --create /dev/md0 --run --quiet --level=0 --raid-devices=2 --name=labr0 \
+	"$(disk vdf)" "$(disk vdg)"
+run mdadm --create /dev/md1 --run --quiet --level=5 --raid-devices=3 --assume-clean \
+	--name=labr5 "$(disk vdh)" "$(disk vdi)" "$(disk vdj)"
+run mkfs.xfs -f -q /dev/md0
+run mkfs.ext4 -q -F /dev/md1
+mkdir -p /mnt/r0 /mnt/r5
+run mount /dev/md0 /mnt/r0
+run mount /dev/md1 /mnt/r5
+sync
+
+# the names, as the tools of each stack say them
+{
+	echo "## dmsetup"; dmsetup info -c --noheadings -o name,major,minor --separator ' '
+	echo "## lvs"; lvm lvs --config "$LVMCONF" --noheadings -o vg_name,lv_name,lv_kernel_major,lv_kernel_minor 2>/dev/null
+	echo "## mdstat"; cat /proc/mdstat
+	for m in /sys/block/md*; do echo "md ${m##*/} $(cat "$m/dev") $(mdadm --detail --export "/dev/${m##*/}" | sed -n 's/^MD_NAME=//p')"; done
+	echo "## findmnt"; findmnt -rn -o MAJ:MIN,TARGET,FSTYPE,SOURCE
+	echo "## sysfs"
+	for b in /sys/block/*; do
+		n=${b##*/}
+		echo "dev $n $(cat "$b/dev") dm=$(cat "$b/dm/name" 2>/dev/null) holders=$(ls "$b/holders" | tr '\n' ,) slaves=$(ls "$b/slaves" | tr '\n' ,)"
+	done
+} > "$OUT/names.txt" 2>&1
+for e in balance_dirty_pages bdi_dirty_ratelimit; do
+	cp "/sys/kernel/tracing/events/writeback/$e/format" "$OUT/format.$e"
+done
+ls /sys/class/bdi/*/ > "$OUT/bdi-knobs.txt" 2>&1
+
+# the lab's own readers: a tracefs instance read as text, debugfs and io.stat
+T=/sys/kernel/tracing/instances/labtrace
+mkdir "$T"
+echo mono > "$T/trace_clock"
+echo 8192 > "$T/buffer_size_kb"
+echo 1 > "$T/events/writeback/balance_dirty_pages/enable"
+echo 1 > "$T/events/writeback/bdi_dirty_ratelimit/enable"
+cat "$T/trace_pipe" > /tmp/trace.txt &
+TRACE_PID=$!
+python3 "$LAB/reader.py" "$OUT" /tmp/reader.jsonl /tmp/reader.stop &
+READER_PID=$!
+sleep 3
+
+N=${LAB_INTERVALS:-24}
+"$WBTOP" -b -d 1 --format json -n "$N" -o /tmp/wbtop.json -w /tmp/wbtop.db 2> "$OUT/wbtop.err" &
+WBTOP_PID=$!
+sleep 2.5
+writer() { # cgroup dir MiB seconds
+	sh -c 'echo $$ > /sys/fs/cgroup/'"$1"'/cgroup.procs; exec timeout '"$4"' dd if=/dev/zero of='"$2"'/f bs=1M count='"$3"' status=none' &
+	WRITERS="$WRITERS $!"
+}
+WRITERS=
+# the thread: one writer a dm device on the shared bus, dm-1's disk slowed a while
+writer labA /mnt/thread0 280 10
+writer labA /mnt/thread1 280 10
+writer labB /mnt/thread2 280 10
+sleep 3
+echo "vdb 2097152 4" > "$OUT/slow.1.tmp" && mv "$OUT/slow.1.tmp" "$OUT/slow.1"
+wait $WRITERS
+WRITERS=
+# the other stacks
+writer labB /mnt/lv 220 9
+writer labA /mnt/crypt 250 9
+writer labB /mnt/r0 500 9
+writer labA /mnt/r5 350 9
+wait $WRITERS
+wait "$WBTOP_PID" || { log "wbtop failed: $(cat "$OUT/wbtop.err")"; fail=1; }
+touch /tmp/reader.stop
+wait "$READER_PID"
+sleep 0.5
+kill "$TRACE_PID"
+wait
+cat /sys/fs/cgroup/labA/io.stat /sys/fs/cgroup/labB/io.stat > "$OUT/io.stat.end"
+cp /tmp/wbtop.json /tmp/reader.jsonl /tmp/trace.txt /tmp/wbtop.db "$OUT/"
+log "scenario done, fail=$fail"
+finish
