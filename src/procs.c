@@ -264,6 +264,7 @@ struct procs_reader {
 	struct procs_acct *acct;	/* each process's own counters (procs_acct.h) */
 	struct procs_wdev *wdev;	/* the devices written to (procs_wdev.h) */
 	uint64_t now_ns;	/* CLOCK_MONOTONIC of this sample */
+	uint64_t nsamples;	/* taken before this one */
 	char buf[8192];		/* /proc/PID/wchan or stack; a deep stack is cut, which is fine */
 };
 
@@ -886,7 +887,8 @@ static void procs_own(struct procs_reader *r, struct proc_counters *c)
 	struct procs_acct_task *e = procs_acct_update(r->acct, c, procs_read_threads, r);
 	if (!e || e->skip)
 		return;
-	bool wrote = e->own_write > e->rep_write || (!e->wdev_ns && e->own_write > 0);
+	/* (not in the first sample: it has no rates to show a device with) */
+	bool wrote = e->own_write > e->rep_write && r->nsamples > 0;
 	if (wrote && (!e->wdev_ns || r->now_ns - e->wdev_ns >= PROCS_WDEV_EVERY_NS)) {
 		bool more = false;
 		uint8_t n = 0;
@@ -927,5 +929,6 @@ int procs_sample(struct procs_reader *r, struct snapshot *out)
 	procs_acct_begin(r->acct);
 	for (size_t i = 0; i < n; i++)
 		procs_own(r, &out->proc[i]);
+	r->nsamples++;
 	return procs_acct_end(r->acct, out);
 }
