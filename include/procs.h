@@ -149,9 +149,10 @@ struct procs_summary {
  * rows: first the tasks writing or in D state, by write rate (throttled
  * first among equals), then the flush workers and kswapd by CPU use; when
  * both do not fit, each group keeps at least half of cap.  When some did
- * not fit, the last writer row (cap 2 or more) is PROCS_KIND_OTHER: all
- * the tasks not shown, so that the rows' write_kbps add up to the
- * summary's.  A task's share is of that total: never above 100.  Fills
+ * not fit, the last writer row (cap 2 or more, sum not NULL) is
+ * PROCS_KIND_OTHER: all the tasks not shown, so that the rows' write_kbps
+ * add up to the summary's; without sum (the recorder) rows are processes
+ * only.  A task's share is of that total: never above 100.  Fills
  * *sum (may be NULL).  Returns the number of rows written.  Allocates
  * nothing. */
 size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, double dt_s,

@@ -660,8 +660,9 @@ size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, doubl
 	s->traced = x.traced;
 	size_t nw = 0, nk = 0;
 	procs_rank_scan(&x, prev, s, &nw, &nk, NULL);
-	/* When not all fit, one row is the other tasks'. */
-	bool other = nw + nk > cap && cap >= 2;
+	/* When not all fit, one row is the other tasks' (for a display: a
+	 * caller without a summary, the recorder, wants processes only). */
+	bool other = sum && nw + nk > cap && cap >= 2;
 	size_t room = other ? cap - 1 : cap;
 	/* Both groups get at least half the room when both need more. */
 	size_t k_min = nk < room / 2 ? nk : room / 2;
