@@ -31,14 +31,13 @@ struct bdistat_dev {
 	uint64_t kb[BDS_NFIELDS];	/* BdiWriteback, BdiReclaimable, BdiDirtyThresh,
 					 * DirtyThresh, BackgroundThresh, BdiDirtied,
 					 * BdiWritten (KiB), BdiWriteBandwidth (KiB/s) */
-	bool has_root_wb;		/* wb_stats gave the root domain (WbCgIno 1) */
-	uint64_t root_wb_bw_kbps;	/* its WbWriteBandwidth */
+	bool per_domain;		/* kb[] summed from its wb_stats domains (6.10+);
+					 * false: stats alone, on kernels before wb_stats
+					 * the root cgroup's domain only */
 };
 
-/* The kernel's estimate of the device's write bandwidth, KiB/s: the root
- * writeback domain's.  Kernels with wb_stats (6.11+) print 0 as
- * BdiWriteBandwidth while the device has nothing dirty, though the
- * estimate is kept; before them BdiWriteBandwidth is the estimate. */
+/* The kernel's estimate of the device's write bandwidth, KiB/s (see
+ * bdistat_dev_from_domains). */
 uint64_t bdistat_write_bw_kbps(const struct bdistat_dev *d);
 
 /* One cgroup writeback domain of a device (a block of wb_stats). */
@@ -49,6 +48,20 @@ struct bdistat_wb {
 	uint64_t kb[BDS_NFIELDS];	/* WbWriteback, WbReclaimable, WbDirtyThresh,
 					 * -, -, WbDirtied, WbWritten, WbWriteBandwidth */
 };
+
+/* Whether a domain is active: it has dirty or writeback pages, or its
+ * WbWritten moved since prev_written_kb (UINT64_MAX: not known).  An idle
+ * domain's threshold share and bandwidth estimate say nothing of the
+ * device (the root domain keeps the initial 100 MB/s for ever). */
+bool bdistat_wb_active(const struct bdistat_wb *w, uint64_t prev_written_kb);
+
+/* A device's figures from its n domains: dirty, writeback, dirtied and
+ * written summed over every domain; the threshold and the bandwidth over
+ * the active ones only, and not had (their bits clear) when none is.
+ * prev_written_kb[i] is domain i's WbWritten at the last reading
+ * (UINT64_MAX unknown), or NULL.  Sets d->per_domain.  Pure. */
+void bdistat_dev_from_domains(struct bdistat_dev *d, const struct bdistat_wb *wb, size_t n,
+			      const uint64_t *prev_written_kb);
 
 /* One memory cgroup's memory.stat. */
 struct bdistat_cg {
@@ -103,6 +116,14 @@ int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroup
 int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups,
 		      bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx);
 void bdistat_close(struct bdistat_reader *r);	/* NULL is a no-op */
+/* Whether the kernel has per-domain files (bdi/MAJ:MIN/wb_stats), found by
+ * the file at open.  Without them a device's stats file is its root
+ * cgroup's domain alone: the device's figures when no cgroup writeback is
+ * possible (bdistat_root_only_is_device), not otherwise. */
+bool bdistat_has_domains(const struct bdistat_reader *r);
+/* Whether the root domain is all of a device: no cgroup v2 memory
+ * controller (cgroup writeback needs it), checked at open. */
+bool bdistat_root_only_is_device(const struct bdistat_reader *r);
 
 /* The device major:minor in s, or NULL. */
 const struct bdistat_dev *bdistat_find(const struct bdistat_sample *s, uint32_t major,

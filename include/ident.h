@@ -75,6 +75,17 @@ void ident_table_release(struct ident_table *t, uint32_t major, uint32_t minor);
 /* Start a new sample: free identities released two samples ago. */
 void ident_table_sweep(struct ident_table *t);
 
+/* The stable key of an identity (malloc'd; NULL on allocation failure):
+ * dm name or UUID, md name, filesystem UUID (only when the device is not
+ * stack_member: below a holder, a multipath path, an md member, a disk
+ * with partitions), WWID, serial, loop backing file (NULL if none), kernel
+ * name.  Pure. */
+char *ident_key_of(const struct dev_ident *id, bool stack_member, const char *loop_backing);
+/* Whether udev's database (udev_data_dir, normally /run/udev/data) marks
+ * block device major:minor as a multipath member path
+ * (E:DM_MULTIPATH_DEVICE_PATH=1). */
+bool ident_udev_mpath_path(const char *udev_data_dir, uint32_t major, uint32_t minor);
+
 /* Build an identity from already-known fields (replay of a recording).
  * Takes copies of the strings; NULL on allocation failure. */
 const struct dev_ident *ident_table_add(struct ident_table *t, const struct dev_ident *proto);

@@ -83,6 +83,14 @@ struct wbloop_cgroup {
 	uint64_t written_pages;
 };
 
+/* One writeback domain's (device, cgroup) last bandwidth estimate in the
+ * interval, from bdi_dirty_ratelimit (sent while its tasks are throttled). */
+struct wbloop_dom {
+	uint32_t bdi_row;		/* index into bdi[] */
+	uint64_t cgroup_ino;		/* 0 or 1: the root domain */
+	uint64_t write_bw_kbps;
+};
+
 struct wbloop_index {			/* open addressing, key -> slot + 1 */
 	size_t cap;			/* a power of two, or 0 */
 	uint64_t *key;
@@ -96,6 +104,8 @@ struct wbloop {
 	struct wbloop_bdi *bdi;
 	size_t ncg, cap_cg;
 	struct wbloop_cgroup *cg;
+	size_t ndom, cap_dom;
+	struct wbloop_dom *dom;		/* domains with a bandwidth update, in order of the first */
 	bool has_global;		/* a global_dirty_state event came */
 	uint64_t dirty_limit_pages;	/* the smoothed limit writers are held to */
 	uint64_t dirty_thresh_pages, bg_thresh_pages;
@@ -134,5 +144,12 @@ const struct wbloop_task *wbloop_find_task(const struct wbloop *w, int32_t pid);
 
 /* "MAJ:MIN" into its numbers; false for another kind of BDI name. */
 bool wbloop_bdi_devt(const char *bdi, uint32_t *major, uint32_t *minor);
+
+/* A device's write bandwidth as the kernel estimated it in the interval:
+ * the last write_bw of each of its domains that sent one, summed (KiB/s).
+ * false when none did (no domain of it was throttled). */
+bool wbloop_bdi_bw_kbps(const struct wbloop *w, size_t bdi_row, uint64_t *out);
+/* The same for a cgroup, over the devices its domains wrote to. */
+bool wbloop_cg_bw_kbps(const struct wbloop *w, uint64_t cgroup_ino, uint64_t *out);
 
 #endif

@@ -200,9 +200,23 @@ void bdistat_sample_free(struct bdistat_sample *s)
 	bdistat_sample_init(s);
 }
 
+/* A domain's WbWritten at the last reading, to tell one that wrote since. */
+struct bdistat_prev {
+	uint32_t major, minor;
+	uint64_t cg_ino, written_kb;
+};
+
 struct bdistat_reader {
 	int bdi_fd;			/* debugfs bdi/ */
 	int cg_fd;			/* the memory cgroup root, -1 if none */
+	bool has_domains;		/* bdi/ * /wb_stats exist */
+	bool cg_v2;			/* the memory controller is on cgroup v2 */
+	struct bdistat_prev *prev;	/* sorted; the domains of the last reading */
+	size_t nprev, cap_prev;
+	struct bdistat_prev *next;	/* being filled by this reading */
+	size_t nnext, cap_next;
+	uint64_t *pw;			/* one device's domains' prev_written_kb */
+	size_t cap_pw;
 	char *buf;			/* the file being parsed */
 	size_t cap_buf;
 };
@@ -232,10 +246,98 @@ int bdistat_open(struct bdistat_reader **out, const char *debugfs_dir, const cha
 		return -ENOMEM;
 	}
 	r->bdi_fd = fd;
-	bool v2;
+	bool v2 = false;
 	r->cg_fd = cgroup_dir ? cgpath_memory_root(cgroup_dir, &v2) : -1;
+	r->cg_v2 = r->cg_fd >= 0 && v2;
+	/* per-domain files: by the file, not the kernel version */
+	int dup_fd = dup(fd);
+	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+	struct dirent *e;
+	while (d && !r->has_domains && (e = readdir(d))) {
+		char name[300];
+		uint32_t ma, mi;
+		if (!wbloop_bdi_devt(e->d_name, &ma, &mi))
+			continue;
+		snprintf(name, sizeof name, "%s/wb_stats", e->d_name);
+		r->has_domains = faccessat(fd, name, F_OK, 0) == 0;
+	}
+	if (d)
+		closedir(d);
+	else if (dup_fd >= 0)
+		close(dup_fd);
 	*out = r;
 	return 0;
+}
+
+bool bdistat_has_domains(const struct bdistat_reader *r)
+{
+	return r->has_domains;
+}
+
+bool bdistat_root_only_is_device(const struct bdistat_reader *r)
+{
+	return !r->cg_v2;
+}
+
+static int bdistat_prev_cmp(const void *a, const void *b)
+{
+	const struct bdistat_prev *x = a, *y = b;
+	if (x->major != y->major)
+		return x->major < y->major ? -1 : 1;
+	if (x->minor != y->minor)
+		return x->minor < y->minor ? -1 : 1;
+	return (x->cg_ino > y->cg_ino) - (x->cg_ino < y->cg_ino);
+}
+
+/* A domain's WbWritten at the last reading of it, UINT64_MAX if none. */
+static uint64_t bdistat_prev_written(const struct bdistat_reader *r, const struct bdistat_wb *w)
+{
+	struct bdistat_prev key = { w->major, w->minor, w->cg_ino, 0 };
+	const struct bdistat_prev *p = r->nprev ? bsearch(&key, r->prev, r->nprev, sizeof *r->prev,
+							   bdistat_prev_cmp) : NULL;
+	return p ? p->written_kb : UINT64_MAX;
+}
+
+bool bdistat_wb_active(const struct bdistat_wb *w, uint64_t prev_written_kb)
+{
+	if (w->kb[BDS_RECLAIMABLE] || w->kb[BDS_WRITEBACK])
+		return true;
+	return prev_written_kb != UINT64_MAX && (w->have & 1u << BDS_WRITTEN) &&
+	       w->kb[BDS_WRITTEN] != prev_written_kb;
+}
+
+void bdistat_dev_from_domains(struct bdistat_dev *d, const struct bdistat_wb *wb, size_t n,
+			      const uint64_t *prev_written_kb)
+{
+	static const enum bdistat_field summed[] = { BDS_WRITEBACK, BDS_RECLAIMABLE, BDS_DIRTIED,
+						     BDS_WRITTEN };
+	static const enum bdistat_field active_only[] = { BDS_BDI_THRESH, BDS_WRITE_BW };
+	for (size_t k = 0; k < sizeof summed / sizeof *summed; k++) {
+		enum bdistat_field f = summed[k];
+		d->kb[f] = 0;
+		d->have &= ~(1u << f);
+		for (size_t i = 0; i < n; i++)
+			if (wb[i].have & 1u << f) {
+				d->kb[f] += wb[i].kb[f];
+				d->have |= 1u << f;
+			}
+	}
+	for (size_t k = 0; k < sizeof active_only / sizeof *active_only; k++) {
+		d->kb[active_only[k]] = 0;
+		d->have &= ~(1u << active_only[k]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!bdistat_wb_active(&wb[i], prev_written_kb ? prev_written_kb[i] : UINT64_MAX))
+			continue;
+		for (size_t k = 0; k < sizeof active_only / sizeof *active_only; k++) {
+			enum bdistat_field f = active_only[k];
+			if (wb[i].have & 1u << f) {
+				d->kb[f] += wb[i].kb[f];
+				d->have |= 1u << f;
+			}
+		}
+	}
+	d->per_domain = n > 0;
 }
 
 void bdistat_close(struct bdistat_reader *r)
@@ -246,6 +348,9 @@ void bdistat_close(struct bdistat_reader *r)
 	if (r->cg_fd >= 0)
 		close(r->cg_fd);
 	free(r->buf);
+	free(r->prev);
+	free(r->next);
+	free(r->pw);
 	free(r);
 }
 
@@ -284,8 +389,7 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 		struct bdistat_dev *d = &s->dev[s->ndev];
 		d->major = major;
 		d->minor = minor;
-		d->has_root_wb = false;
-		d->root_wb_bw_kbps = 0;
+		d->per_domain = false;
 		if (bdistat_parse_stats(r->buf, (size_t)len, d) == 0)
 			s->ndev++;
 		else
@@ -300,11 +404,20 @@ static int bdistat_read_dev(struct bdistat_reader *r, struct bdistat_sample *s, 
 		int n = bdistat_parse_wb(r->buf, (size_t)len, major, minor, &s->wb, &s->nwb,
 					 &s->cap_wb);
 		rc = n < 0 ? n : 0;
-		for (size_t i = first; dev && i < s->nwb; i++)
-			if (s->wb[i].cg_ino == 1 && (s->wb[i].have & 1u << BDS_WRITE_BW)) {
-				dev->has_root_wb = true;
-				dev->root_wb_bw_kbps = s->wb[i].kb[BDS_WRITE_BW];
-			}
+		size_t nd = s->nwb - first;
+		if (!rc && grow_array((void **)&r->pw, &r->cap_pw, nd, sizeof *r->pw, 16))
+			rc = -ENOMEM;
+		if (!rc && grow_array((void **)&r->next, &r->cap_next, r->nnext + nd,
+				      sizeof *r->next, 64))
+			rc = -ENOMEM;
+		for (size_t i = 0; !rc && i < nd; i++) {
+			const struct bdistat_wb *w = &s->wb[first + i];
+			r->pw[i] = bdistat_prev_written(r, w);
+			r->next[r->nnext++] = (struct bdistat_prev){ major, minor, w->cg_ino,
+								    w->kb[BDS_WRITTEN] };
+		}
+		if (!rc && dev)
+			bdistat_dev_from_domains(dev, &s->wb[first], nd, r->pw);
 	} else if (len == -ENOMEM) {
 		rc = -ENOMEM;
 	}
@@ -389,6 +502,51 @@ static int bdistat_walk_cg(struct bdistat_reader *r, struct bdistat_sample *s, i
 	return rc;
 }
 
+/* The domains read now replace those of their devices in prev; a device
+ * not read this time keeps its old ones. */
+static int bdistat_prev_swap(struct bdistat_reader *r)
+{
+	if (!r->has_domains)
+		return 0;
+	qsort(r->next, r->nnext, sizeof *r->next, bdistat_prev_cmp);
+	size_t keep = r->nnext;
+	for (size_t i = 0; i < r->nprev; i++) {
+		const struct bdistat_prev *p = &r->prev[i];
+		struct bdistat_prev key = { p->major, p->minor, 0, 0 };
+		bool read_now = false;
+		/* any domain of the same device in next? */
+		size_t lo = 0, hi = keep;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct bdistat_prev *n = &r->next[mid];
+			if (n->major == key.major && n->minor == key.minor) {
+				read_now = true;
+				break;
+			}
+			if (n->major < key.major || (n->major == key.major && n->minor < key.minor))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (read_now)
+			continue;
+		if (grow_array((void **)&r->next, &r->cap_next, r->nnext + 1, sizeof *r->next, 64))
+			return -ENOMEM;
+		r->next[r->nnext++] = *p;
+	}
+	if (r->nnext > keep)
+		qsort(r->next, r->nnext, sizeof *r->next, bdistat_prev_cmp);
+	struct bdistat_prev *t = r->prev;
+	size_t cap = r->cap_prev;
+	r->prev = r->next;
+	r->cap_prev = r->cap_next;
+	r->nprev = r->nnext;
+	r->next = t;
+	r->cap_next = cap;
+	r->nnext = 0;
+	return 0;
+}
+
 int bdistat_read(struct bdistat_reader *r, struct bdistat_sample *s, bool cgroups)
 {
 	return bdistat_read_some(r, s, cgroups, NULL, NULL);
@@ -398,7 +556,10 @@ int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool c
 		      bool (*want)(void *ctx, uint32_t major, uint32_t minor), void *ctx)
 {
 	s->ndev = s->nwb = s->ncg = 0;
+	r->nnext = 0;
 	int rc = bdistat_read_devs(r, s, want, ctx);
+	if (!rc)
+		rc = bdistat_prev_swap(r);
 	if (!rc && cgroups && r->cg_fd >= 0) {
 		char path[4096] = "";
 		rc = bdistat_walk_cg(r, s, r->cg_fd, path, 0, 0);
@@ -408,7 +569,7 @@ int bdistat_read_some(struct bdistat_reader *r, struct bdistat_sample *s, bool c
 
 uint64_t bdistat_write_bw_kbps(const struct bdistat_dev *d)
 {
-	return d->has_root_wb ? d->root_wb_bw_kbps : d->kb[BDS_WRITE_BW];
+	return d->kb[BDS_WRITE_BW];
 }
 
 const struct bdistat_dev *bdistat_find(const struct bdistat_sample *s, uint32_t major,

@@ -298,33 +298,103 @@ static uint64_t ident_new_serial(void)
 	return atomic_fetch_add(&last, 1) + 1;
 }
 
+char *ident_key_of(const struct dev_ident *id, bool stack_member, const char *loop_backing)
+{
+	char *key;
+	/* A filesystem UUID names the top of its stack only: dm-linear, a
+	 * multipath path and md members pass the signature below them through. */
+	const char *fs = stack_member ? NULL : id->fs_uuid;
+	if (id->dm_uuid || id->dm_name)
+		key = ident_concat("dm:", id->dm_name ? id->dm_name : id->dm_uuid);
+	else if (id->md_name)
+		key = ident_concat("md:", id->md_name);
+	else if (fs)
+		key = ident_concat("fs:", fs);
+	else if (id->wwid)
+		key = ident_concat(id->partition ? "wwid-part:" : "wwid:", id->wwid);
+	else if (id->serial)
+		key = ident_concat(id->partition ? "serial-part:" : "serial:", id->serial);
+	else if (loop_backing)
+		key = ident_concat("loop:", loop_backing);
+	else
+		key = ident_concat("name:", id->kname);
+	/* Two partitions of one disk share its wwid or serial, as do the paths
+	 * of a multipath LUN: add the kernel name, stable for a partition of a
+	 * given disk and for a path of a given map. */
+	if (key && (id->partition || stack_member) && (id->wwid || id->serial) && !fs) {
+		char *k = malloc(strlen(key) + strlen(id->kname) + 2);
+		if (k)
+			sprintf(k, "%s/%s", key, id->kname);
+		free(key);
+		key = k;
+	}
+	return key;
+}
+
+bool ident_udev_mpath_path(const char *udev_data_dir, uint32_t major, uint32_t minor)
+{
+	char path[PATH_MAX], line[256];
+	snprintf(path, sizeof path, "%s/b%u:%u", udev_data_dir, major, minor);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool yes = false;
+	while (!yes && fgets(line, sizeof line, f))
+		yes = strcmp(line, "E:DM_MULTIPATH_DEVICE_PATH=1\n") == 0 ||
+		      strcmp(line, "E:DM_MULTIPATH_DEVICE_PATH=1") == 0;
+	fclose(f);
+	return yes;
+}
+
+/* Whether a directory of sysfs has an entry other than . and .. */
+static bool ident_dir_has_entry(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool any = false;
+	while (!any && (e = readdir(d)))
+		any = e->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
+/* A device below another (a holder in sysfs: dm, md, bcache), a multipath
+ * path, an md member, or a whole disk with partitions: what blkid finds on
+ * it is the signature of the stack above, not its own. */
+static bool ident_stack_member(const struct dev_ident *id)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, SYS_BLOCK "/%s/holders", id->kname);
+	if (ident_dir_has_entry(path))
+		return true;
+	if (id->fstype && strcmp(id->fstype, "linux_raid_member") == 0)
+		return true;
+	if (ident_udev_mpath_path("/run/udev/data", id->major, id->minor))
+		return true;
+	if (id->partition)
+		return false;
+	snprintf(path, sizeof path, SYS_BLOCK "/%s", id->kname);
+	DIR *d = opendir(path);
+	bool parts = false;
+	struct dirent *e;
+	size_t klen = strlen(id->kname);
+	while (d && !parts && (e = readdir(d))) {
+		char attr[NAME_MAX + 16];
+		snprintf(attr, sizeof attr, "%s/partition", e->d_name);
+		parts = strncmp(e->d_name, id->kname, klen) == 0 && ident_exists(id->kname, attr);
+	}
+	if (d)
+		closedir(d);
+	return parts;
+}
+
 static void ident_make_key(struct dev_ident *id)
 {
 	char *loop = ident_read_attr(id->kname, "loop/backing_file");
 	free(id->key);
-	if (id->dm_uuid)
-		id->key = ident_concat("dm:", id->dm_name ? id->dm_name : id->dm_uuid);
-	else if (id->md_name)
-		id->key = ident_concat("md:", id->md_name);
-	else if (id->fs_uuid)
-		id->key = ident_concat("fs:", id->fs_uuid);
-	else if (id->wwid)
-		id->key = ident_concat(id->partition ? "wwid-part:" : "wwid:", id->wwid);
-	else if (id->serial)
-		id->key = ident_concat(id->partition ? "serial-part:" : "serial:", id->serial);
-	else if (loop)
-		id->key = ident_concat("loop:", loop);
-	else
-		id->key = ident_concat("name:", id->kname);
-	/* Two partitions of one disk share its wwid or serial: add the kernel
-	 * name, which is stable for a partition of a given disk. */
-	if (id->key && id->partition && (id->wwid || id->serial) && !id->fs_uuid) {
-		char *k = malloc(strlen(id->key) + strlen(id->kname) + 2);
-		if (k)
-			sprintf(k, "%s/%s", id->key, id->kname);
-		free(id->key);
-		id->key = k;
-	}
+	id->key = ident_key_of(id, ident_stack_member(id), loop);
 	free(loop);
 	id->key_serial = ident_new_serial();
 }

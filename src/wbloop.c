@@ -30,6 +30,7 @@ void wbloop_free(struct wbloop *w)
 	free(w->task);
 	free(w->bdi);
 	free(w->cg);
+	free(w->dom);
 	wbloop_index_free(&w->task_ix);
 	wbloop_index_free(&w->bdi_ix);
 	wbloop_index_free(&w->cg_ix);
@@ -38,7 +39,7 @@ void wbloop_free(struct wbloop *w)
 
 void wbloop_reset(struct wbloop *w)
 {
-	w->ntask = w->nbdi = w->ncg = 0;
+	w->ntask = w->nbdi = w->ncg = w->ndom = 0;
 	w->has_global = false;
 	w->dirty_limit_pages = w->dirty_thresh_pages = w->bg_thresh_pages = 0;
 	memset(w->written_pages, 0, sizeof w->written_pages);
@@ -287,6 +288,19 @@ int wbloop_add_bw(struct wbloop *w, const struct wbloop_bw *ev)
 	struct wbloop_bdi *b = &w->bdi[bi];
 	bool root = ev->cgroup_ino <= 1;
 	w->events++;
+	/* each domain's latest estimate, for the device's and the cgroup's sums */
+	size_t di = 0;
+	while (di < w->ndom && !(w->dom[di].bdi_row == (uint32_t)bi &&
+				 w->dom[di].cgroup_ino == (root ? 1 : ev->cgroup_ino)))
+		di++;
+	if (di == w->ndom) {
+		if (grow_array((void **)&w->dom, &w->cap_dom, w->ndom + 1, sizeof *w->dom, 16))
+			return -ENOMEM;
+		w->ndom++;
+		w->dom[di].bdi_row = (uint32_t)bi;
+		w->dom[di].cgroup_ino = root ? 1 : ev->cgroup_ino;
+	}
+	w->dom[di].write_bw_kbps = ev->write_bw_kbps;
 	if (b->bw_root && !root)
 		return 0;
 	b->has_bw = true;
@@ -358,4 +372,28 @@ bool wbloop_bdi_devt(const char *bdi, uint32_t *major, uint32_t *minor)
 	*major = (uint32_t)v[0];
 	*minor = (uint32_t)v[1];
 	return true;
+}
+
+bool wbloop_bdi_bw_kbps(const struct wbloop *w, size_t bdi_row, uint64_t *out)
+{
+	bool any = false;
+	*out = 0;
+	for (size_t i = 0; i < w->ndom; i++)
+		if (w->dom[i].bdi_row == bdi_row) {
+			*out += w->dom[i].write_bw_kbps;
+			any = true;
+		}
+	return any;
+}
+
+bool wbloop_cg_bw_kbps(const struct wbloop *w, uint64_t cgroup_ino, uint64_t *out)
+{
+	bool any = false;
+	*out = 0;
+	for (size_t i = 0; i < w->ndom; i++)
+		if (w->dom[i].cgroup_ino == cgroup_ino) {
+			*out += w->dom[i].write_bw_kbps;
+			any = true;
+		}
+	return any;
 }

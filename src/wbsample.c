@@ -88,6 +88,12 @@ int wbsample_open(struct wbsample **out, char *why, size_t whylen)
 	int rb = bdistat_open(&ws->bdi, "/sys/kernel/debug", "/sys/fs/cgroup", line, sizeof line);
 	if (rb)
 		wbsample_note_add(ws, "per-device limits", line);
+	else if (!bdistat_has_domains(ws->bdi) && !bdistat_root_only_is_device(ws->bdi))
+		wbsample_note_add(ws, "per-device limits",
+				  "no debugfs wb_stats in this kernel (before 6.10) and its stats "
+				  "are the root cgroup's alone: dirty, writeback, threshold, "
+				  "dirtied and written per device not shown; bandwidth from the "
+				  "trace while throttled");
 	if (cgsample_open(&ws->cg, "/sys/fs/cgroup", "/proc", line, sizeof line))
 		wbsample_note_add(ws, "cgroups", line);
 	if (rt && rb) {
@@ -156,7 +162,10 @@ static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
 static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 {
 	int rc = 0;
-	for (size_t i = 0; i < ws->stats.ndev; i++) {
+	/* Before wb_stats (6.10) a device's stats file is its root cgroup's domain
+	 * alone: its figures only where no cgroup can have a domain of its own. */
+	bool root_only_ok = bdistat_has_domains(ws->bdi) || bdistat_root_only_is_device(ws->bdi);
+	for (size_t i = 0; root_only_ok && i < ws->stats.ndev; i++) {
 		const struct bdistat_dev *d = &ws->stats.dev[i];
 		uint64_t obj = snap_xobj_dev(d->major, d->minor);
 		static const struct { enum bdistat_field f; enum snap_xdev kind; } map[] = {
@@ -165,14 +174,24 @@ static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 			{ BDS_BDI_THRESH, SNAP_XDEV_WB_THRESH_KB },
 			{ BDS_DIRTIED, SNAP_XDEV_WB_DIRTIED_KB },
 			{ BDS_WRITTEN, SNAP_XDEV_WB_WRITTEN_KB },
+			{ BDS_WRITE_BW, SNAP_XDEV_WB_BW_KBPS },
 		};
 		for (size_t k = 0; k < sizeof map / sizeof *map; k++)
 			if (d->have & 1u << map[k].f)
 				rc = wbsample_add(out, SNAP_XDEV, map[k].kind, obj, d->kb[map[k].f],
 						  rc);
-		if (d->has_root_wb || (d->have & 1u << BDS_WRITE_BW))
-			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, obj,
-					  bdistat_write_bw_kbps(d), rc);
+	}
+	if (root_only_ok || !ws->trace)
+		return rc;
+	/* the bandwidth the kernel estimated for the domains throttled in the
+	 * interval, from bdi_dirty_ratelimit */
+	for (size_t i = 0; i < ws->interval.nbdi; i++) {
+		uint32_t ma, mi;
+		uint64_t bw;
+		if (wbloop_bdi_devt(ws->interval.bdi[i].bdi, &ma, &mi) &&
+		    wbloop_bdi_bw_kbps(&ws->interval, i, &bw))
+			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, snap_xobj_dev(ma, mi),
+					  bw, rc);
 	}
 	return rc;
 }

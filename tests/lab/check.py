@@ -25,6 +25,9 @@ PAGE_KB = 4
 # how long after stamping a sample wbtop may still be reading debugfs (it
 # reads diskstats and drains the trace first; under TCG that takes a while)
 READ_LAG_NS = 400_000_000
+# a request may complete on either side of an interval's end in the guest and
+# in qemu's count: one small one's worth of slack (ext4/XFS log writes)
+REQ_KB = 16
 # a figure of a device whose readings show no activity may be absent in wbtop
 # (it reads an idle device's debugfs files only every 10 s)
 
@@ -375,7 +378,10 @@ def check_throughput(lab, rep, disks):
     """Each disk's w kB/s against qemu's count of what it wrote (host clock)."""
     tallies = {}
     bs = lab.blockstats
-    err = lab.host_off_err + 100_000_000  # the sync's spread and the poll period
+    # the offset is known to within the sync's spread (the host saw each file
+    # late by however long its poller waited for a CPU) and the poll period
+    poll = [b["rt_ns"] - a["rt_ns"] for a, b in zip(bs, bs[1:])]
+    err = lab.host_off_err + (max(poll) if poll else 100_000_000)
 
     def at(t_host, side):
         # the poll at or before t (side -1) / at or after t (side +1)
@@ -402,7 +408,8 @@ def check_throughput(lab, rep, disks):
                 lo = (i1["wr_bytes"][d] - i0["wr_bytes"][d]) / 1024
             tl = tallies.setdefault(("dev", d, "wkb_s"), Tally())
             got = got_row["wkb_s"]
-            tl.add(lo - 4 <= got * dt <= hi + 4, row["wall_ns"], "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), got)
+            tl.add(lo - REQ_KB <= got * dt <= hi + REQ_KB, row["wall_ns"],
+                   "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), got)
     return tallies
 
 
@@ -439,7 +446,7 @@ def check_io_stat(lab, rep, cgs, tops):
                 else:
                     tl.add(False, t1, "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), None)
                 continue
-            tl.add(lo - 4 <= got * dt <= hi + 4, t1, "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), got)
+            tl.add(lo - REQ_KB <= got * dt <= hi + REQ_KB, t1, "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), got)
     return tallies
 
 

@@ -214,6 +214,103 @@ START_TEST(test_reader_fake_tree)
 }
 END_TEST
 
+/* Kernel 6.12 in the lab: dm-0's root domain idle at the initial 100 MB/s,
+ * its writer's cgroup domain busy at 30 MB/s. */
+START_TEST(test_device_from_domains)
+{
+	static const char wb[] =
+		"WbCgIno:                    1\nWbWriteback:                0 kB\n"
+		"WbReclaimable:              0 kB\nWbDirtyThresh:            900 kB\n"
+		"WbDirtied:                320 kB\nWbWritten:                320 kB\n"
+		"WbWriteBandwidth:      102400 kBps\n\n"
+		"WbCgIno:                   28\nWbWriteback:             9216 kB\n"
+		"WbReclaimable:           4096 kB\nWbDirtyThresh:          31308 kB\n"
+		"WbDirtied:             200000 kB\nWbWritten:             190000 kB\n"
+		"WbWriteBandwidth:       30720 kBps\n\n"
+		"WbCgIno:                   69\nWbWriteback:                0 kB\n"
+		"WbReclaimable:              0 kB\nWbDirtyThresh:           5000 kB\n"
+		"WbDirtied:              50000 kB\nWbWritten:              50000 kB\n"
+		"WbWriteBandwidth:       20000 kBps\n";
+	struct bdistat_wb *arr = NULL;
+	size_t n = 0, cap = 0;
+	ck_assert_int_eq(bdistat_parse_wb(wb, sizeof wb - 1, 253, 0, &arr, &n, &cap), 3);
+	struct bdistat_dev d;
+	ck_assert_int_eq(bdistat_parse_stats(stats_618, sizeof stats_618 - 1, &d), 0);
+	bdistat_dev_from_domains(&d, arr, n, NULL);
+	ck_assert(d.per_domain);
+	ck_assert_uint_eq(d.kb[BDS_RECLAIMABLE], 4096);		/* every domain's */
+	ck_assert_uint_eq(d.kb[BDS_WRITEBACK], 9216);
+	ck_assert_uint_eq(d.kb[BDS_DIRTIED], 250320);
+	ck_assert_uint_eq(d.kb[BDS_WRITTEN], 240320);
+	ck_assert_uint_eq(d.kb[BDS_BDI_THRESH], 31308);		/* the busy domain's only */
+	ck_assert_uint_eq(bdistat_write_bw_kbps(&d), 30720);	/* never the root's 102400 */
+	/* the third wrote since the last reading: active too, though clean now */
+	uint64_t prev[3] = { 320, UINT64_MAX, 40000 };
+	bdistat_dev_from_domains(&d, arr, n, prev);
+	ck_assert_uint_eq(d.kb[BDS_BDI_THRESH], 36308);
+	ck_assert_uint_eq(bdistat_write_bw_kbps(&d), 50720);
+	ck_assert(!bdistat_wb_active(&arr[0], 320));
+	ck_assert(!bdistat_wb_active(&arr[0], UINT64_MAX));
+	ck_assert(bdistat_wb_active(&arr[2], 49996));
+	/* all idle: threshold and bandwidth not had (absent, not 0 or 102400) */
+	bdistat_dev_from_domains(&d, arr, 1, NULL);
+	ck_assert(!(d.have & 1u << BDS_BDI_THRESH));
+	ck_assert(!(d.have & 1u << BDS_WRITE_BW));
+	ck_assert(d.have & 1u << BDS_RECLAIMABLE);
+	free(arr);
+}
+END_TEST
+
+/* Kernels before 6.10 have no wb_stats: found by the file at open; a second
+ * reading knows which domains wrote since the first. */
+START_TEST(test_reader_domains_by_file)
+{
+	char root[] = "/tmp/wbtop-bdistat.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	char p[512], dbg[300], why[256] = "";
+	const char *dirs[] = { "old", "old/bdi", "old/bdi/253:0", "new", "new/bdi", "new/bdi/253:0" };
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+		ck_assert_int_eq(mkdir(p, 0700), 0);
+	}
+	snprintf(p, sizeof p, "%s/old/bdi/253:0", root);
+	put(p, "stats", stats_618);
+	snprintf(p, sizeof p, "%s/new/bdi/253:0", root);
+	put(p, "stats", stats_618);
+	put(p, "wb_stats", "WbCgIno: 1\nWbWritten: 5 kB\nWbDirtyThresh: 10 kB\n"
+			   "WbWriteBandwidth: 102400 kBps\n\nWbCgIno: 42\nWbWritten: 7 kB\n"
+			   "WbDirtyThresh: 20 kB\nWbWriteBandwidth: 3000 kBps\n");
+	struct bdistat_reader *r;
+	struct bdistat_sample s;
+	bdistat_sample_init(&s);
+	snprintf(dbg, sizeof dbg, "%s/old", root);
+	ck_assert_int_eq(bdistat_open(&r, dbg, NULL, why, sizeof why), 0);
+	ck_assert(!bdistat_has_domains(r));
+	ck_assert(bdistat_root_only_is_device(r));	/* no cgroup v2 memory controller */
+	ck_assert_int_eq(bdistat_read(r, &s, false), 0);
+	ck_assert(!s.dev[0].per_domain);
+	bdistat_close(r);
+	snprintf(dbg, sizeof dbg, "%s/new", root);
+	ck_assert_int_eq(bdistat_open(&r, dbg, NULL, why, sizeof why), 0);
+	ck_assert(bdistat_has_domains(r));
+	ck_assert_int_eq(bdistat_read(r, &s, false), 0);
+	ck_assert(s.dev[0].per_domain);
+	ck_assert(!(s.dev[0].have & 1u << BDS_WRITE_BW));	/* both idle, nothing known before */
+	put(p, "wb_stats", "WbCgIno: 1\nWbWritten: 5 kB\nWbDirtyThresh: 10 kB\n"
+			   "WbWriteBandwidth: 102400 kBps\n\nWbCgIno: 42\nWbWritten: 900 kB\n"
+			   "WbDirtyThresh: 20 kB\nWbWriteBandwidth: 3000 kBps\n");
+	ck_assert_int_eq(bdistat_read(r, &s, false), 0);
+	ck_assert_uint_eq(bdistat_write_bw_kbps(&s.dev[0]), 3000);	/* 42 wrote since */
+	ck_assert_uint_eq(s.dev[0].kb[BDS_BDI_THRESH], 20);
+	ck_assert_uint_eq(s.dev[0].kb[BDS_WRITTEN], 905);
+	bdistat_sample_free(&s);
+	bdistat_close(r);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *bdistat_suite(void)
 {
 	Suite *s = suite_create("bdistat");
@@ -223,6 +320,8 @@ Suite *bdistat_suite(void)
 	tcase_add_test(tc, test_wb_stats_blocks);
 	tcase_add_test(tc, test_memstat_v1_v2);
 	tcase_add_test(tc, test_reader_fake_tree);
+	tcase_add_test(tc, test_device_from_domains);
+	tcase_add_test(tc, test_reader_domains_by_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -208,11 +208,44 @@ START_TEST(test_bdi_names)
 }
 END_TEST
 
+/* Kernel 6.1 has no wb_stats: a device's bandwidth is its domains' last
+ * bdi_dirty_ratelimit write_bw in the interval, summed; a cgroup's the same
+ * over its devices. */
+START_TEST(test_domain_bandwidth_sums)
+{
+	struct wbloop w;
+	wbloop_init(&w);
+	uint64_t bw;
+	ck_assert(!wbloop_bdi_bw_kbps(&w, 0, &bw));
+	struct wbloop_bw ev = { "253:0", 30000, 0, 0, 0, 0, 28 };
+	ck_assert_int_eq(wbloop_add_bw(&w, &ev), 0);
+	ev.write_bw_kbps = 31000;		/* the same domain later: replaces */
+	ck_assert_int_eq(wbloop_add_bw(&w, &ev), 0);
+	ev.cgroup_ino = 69;
+	ev.write_bw_kbps = 12000;
+	ck_assert_int_eq(wbloop_add_bw(&w, &ev), 0);
+	ev.bdi = "253:1";
+	ev.write_bw_kbps = 5000;
+	ck_assert_int_eq(wbloop_add_bw(&w, &ev), 0);
+	ck_assert(wbloop_bdi_bw_kbps(&w, 0, &bw));
+	ck_assert_uint_eq(bw, 43000);
+	ck_assert(wbloop_bdi_bw_kbps(&w, 1, &bw));
+	ck_assert_uint_eq(bw, 5000);
+	ck_assert(wbloop_cg_bw_kbps(&w, 69, &bw));
+	ck_assert_uint_eq(bw, 17000);
+	ck_assert(!wbloop_cg_bw_kbps(&w, 1, &bw));
+	wbloop_reset(&w);
+	ck_assert(!wbloop_bdi_bw_kbps(&w, 0, &bw));	/* a new interval starts empty */
+	wbloop_free(&w);
+}
+END_TEST
+
 Suite *wbloop_suite(void)
 {
 	Suite *s = suite_create("wbloop");
 	TCase *tc = tcase_create("sums");
 	tcase_add_test(tc, test_pauses_sum_positive_only);
+	tcase_add_test(tc, test_domain_bandwidth_sums);
 	tcase_add_test(tc, test_written_by_reason);
 	tcase_add_test(tc, test_bandwidth_and_global);
 	tcase_add_test(tc, test_reset_keeps_capacity);
