@@ -34,7 +34,7 @@ awk -v sh=$sh '$2 == sh && $4 != "-" && $4 + 0 > 0' "$TMP/rows" > "$TMP/shell"
 [ -s "$TMP/shell" ] && { cat "$TMP/out"; fail "the shell (pid $sh) shown writing: $(cat "$TMP/shell")"; }
 awk -v dd=$dd '$2 == dd' "$TMP/rows" > "$TMP/dd"
 [ -s "$TMP/dd" ] || { cat "$TMP/out"; fail "no row of the dd"; }
-grep -q '^[0-9]* [0-9]* X .*(exited) dd ' "$TMP/dd" || { cat "$TMP/out"; fail "the dd's last row is not marked exited"; }
+grep -q "^[0-9]* [0-9]* X .*(exited) dd" "$TMP/dd" || { cat "$TMP/dd"; fail "the dd's last row is not marked exited"; }
 # where it was seen alive and writing, its device
 alive=$(awk '$3 != "X" && $4 != "-" && $4 + 0 > 0' "$TMP/dd" | wc -l)
 ondev=$(awk -v dev="$loop" '$3 != "X" && $4 != "-" && $4 + 0 > 0 && $7 == dev' "$TMP/dd" | wc -l)
