@@ -4,6 +4,9 @@
 #   make check      build with ASan+UBSan, run unit, end-to-end and fuzz tests
 #   make bench      print the cost figures (callgrind instructions, CPU, RSS)
 #   make dips-eval  run the labelled live corpus of the dip detector (root, ~8 min)
+#   make check-kernels  boot Debian 12's kernels (6.1, 6.12) under qemu and check every
+#                   kernel-loop figure against independent readings (root, after
+#                   sh tools/deps.sh lab; ~10 min; tests/lab/)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   a Debian package: dpkg-buildpackage -us -uc -b (debian/; tests/e2e/t_deb.sh)
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
@@ -56,7 +59,7 @@ FUZZ_CC  ?= clang
 FUZZFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
 
-.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval install uninstall clean distclean
+.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval check-kernels install uninstall clean distclean
 all: wbtop
 
 # Build and start the monitor: make run ARGS="-d 2"
@@ -82,12 +85,14 @@ $(BUILD)/san/wbtop: $(SAN_OBJ) | $(BUILD)/san/wbprobe
 
 # One Check runner for every suite: each tests/unit/test_*.c defines one or
 # more "Suite *NAME_suite(void)"; the list is generated from the sources.
-$(BUILD)/san/unit/suites.h: $(UNIT_SRC)
+$(BUILD)/san/unit/suites.h: $(UNIT_SRC) Makefile
 	@mkdir -p $(@D)
 	@sed -n 's/^Suite \*\([a-z0-9_]*_suite\)(void)$$/\1/p' $(UNIT_SRC) | sort -u > $@.names
 	@{ while read s; do echo "Suite *$$s(void);"; done < $@.names; \
 	   echo "#define UNIT_SUITES \\"; \
-	   while read s; do echo "	$$s, \\"; done < $@.names; echo; } > $@
+	   while read s; do echo "	$$s, \\"; done < $@.names; echo; \
+	   echo "#define UNIT_SUITE_NAMES \\"; \
+	   while read s; do echo "	\"$${s%_suite}\", \\"; done < $@.names; echo; } > $@
 	@rm -f $@.names
 
 $(BUILD)/san/unit/%.o: tests/unit/%.c
@@ -159,6 +164,10 @@ bench: wbtop $(BUILD)/bench/rec_bench $(BUILD)/bench/detect_bench $(BUILD)/bench
 # scored against them (tests/dips/corpus.sh).
 dips-eval: wbtop
 	@sh tests/dips/corpus.sh $(CURDIR)/wbtop
+
+# The kernel lab (tests/lab/run.sh): real kernels under qemu, cgroup v2, device-mapper, md.
+check-kernels: wbtop
+	@WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/lab sh tests/lab/run.sh
 
 install: wbtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
