@@ -79,6 +79,19 @@ restore_dirty_knobs() {
 	else echo "$old_bg_ratio" > $_vm/dirty_background_ratio; fi
 }
 
+# wait_output FILE ERE [PID]: until FILE (what a wbtop writes, an interval
+# flushed whole) has a line matching ERE; what the test drives next then starts
+# from what wbtop has done, not from a guess of how long that takes.  Fails if
+# PID ends first, or after a minute.
+wait_output() {
+	_i=0
+	while ! grep -qE -- "$2" "$1" 2>/dev/null; do
+		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && fail "want a line matching '$2' in $1: the process ended first"
+		_i=$((_i + 1)); [ $_i -gt 600 ] && fail "want a line matching '$2' in $1: none after 60 s"
+		sleep 0.1
+	done
+}
+
 # The test driver of the writeback trace source (tests/probe/wbprobe.c),
 # built next to the wbtop under test.
 WBPROBE=${WBPROBE:-$(dirname "$WBTOP")/wbprobe}

@@ -34,6 +34,15 @@
 #               fixture knobs as the kernel would), dirtied, written (KiB/s),
 #               run, blocked
 SCR_TMUX=""
+# A wait's seconds are a bound for a failure, not a measurement: they are
+# stretched (by 4 unless SCR_WAIT_SCALE says) so that a loaded machine, slow to
+# start a sanitized wbtop or to draw, fails no test; a wait that is met ends at once.
+SCR_WAIT_SCALE=${SCR_WAIT_SCALE:-4}
+# wbtop on the fixture runs at a real-time priority too, below the driver's:
+# descheduled between its clock and its reads by a loaded machine, it would
+# divide one interval's counts by another's time and see dips nobody scripted.
+SCR_RT=""
+chrt -f 5 true 2>/dev/null && SCR_RT="chrt -f 5"
 
 scr_setup_live() {
 	need_tool tmux tmux
@@ -242,7 +251,7 @@ scr_fixture_run() {
 fx=$1 kernfs=$2; shift 2
 for f in diskstats vmstat stat meminfo; do mount --bind "$fx/$f" "/proc/$f" || exit 90; done
 for f in "$fx"/vm/*; do mount --bind "$f" "/proc/sys/vm/${f##*/}" || exit 90; done
-exec sh "$kernfs" "$@"' wbtop "$FX" "$KERNFS" "$WBTOP" "$@" >"$TMP/fx.out" 2>"$TMP/fx.err"
+exec $SCR_RT sh "$kernfs" "$@"' wbtop "$FX" "$KERNFS" "$WBTOP" "$@" >"$TMP/fx.out" 2>"$TMP/fx.err"
 }
 
 # scr_start COLS ROWS [VAR=VALUE...] -- [wbtop args]
@@ -266,7 +275,7 @@ for f in "$FX"/vm/*; do mount --bind "\$f" "/proc/sys/vm/\${f##*/}" || exit 90; 
 # the kernel loop as on a host that has it all (the mounts of the host untouched), or
 # with debugfs hidden (SCR_NO_DEBUGFS=1): what the status line says must not depend on
 # what this host happens to have mounted
-exec env WB_HIDE_DEBUGFS=${SCR_NO_DEBUGFS:-} $envs sh "$KERNFS" "$WBTOP" "\$@"' wbtop "\$@" 2>"$TMP/stderr"
+exec $SCR_RT env WB_HIDE_DEBUGFS=${SCR_NO_DEBUGFS:-} $envs sh "$KERNFS" "$WBTOP" "\$@"' wbtop "\$@" 2>"$TMP/stderr"
 echo \$? >"$TMP/rc.tmp"
 stty -g >"$TMP/stty.after"
 mv "$TMP/rc.tmp" "$TMP/rc"
@@ -318,7 +327,7 @@ scr_pid() {
 scr_ended() {
 	i=0
 	while [ ! -e "$TMP/rc" ]; do
-		i=$((i + 1)); [ $i -gt 100 ] && { scr_cap >/dev/null; scr_show; fail "$1: wbtop did not end"; }
+		i=$((i + 1)); [ $i -gt $((100 * SCR_WAIT_SCALE)) ] && { scr_cap >/dev/null; scr_show; fail "$1: wbtop did not end"; }
 		sleep 0.05
 	done
 	[ "$(cat "$TMP/rc")" = "${2:-0}" ] || { scr_cap >/dev/null; scr_show; fail "$1: wbtop exited $(cat "$TMP/rc")"; }
@@ -337,6 +346,7 @@ scr_show() {
 
 scr_wait() {
 	want=$1 secs=${2:-10}
+	secs=$((secs * SCR_WAIT_SCALE))
 	end=$(( $(date +%s) + secs ))
 	while :; do
 		scr_cap >/dev/null
@@ -349,6 +359,7 @@ scr_wait() {
 
 scr_wait_re() {
 	want=$1 secs=${2:-10}
+	secs=$((secs * SCR_WAIT_SCALE))
 	end=$(( $(date +%s) + secs ))
 	while :; do
 		scr_cap >/dev/null
@@ -362,6 +373,7 @@ scr_wait_re() {
 # Until the graph's mark row (the row above the status line) shows CHAR.
 scr_wait_mark() {
 	secs=${2:-10}
+	secs=$((secs * SCR_WAIT_SCALE))
 	end=$(( $(date +%s) + secs ))
 	while :; do
 		scr_cap >/dev/null
