@@ -16,6 +16,9 @@ out=${BUILD:-build}/bench
 mkdir -p "$out"
 tmp=$(mktemp -d /tmp/wbtop-wbtrace-bench.XXXXXX)
 vm=/proc/sys/vm
+# the host-wide knob lock of the tests (tests/e2e/lib.sh, knob_lock), held until exit
+mkdir -p /run/lock && exec 8>>/run/lock/wbtop-knobs.lock && flock 8 ||
+	{ echo "wbtrace_bench: cannot take /run/lock/wbtop-knobs.lock"; exit 1; }
 old_ratio=$(cat $vm/dirty_ratio) old_bytes=$(cat $vm/dirty_bytes)
 cleanup() {
 	for w in ${writers:-}; do	# each writer loop, then the dd it is running
@@ -24,6 +27,7 @@ cleanup() {
 	done
 	wait 2>/dev/null
 	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $vm/dirty_bytes; else echo "$old_ratio" > $vm/dirty_ratio; fi
+	flock -u 8
 	umount -l "$tmp/mnt" 2>/dev/null
 	[ -n "${dev:-}" ] && losetup -d "$dev"
 	rm -rf "$tmp"

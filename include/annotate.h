@@ -31,4 +31,8 @@ int annotate_file(const char *path, FILE *out, const struct dip_params *p);
 int annotate_stream(FILE *in, const char *name, FILE *out, FILE *err,
 		    const struct dip_params *p);
 
+/* An iostat write rate (KiB/s) at the resolution the detector judges every
+ * iostat log at: 0.01 MiB/s, that of iostat -m, whatever unit the log is in. */
+double annotate_iostat_resolution(double kibps);
+
 #endif

@@ -405,6 +405,19 @@ static double annotate_io_unit(const struct annotate *a, const struct annotate_i
 	return rate > 0 && kb > 32 * rate ? 1024.0 : lay->kib;
 }
 
+/* A write rate as the detector judges it: at 0.01 MiB/s (10.24 KiB/s), the
+ * resolution of iostat -m, so that one log printed in kB/s, in MB/s or in
+ * sectors gets the same marks (a value near the threshold would otherwise fall
+ * on either side of it by the rounding of its unit).  In hundredths of KiB,
+ * exact for the logs' two decimals; halves go up.  See doc/dips.md. */
+double annotate_iostat_resolution(double kibps)
+{
+	if (!(kibps > 0) || kibps > 1e15)
+		return kibps > 0 ? kibps : 0.0;
+	long long h = llround(kibps * 100.0);
+	return (double)((h + 512) / 1024) * 10.24;
+}
+
 /* "dm-0 31150.80 0.00 498411.24 0 2482088": one device's rates, held in its report. */
 static int annotate_iostat_device(struct annotate *a, const char *s, size_t len, size_t eol)
 {
@@ -429,7 +442,8 @@ static int annotate_iostat_device(struct annotate *a, const char *s, size_t len,
 	if (lay)
 		kib = annotate_io_unit(a, lay);
 	annotate_number(&a->tok[col + 1], &value);
-	if (annotate_iostat_boundary(a) < 0 || annotate_iostat_add(a, value * kib) < 0)
+	if (annotate_iostat_boundary(a) < 0 ||
+	    annotate_iostat_add(a, annotate_iostat_resolution(value * kib)) < 0)
 		return -1;
 	return annotate_emit(a, s, len, eol, true, false);
 }

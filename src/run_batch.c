@@ -349,12 +349,14 @@ static int batch_run_emit(struct batch_run *r, const struct frame *f)
 int run_batch(const struct opts *o)
 {
 	struct batch_run r;
+	/* Before the source opens: a signal between its tracefs instance's making and
+	 * the loop must end the loop, which removes the instance, not wbtop. */
+	ticker_install_signals();
 	int status = batch_run_open(&r, o);
 	if (status) {
 		batch_run_close(&r);
 		return status;
 	}
-	ticker_install_signals();
 	uint64_t step_ns = (uint64_t)(o->delay_s * 1e9);
 	uint64_t start_ns = ticker_now_ns();
 	long printed = 0;

@@ -685,6 +685,8 @@ static void run_screen_warn(struct screen_run *r, const char *warnings)
 static int run_screen_main(const struct opts *o, const char *sort, const char *warnings)
 {
 	struct screen_run r;
+	/* Before the source opens (see run_batch); again below, before curses starts. */
+	ticker_install_signals();
 	int status = run_screen_open(&r, o);
 	if (status) {
 		fprintf(stderr, "wbtop: %s\n", r.err);

@@ -170,7 +170,7 @@ static void scr_gauge_trend(struct screen *s, struct screen_trend *tr)
 void scr_draw_gauge(struct screen *s, int y)
 {
 	const struct sys_rates *r = &s->f->sys;
-	char a[16], b[16], c[40];
+	char a[16], b[16];
 	struct scr_line ln = { y, 0, COLS };
 	scr_add(s, &ln, SCR_TITLE, "dirty ");
 	int text_w = 32;
@@ -197,37 +197,44 @@ void scr_draw_gauge(struct screen *s, int y)
 	 * over the last SCR_TREND_WINDOW_S, said first ("30s avg"). */
 	struct screen_trend tr = { r->dirtied_kbps, r->written_kbps, 0 };
 	scr_gauge_trend(s, &tr);
-	/* the window the forecasts average over is said last, where there is room: at 80
-	 * columns the forecasts themselves come first */
+	/* the window the forecasts average over, said last */
 	char win[24];
 	snprintf(win, sizeof win, "(%.0fs avg)", tr.span_s > 0 ? tr.span_s : r->dt_s);
 	double growth_kbps = tr.dirtied_kbps - tr.written_kbps;
 	double t = screen_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
-	if (t >= 0) {
-		snprintf(c, sizeof c, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
-		scr_field(s, &ln, " grows", SCR_NORMAL, c);
-		scr_field(s, &ln, "limit in", t < 30 ? SCR_WARN : SCR_NORMAL,
-			  screen_fmt_duration(t, b, sizeof b));
-	} else {
-		scr_add(s, &ln, SCR_NORMAL, " not growing");
-	}
+	/* What the room holds, in this order: the window (a forecast can't be read without
+	 * it), when the limit is reached, when the dirty data drains, then the growth's rate,
+	 * then the drain's (ASCII: a byte a column; scr_field puts a space each side). */
 	double d = screen_drain_s(used, tr.written_kbps);
-	if (d >= 0) {
-		/* one piece, so it shows whole or not at all (and the rate only if room) */
-		snprintf(c, sizeof c, "%s at %s/s", screen_fmt_duration(d, a, sizeof a),
-			 scr_kb(tr.written_kbps, b, sizeof b));
-		/* the rate goes before the window does: both forms first with the window's room
-		 * kept, then the short one without it */
-		int xmax = ln.xmax;
-		ln.xmax = xmax - 2 - (int)strlen(win);	/* scr_field: a space each side */
-		bool put = scr_field(s, &ln, " drains in", SCR_NORMAL, c) ||
-			   scr_field(s, &ln, " drains in", SCR_NORMAL, a);
-		ln.xmax = xmax;
-		if (!put)
-			scr_field(s, &ln, " drains in", SCR_NORMAL, a);
-	} else if (used) {
+	char grow[24], lim[24] = "", drain[24] = "", drain_rate[48];
+	snprintf(grow, sizeof grow, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
+	if (t >= 0)
+		screen_fmt_duration(t, lim, sizeof lim);
+	if (d >= 0)
+		screen_fmt_duration(d, drain, sizeof drain);
+	snprintf(drain_rate, sizeof drain_rate, "%s at %s/s", drain, scr_kb(tr.written_kbps, b, sizeof b));
+	int room = ln.xmax - ln.x - ((int)strlen(win) + 2);
+	int w_lim = t >= 0 ? (int)(strlen("limit in") + strlen(lim)) + 2 : (int)strlen(" not growing");
+	int w_drain = d >= 0 ? (int)(strlen(" drains in") + strlen(drain)) + 2
+		      : used ? (int)strlen("  nothing being written") : 0;
+	bool show_lim = w_lim <= room;
+	room -= show_lim ? w_lim : 0;
+	bool show_drain = w_drain <= room;
+	room -= show_drain ? w_drain : 0;
+	int w_grow = (int)(strlen(" grows") + strlen(grow)) + 2;
+	bool show_grow = t >= 0 && show_lim && w_grow <= room;
+	room -= show_grow ? w_grow : 0;
+	bool long_drain = d >= 0 && show_drain && (int)(strlen(drain_rate) - strlen(drain)) <= room;
+	if (show_grow)
+		scr_field(s, &ln, " grows", SCR_NORMAL, grow);
+	if (show_lim && t >= 0)
+		scr_field(s, &ln, "limit in", t < 30 ? SCR_WARN : SCR_NORMAL, lim);
+	else if (show_lim)
+		scr_add(s, &ln, SCR_NORMAL, " not growing");
+	if (show_drain && d >= 0)
+		scr_field(s, &ln, " drains in", SCR_NORMAL, long_drain ? drain_rate : drain);
+	else if (show_drain && used)
 		scr_add(s, &ln, SCR_NORMAL, "  nothing being written");
-	}
 	scr_field(s, &ln, "", SCR_DIM, win);
 }
 

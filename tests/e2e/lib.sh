@@ -3,6 +3,14 @@ set -u
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root ($1)"; }
+# need_tool COMMAND PACKAGE: a test that needs COMMAND skips without it, but
+# not under CI (CI=true), where tools/deps.sh test has installed everything the
+# tests use and a missing tool is a failure of the set-up.
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	[ "${CI:-}" = true ] && fail "$1 is missing: tools/deps.sh test must install $2"
+	skip "$1 not installed (Debian: $2; sh tools/deps.sh test installs it)"
+}
 TMP=$(mktemp -d /tmp/wbtop-t.XXXXXX)
 CLEANUPS=""
 # Register a command to run at exit, last registered first.
@@ -31,12 +39,35 @@ make_loop_fs() {
 	LOOPDEV=$dev
 }
 # Tests that make an XFS filesystem need mkfs.xfs (tools/deps.sh test installs it).
-need_xfs() { command -v mkfs.xfs >/dev/null 2>&1 || skip "mkfs.xfs missing (xfsprogs)"; }
+need_xfs() { need_tool mkfs.xfs xfsprogs; }
+
+# One host-wide lock for the host's writeback knobs: every test and bench that
+# changes them holds it exclusively for its whole run (knob_lock), one that
+# only compares them with wbtop's output holds it shared (knob_lock_shared),
+# so that no two save and restore each other's values.  It is let go last at
+# exit, after the knobs are back (fd 8 may be inherited by what the test
+# started, so it is unlocked, not just closed).
+KNOB_LOCK=${WB_KNOB_LOCK:-/run/lock/wbtop-knobs.lock}
+knob_lock() {
+	[ -n "${KNOB_LOCKED:-}" ] && return 0
+	if [ "${1:-}" = -s ] && ! [ -w "$(dirname "$KNOB_LOCK")" ]; then
+		# not root: nothing of ours can change the knobs without the lock's file
+		[ -e "$KNOB_LOCK" ] || return 0
+		exec 8<"$KNOB_LOCK" || fail "cannot open $KNOB_LOCK"
+	else
+		mkdir -p "$(dirname "$KNOB_LOCK")" && exec 8>>"$KNOB_LOCK" || fail "cannot open $KNOB_LOCK"
+	fi
+	flock ${1:--x} 8 || fail "cannot take $KNOB_LOCK"
+	KNOB_LOCKED=1
+	on_exit "flock -u 8"
+}
+knob_lock_shared() { knob_lock -s; }
 
 # Remember the dirty-limit knobs and put them back at exit, also when the
-# test fails.  Writing one member of a ratio/bytes pair zeroes the other,
+# test fails.  Takes the knob lock first.  Writing one member of a ratio/bytes pair zeroes the other,
 # so what is written back is the member that was in force (non-zero).
 save_dirty_knobs() {
+	knob_lock
 	_vm=/proc/sys/vm
 	old_ratio=$(cat $_vm/dirty_ratio) old_bytes=$(cat $_vm/dirty_bytes)
 	old_bg_ratio=$(cat $_vm/dirty_background_ratio) old_bg_bytes=$(cat $_vm/dirty_background_bytes)
@@ -46,6 +77,19 @@ restore_dirty_knobs() {
 	if [ "$old_bytes" != 0 ]; then echo "$old_bytes" > $_vm/dirty_bytes; else echo "$old_ratio" > $_vm/dirty_ratio; fi
 	if [ "$old_bg_bytes" != 0 ]; then echo "$old_bg_bytes" > $_vm/dirty_background_bytes
 	else echo "$old_bg_ratio" > $_vm/dirty_background_ratio; fi
+}
+
+# wait_output FILE ERE [PID]: until FILE (what a wbtop writes, an interval
+# flushed whole) has a line matching ERE; what the test drives next then starts
+# from what wbtop has done, not from a guess of how long that takes.  Fails if
+# PID ends first, or after a minute.
+wait_output() {
+	_i=0
+	while ! grep -qE -- "$2" "$1" 2>/dev/null; do
+		[ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null && fail "want a line matching '$2' in $1: the process ended first"
+		_i=$((_i + 1)); [ $_i -gt 600 ] && fail "want a line matching '$2' in $1: none after 60 s"
+		sleep 0.1
+	done
 }
 
 # The test driver of the writeback trace source (tests/probe/wbprobe.c),
@@ -64,18 +108,22 @@ without_kloop_note() { grep -Ev "$KLOOP_NOTE_RE" "$1"; return 0; }
 # stderr_clean FILE: FILE is empty but for that line.
 stderr_clean() { [ -z "$(without_kloop_note "$1")" ]; }
 
-# tracefs and debugfs at their usual places.  When the host has not mounted
-# them, the test starts again in a private mount namespace that has, so the
-# host's mounts stay as they were.  Call before anything is set up.
+# tracefs, debugfs and a memory cgroup hierarchy at their usual places
+# (tests/e2e/kernfs.sh).  When the host lacks one, the test starts again in a
+# private mount namespace that has all three, so the host's mounts stay as
+# they were.  Call before anything is set up.
+KERNFS="$(dirname "$E2E_LIB")/kernfs.sh"
+kernfs_here() {
+	mountpoint -q /sys/kernel/tracing && mountpoint -q /sys/kernel/debug &&
+		{ [ -e /sys/fs/cgroup/cgroup.controllers ] || [ -e /sys/fs/cgroup/memory.stat ] ||
+		  [ -e /sys/fs/cgroup/memory/memory.stat ]; }
+}
 need_kernfs() {
-	mountpoint -q /sys/kernel/tracing && mountpoint -q /sys/kernel/debug && return 0
-	[ -z "${WB_KERNFS_NS:-}" ] || fail "tracefs or debugfs would not mount"
+	kernfs_here && return 0
+	[ -z "${WB_KERNFS_NS:-}" ] || fail "tracefs, debugfs or a cgroup hierarchy would not mount"
 	rm -rf "$TMP"
 	trap - EXIT
-	WB_KERNFS_NS=1 exec unshare -m --propagation private sh -c '
-		mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
-		mountpoint -q /sys/kernel/debug || mount -t debugfs nodev /sys/kernel/debug
-		exec sh "$0"' "$1"
+	WB_KERNFS_NS=1 exec unshare -m --propagation private sh "$KERNFS" sh "$1"
 }
 
 # A tracefs instance of the test's own reading balance_dirty_pages as text

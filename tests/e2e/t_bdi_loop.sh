@@ -4,7 +4,7 @@
 # on exit (a detached loop device keeps its BDI and its limits).
 . "$E2E_LIB"
 need_root "makes a loop device"
-command -v losetup >/dev/null || skip "no losetup"
+need_tool losetup mount
 truncate -s 64M "$TMP/disk.img"
 LOOP=$(losetup -f --show "$TMP/disk.img" 2>/dev/null) || skip "cannot make a loop device"
 on_exit "losetup -d $LOOP 2>/dev/null"

@@ -20,7 +20,7 @@
 . "$E2E_LIB"
 need_root "makes cgroups and loop filesystems, sets BDI limits and reads tracefs"
 need_kernfs "$0"
-command -v pv >/dev/null 2>&1 || skip "pv not installed"
+need_tool pv pv
 . "$(dirname "$0")/screen_lib.sh"
 scr_setup_live
 

@@ -7,7 +7,7 @@
 # named with --case), both cases are faster on B and the TOTAL line says so.
 . "$E2E_LIB"
 need_root "makes loop devices and filesystems"
-command -v pv >/dev/null || skip "needs pv"
+need_tool pv pv
 make_loop_fs 96 "$TMP/i17-c1" || fail "could not make a loop filesystem"
 dev1=$(basename "$LOOPDEV")
 make_loop_fs 96 "$TMP/i17-c2" || fail "could not make a loop filesystem"

@@ -3,7 +3,7 @@
 # on the same fixture /proc data, interval by interval.
 . "$E2E_LIB"
 need_root "bind-mounts fixtures over /proc in a private mount namespace"
-command -v iostat >/dev/null || skip "iostat (sysstat) not installed"
-command -v vmstat >/dev/null || skip "vmstat (procps) not installed"
+need_tool iostat sysstat
+need_tool vmstat procps
 grep -q ' vda ' /proc/diskstats || skip "the fixture is built on a vda device"
 unshare -m --propagation private python3 "$(dirname "$E2E_LIB")/crosscheck.py" "$TMP" || fail "figures differ"

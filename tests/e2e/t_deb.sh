@@ -7,7 +7,7 @@
 # sysctl.d example.  make install still installs the binary and the page.
 . "$E2E_LIB"
 for tool in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git; do
-	command -v "${tool%%:*}" >/dev/null 2>&1 || skip "${tool%%:*} not installed (apt-get install ${tool#*:}; tools/deps.sh test does)"
+	need_tool "${tool%%:*}" "${tool#*:}"
 done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ -f "$root/debian/control" ] || fail "no debian/control in $root"

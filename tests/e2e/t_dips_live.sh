@@ -10,7 +10,7 @@
 . "$E2E_LIB"
 need_root "makes loop devices and filesystems"
 need_xfs
-command -v pv >/dev/null || skip "pv not installed"
+need_tool pv pv
 N=26		# intervals printed
 STOP_AT=11	# the pause starts 11.5 s after wbtop, half-way through interval 12 ...
 STOP_FOR=5	# ... and lasts 5 s: intervals 13-16 entirely, 12 and 17 partly

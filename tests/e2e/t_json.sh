@@ -5,6 +5,7 @@
 # device of /proc/diskstats present, the interval as asked); -o FILE gets
 # the same stream; a reader that goes away ends wbtop quietly.
 . "$E2E_LIB"
+knob_lock_shared	# the knobs it compares stay as they are meanwhile
 
 # the machine before and after: devices or knobs may change meanwhile
 look() { cp /proc/diskstats "$TMP/ds.$1"; for k in /proc/sys/vm/dirty*; do echo "${k##*/} $(cat "$k")"; done >"$TMP/vm.$1"; }

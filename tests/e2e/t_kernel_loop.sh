@@ -29,7 +29,7 @@ start_ref_reader "$TMP/ref" || fail "could not make the reference tracefs instan
 "$WBTOP" -b -P -d 1 -n 7 -w "$TMP/run.wbrec" > "$TMP/live" 2> "$TMP/err" &
 wb=$!
 on_exit "kill $wb 2>/dev/null"
-sleep 1.5
+wait_output "$TMP/live" '^[0-9:]{8} ' $wb	# its first interval: it is sampling
 pids=""
 for i in 1 2 3; do
 	dd if=/dev/zero of="$TMP/i15k$i/f" bs=1M count=600 2>/dev/null &
@@ -124,7 +124,7 @@ done
 # kill -9 leaves the instance; the next start removes it.
 "$WBTOP" -b -q -d 1 > /dev/null 2>&1 &
 wb=$!
-for i in $(seq 100); do [ -d "$inst_dir/wbtop-$wb" ] && break; sleep 0.1; done
+for i in $(seq 600); do [ -d "$inst_dir/wbtop-$wb" ] && break; sleep 0.1; done
 [ -d "$inst_dir/wbtop-$wb" ] || fail "no instance wbtop-$wb"
 kill -9 $wb
 wait $wb 2>/dev/null
@@ -141,18 +141,18 @@ wait $next || fail "the next wbtop failed"
 for sig in INT TERM HUP; do
 	"$WBTOP" -b -d 1 > /dev/null 2>&1 &
 	wb=$!
-	for i in $(seq 100); do [ -d "$inst_dir/wbtop-$wb" ] && break; sleep 0.1; done
+	for i in $(seq 600); do [ -d "$inst_dir/wbtop-$wb" ] && break; sleep 0.1; done
 	kill -$sig $wb
 	wait $wb || fail "batch wbtop exited $? on SIG$sig"
 	[ -d "$inst_dir/wbtop-$wb" ] && fail "batch SIG$sig left wbtop-$wb"
 	tmux new-session -d -s "i15-kloop-$$" -x 100 -y 30 "echo \$\$ > $TMP/scr.pid; exec $WBTOP -d 1"
 	on_exit "tmux kill-session -t i15-kloop-$$ 2>/dev/null"
-	for i in $(seq 100); do [ -s "$TMP/scr.pid" ] && [ -d "$inst_dir/wbtop-$(cat "$TMP/scr.pid")" ] && break; sleep 0.1; done
+	for i in $(seq 600); do [ -s "$TMP/scr.pid" ] && [ -d "$inst_dir/wbtop-$(cat "$TMP/scr.pid")" ] && break; sleep 0.1; done
 	wb=$(cat "$TMP/scr.pid")
 	rm -f "$TMP/scr.pid"
 	[ -d "$inst_dir/wbtop-$wb" ] || fail "no instance for the screen's wbtop"
 	kill -$sig $wb
-	for i in $(seq 100); do kill -0 $wb 2>/dev/null || break; sleep 0.1; done
+	for i in $(seq 600); do kill -0 $wb 2>/dev/null || break; sleep 0.1; done
 	[ -d "$inst_dir/wbtop-$wb" ] && fail "screen SIG$sig left wbtop-$wb"
 	tmux kill-session -t "i15-kloop-$$" 2>/dev/null
 done

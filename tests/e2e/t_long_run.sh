@@ -3,5 +3,5 @@
 # leak, no memory error, no growth.
 . "$E2E_LIB"
 need_root "bind-mounts a fixture over /proc/diskstats in a private mount namespace"
-command -v valgrind >/dev/null || skip "valgrind not installed"
+need_tool valgrind valgrind
 unshare -m --propagation private python3 "$(dirname "$E2E_LIB")/long_run.py" "$TMP" || fail "leak, error or growth"

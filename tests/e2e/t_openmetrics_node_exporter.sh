@@ -5,8 +5,8 @@
 # gauges with their HELP; the counters, which its 0.0.4 parser sees as
 # untyped, under their _total names).
 . "$E2E_LIB"
-NE=$(command -v prometheus-node-exporter || command -v node_exporter) ||
-	skip "node_exporter not installed (Debian: prometheus-node-exporter)"
+command -v node_exporter >/dev/null 2>&1 || need_tool prometheus-node-exporter prometheus-node-exporter
+NE=$(command -v prometheus-node-exporter || command -v node_exporter)
 CHECK="python3 $(dirname "$E2E_LIB")/om_check.py"
 dir=$TMP/textfile
 mkdir -p "$dir"

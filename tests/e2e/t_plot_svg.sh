@@ -8,8 +8,8 @@
 . "$E2E_LIB"
 . "$(dirname "$0")/screen_lib.sh"
 scr_setup
-browser=$(command -v chromium || command -v chromium-browser) ||
-	skip "chromium is not installed (sh tools/deps.sh test installs it)"
+command -v chromium-browser >/dev/null 2>&1 || need_tool chromium chromium
+browser=$(command -v chromium || command -v chromium-browser)
 scr_scenario <<'SCN'
 dev fixa 240 0
 dev fixb 240 16

@@ -4,7 +4,7 @@
 # as writing 0, and exits cleanly.
 . "$E2E_LIB"
 need_root "switches to an unprivileged user"
-command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+need_tool setpriv util-linux
 chmod 755 "$TMP"
 # A root writer the unprivileged wbtop cannot measure.
 dd if=/dev/zero of="$TMP/f" bs=64k count=100000 oflag=dsync 2>/dev/null &

@@ -5,7 +5,7 @@
 # at most that period; a recording on a watched device says so on stderr,
 # one on tmpfs says nothing; -P labels wbtop's own row.
 . "$E2E_LIB"
-command -v strace >/dev/null 2>&1 || skip "strace is not installed"
+need_tool strace strace
 fsyncs() { grep -c 'sync(' "$1"; }
 
 # strace: the plain build (LeakSanitizer does not run under ptrace).

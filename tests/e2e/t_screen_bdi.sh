@@ -8,7 +8,8 @@
 . "$E2E_LIB"
 . "$(dirname "$0")/screen_lib.sh"
 scr_setup
-command -v losetup >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null 2>&1 || skip "losetup or mkfs.ext4 missing"
+need_tool losetup mount
+need_tool mkfs.ext4 e2fsprogs
 make_loop_fs 32 "$TMP/mnt" || skip "no loop device available"
 name=${LOOPDEV#/dev/}
 majmin=$(cat "/sys/class/block/$name/dev")

@@ -5,7 +5,7 @@
 . "$E2E_LIB"
 . "$(dirname "$0")/screen_lib.sh"
 need_root "switches to an unprivileged user"
-command -v setpriv >/dev/null || skip "setpriv (util-linux) not installed"
+need_tool setpriv util-linux
 scr_setup_live
 chmod 755 "$TMP"
 cat >"$TMP/nobody.sh" <<EOF

@@ -3,7 +3,7 @@
 # --sysctl-conf still works, reading needs no privilege.
 . "$E2E_LIB"
 need_root "switches to an unprivileged user"
-command -v setpriv >/dev/null || skip "no setpriv"
+need_tool setpriv util-linux
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 as_nobody "$WBTOP" --help >/dev/null 2>&1 || as_nobody test -x "$WBTOP" || skip "nobody cannot run $WBTOP"
 VM=/proc/sys/vm

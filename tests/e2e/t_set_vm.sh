@@ -6,6 +6,7 @@
 need_root "writes /proc/sys/vm"
 VM=/proc/sys/vm
 [ -w $VM/dirty_ratio ] || skip "$VM is not writable here"
+knob_lock
 for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes dirty_expire_centisecs; do
 	eval "orig_$k=\$(cat $VM/$k)"
 done

@@ -18,7 +18,7 @@ start_probe() {
 	out="$TMP/p$starts.out"
 	"$WBPROBE" -d 0.2 "$@" > "$out" 2> "$TMP/p.err" &
 	P=$!
-	for i in $(seq 300); do grep -q '^instance ' "$out" && break; sleep 0.05; done
+	for i in $(seq 1200); do grep -q '^instance ' "$out" && break; sleep 0.05; done
 	I=$(sed -n 's/^instance //p' "$out")
 	[ -n "$I" ] || fail "the probe did not start in 15 s: $(cat "$TMP/p.err")"
 	on_exit "kill -9 $P 2>/dev/null; rmdir $inst_dir/$I 2>/dev/null"

@@ -15,7 +15,7 @@ echo $((4 * 1024 * 1024)) > $vm/dirty_bytes || fail "could not set vm.dirty_byte
 "$WBPROBE" -d 3 -n 3 > "$TMP/probe" 2> "$TMP/probe.err" &
 probe=$!
 on_exit "kill $probe 2>/dev/null; wait $probe 2>/dev/null"
-for i in $(seq 300); do grep -q '^instance ' "$TMP/probe" && break; sleep 0.05; done
+for i in $(seq 1200); do grep -q '^instance ' "$TMP/probe" && break; sleep 0.05; done
 inst=$(sed -n 's/^instance //p' "$TMP/probe")
 [ -n "$inst" ] || fail "the probe did not start: $(cat "$TMP/probe.err")"
 d=/sys/kernel/tracing/instances/$inst

@@ -25,7 +25,7 @@ start_ref_reader "$TMP/ref" || fail "could not make the reference tracefs instan
 "$WBPROBE" -d 1 -D > "$TMP/probe" 2> "$TMP/probe.err" &
 probe=$!
 on_exit "kill $probe 2>/dev/null; wait $probe 2>/dev/null"
-for i in $(seq 50); do grep -q '^instance ' "$TMP/probe" && break; sleep 0.1; done
+for i in $(seq 600); do grep -q '^instance ' "$TMP/probe" && break; sleep 0.1; done
 grep -q '^instance ' "$TMP/probe" || fail "the probe did not start: $(cat "$TMP/probe.err")"
 
 # The test's own reading of the device's debugfs stats and its root wb

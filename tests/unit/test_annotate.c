@@ -7,6 +7,8 @@
  */
 #include <check.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,6 +541,58 @@ START_TEST(test_annotate_file)
 }
 END_TEST
 
+/* One log in kB/s and the same in MB/s (iostat -dxk and -dxm of the same counts) get the same
+ * marks, also where a value falls within the rounding of MB/s of the threshold: a steady
+ * 7488 kB/s and then a drop of every depth from none to a half, by 1.37 kB/s steps.  The MB/s
+ * log is the kB/s one at two decimals of MiB, halves up, as iostat -m prints it. */
+static char *annotate_test_io_units(double drop_kb, bool mb)
+{
+	static const double steady[] = { 7488.00, 7510.42, 7466.71, 7491.13, 7502.88, 7479.37 };
+	size_t cap = 4096, len = 0;
+	char *log = malloc(cap);
+	ck_assert_ptr_nonnull(log);
+	for (size_t i = 0; i <= sizeof steady / sizeof steady[0]; i++) {
+		double kb = i < sizeof steady / sizeof steady[0] ? steady[i] : drop_kb;
+		long long h = llround(kb * 100.0);	/* the kB/s log's own two decimals */
+		char val[32];
+		if (mb)
+			snprintf(val, sizeof val, "%.2f", (double)((h + 512) / 1024) / 100.0);
+		else
+			snprintf(val, sizeof val, "%.2f", (double)h / 100.0);
+		len += (size_t)snprintf(log + len, cap - len,
+					"Device            r/s     r%s/s   w/s     w%s/s  %%util\n"
+					"sdb              0.00      0.00  117.00  %s 40.00\n\n",
+					mb ? "MB" : "kB", mb ? "MB" : "kB", val);
+		ck_assert_uint_lt(len, cap);
+	}
+	return log;
+}
+
+START_TEST(test_iostat_kb_and_mb_marked_alike)
+{
+	int marked = 0;
+	for (double drop = 7488.0; drop > 4800.0; drop -= 2.93) {
+		char *kb = annotate_test_io_units(drop, false), *mb = annotate_test_io_units(drop, true);
+		struct annotate_test_result rk = annotate_test_run(kb, strlen(kb));
+		struct annotate_test_result rm = annotate_test_run(mb, strlen(mb));
+		ck_assert_int_eq(rk.rc, 0);
+		ck_assert_int_eq(rm.rc, 0);
+		bool mark_k = strstr(rk.out, "<<<<<") != NULL, mark_m = strstr(rm.out, "<<<<<") != NULL;
+		ck_assert_msg(mark_k == mark_m, "a drop to %.2f kB/s: marked in kB/s %d, in MB/s %d",
+			      drop, mark_k, mark_m);
+		marked += mark_k;
+		annotate_test_free(&rk);
+		annotate_test_free(&rm);
+		free(kb);
+		free(mb);
+	}
+	ck_assert_int_gt(marked, 50);	/* the deeper drops are marked: the loop crossed the rule */
+	ck_assert_double_eq_tol(annotate_iostat_resolution(7488.0), 7485.44, 1e-9);
+	ck_assert_double_eq_tol(annotate_iostat_resolution(7490.56), 7495.68, 1e-9);	/* a half: up */
+	ck_assert_double_eq(annotate_iostat_resolution(0.0), 0.0);
+}
+END_TEST
+
 Suite *annotate_suite(void)
 {
 	Suite *s = suite_create("annotate");
@@ -552,6 +606,7 @@ Suite *annotate_suite(void)
 	tcase_add_test(tc, test_iostat_grepped_seed_excerpt);
 	tcase_add_test(tc, test_iostat_full_new_layout);
 	tcase_add_test(tc, test_iostat_x_and_old_layouts);
+	tcase_add_test(tc, test_iostat_kb_and_mb_marked_alike);
 	tcase_add_loop_test(tc, test_iostat_x_grepped_layouts, 0,
 			    (int)(sizeof annotate_test_io_layouts / sizeof annotate_test_io_layouts[0]));
 	suite_add_tcase(s, tc);
