@@ -56,12 +56,18 @@ dd if=/dev/zero of="$TMP/mnt/big" bs=1M count=1800 2>/dev/null &
 ddpid=$!
 on_exit "kill $ddpid 2>/dev/null; wait $ddpid 2>/dev/null"
 sleep 0.5
-"$WBTOP" -b -P --no-kernel-trace -d 1 -n 6 > "$TMP/guess" 2> "$TMP/err" || fail "wbtop exited $?: $(cat "$TMP/err")"
-grep -q 'thr_ms/s' "$TMP/guess" && fail "--no-kernel-trace still shows the trace's columns"
-guess=$(awk -v pid=$ddpid '$1 == pid && $9 == "yes" && $10 == "dirty-limit"' "$TMP/guess" | wc -l)
-grep -q '^procs .* throttled (a guess from wchan)' "$TMP/guess" || { cat "$TMP/guess"; fail "the guess is not labelled"; }
-[ "$guess" -ge 1 ] || { cat "$TMP/guess"; fail "dd never guessed throttled from its wchan"; }
-echo "paused on $bdi in $held intervals; guessed from wchan in $guess of 6 without the trace"
+# The guess looks at the dd's wchan at each sample's instant: a loaded machine
+# may keep it runnable then, so up to five runs of 6 intervals, each a real look.
+tries=0 guess=0
+while [ $tries -lt 5 ] && [ "$guess" -eq 0 ]; do
+	tries=$((tries + 1))
+	"$WBTOP" -b -P --no-kernel-trace -d 1 -n 6 > "$TMP/guess" 2> "$TMP/err" || fail "wbtop exited $?: $(cat "$TMP/err")"
+	grep -q 'thr_ms/s' "$TMP/guess" && fail "--no-kernel-trace still shows the trace's columns"
+	grep -q '^procs .* throttled (a guess from wchan)' "$TMP/guess" || { cat "$TMP/guess"; fail "the guess is not labelled"; }
+	guess=$(awk -v pid=$ddpid '$1 == pid && $9 == "yes" && $10 == "dirty-limit"' "$TMP/guess" | wc -l)
+done
+[ "$guess" -ge 1 ] || { cat "$TMP/guess"; fail "dd never guessed throttled from its wchan in 5 runs of 6 intervals"; }
+echo "paused on $bdi in $held intervals; guessed from wchan in $guess of 6 without the trace (run $tries)"
 
 # The knobs come back as they were.
 kill $ddpid 2>/dev/null
