@@ -26,10 +26,11 @@ e2e() {
 		E2E_TIMES="$root/$times" run_status sh tests/e2e/run.sh
 }
 fuzz() { FUZZ_TIMES="$root/$times" run_status sh tests/fuzz/run.sh "$build"; }
+failed_steps=""
 for s in unit e2e fuzz; do
 	[ $s = fuzz ] && ! [ -f tests/fuzz/run.sh ] && continue
 	step $s $s
-	[ "$(cat "$build/check-status")" = 0 ] || { f=$((f + 1)); echo "== $s FAILED"; }
+	[ "$(cat "$build/check-status")" = 0 ] || { f=$((f + 1)); failed_steps="$failed_steps $s"; echo "== $s FAILED"; }
 done
 # what each step counted
 u=$(sed -n 's/^[0-9]*%: Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\)$/\1 \2 \3/p' \
@@ -45,6 +46,14 @@ ff=$(grep -c '^fuzz .*FAILED' "$build/check-fuzz.log" 2>/dev/null)
 echo "== the ten slowest (seconds; $((($(date +%s) - started) / 60)) min $((($(date +%s) - started) % 60)) s in all)"
 sort -rn "$times" | head -10 | awk '{ printf "%8.1f  %s %s\n", $1, $2, $3 }'
 echo "unit: $up passed, $uf failed; e2e: $ep passed, $ef failed, $es skipped; fuzz: ${fp:-0} passed, ${ff:-0} failed"
-[ $f -eq 0 ] || echo "check: a step failed (see == ... FAILED above)"
-echo "check: $((up + ep + ${fp:-0})) passed, $((uf + ef + ${ff:-0} + (f > 0 && uf + ef + ${ff:-0} == 0))) failed, $es skipped"
+# a step that failed without counting a failure (a runner that crashed) counts one
+for s in $failed_steps; do
+	case $s in
+	unit) [ $uf -gt 0 ] || uf=1 ;;
+	e2e) [ $ef -gt 0 ] || ef=1 ;;
+	fuzz) [ "${ff:-0}" -gt 0 ] || ff=1 ;;
+	esac
+done
+[ $f -eq 0 ] || echo "check: these steps failed:$failed_steps (see == ... FAILED above)"
+echo "check: $((up + ep + ${fp:-0})) passed, $((uf + ef + ${ff:-0})) failed, $es skipped"
 [ $f -eq 0 ]
