@@ -508,7 +508,8 @@ static int bdistat_prev_swap(struct bdistat_reader *r)
 {
 	if (!r->has_domains)
 		return 0;
-	qsort(r->next, r->nnext, sizeof *r->next, bdistat_prev_cmp);
+	if (r->nnext > 1)	/* none read (no device, or only fixtures): next may be NULL */
+		qsort(r->next, r->nnext, sizeof *r->next, bdistat_prev_cmp);
 	size_t keep = r->nnext;
 	for (size_t i = 0; i < r->nprev; i++) {
 		const struct bdistat_prev *p = &r->prev[i];
