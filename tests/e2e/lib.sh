@@ -92,6 +92,12 @@ wait_output() {
 	done
 }
 
+# A real-time priority for a test's own drivers (writers paced with pv, the
+# dd behind them, wbtop recording what they do) where root may set one: a
+# driver that a loaded machine starves does what the test did not script.
+RT=""
+chrt -f 5 true 2>/dev/null && RT="chrt -f 5"
+
 # The test driver of the writeback trace source (tests/probe/wbprobe.c),
 # built next to the wbtop under test.
 WBPROBE=${WBPROBE:-$(dirname "$WBTOP")/wbprobe}

@@ -12,12 +12,12 @@ need_tool pv pv
 make_loop_fs 300 "$TMP/mnt-i19ann" || fail "could not make a loop filesystem"
 dev=${LOOPDEV#/dev/}
 # O_DIRECT: the device sees the writer's pace, not writeback's bursts
-pv -q -L 8m /dev/zero | dd of="$TMP/mnt-i19ann/f" bs=64k oflag=direct iflag=fullblock count=4000 2>/dev/null &
+$RT pv -q -L 8m /dev/zero | $RT dd of="$TMP/mnt-i19ann/f" bs=64k oflag=direct iflag=fullblock count=4000 2>/dev/null &
 sleep 1
 pvpid=$(pgrep -P $$ -x pv | head -1)
 [ -n "$pvpid" ] || fail "the writer did not start"
 on_exit "kill $pvpid 2>/dev/null"
-iostat -dxk 1 10 >"$TMP/k.log" &
+$RT iostat -dxk 1 10 >"$TMP/k.log" &
 kpid=$!
 sleep 5.5
 pv -R "$pvpid" -L 1m

@@ -17,8 +17,8 @@ mkdir -p "$TMP/A" "$TMP/B"
 writer() {
 	mnt=$1; shift
 	for seg in "$@"; do
-		pv -q -L "${seg%%:*}" -S -s "${seg#*:}m" /dev/zero
-	done | dd of="$mnt/f" bs=64k iflag=fullblock oflag=direct 2>/dev/null
+		$RT pv -q -L "${seg%%:*}" -S -s "${seg#*:}m" /dev/zero
+	done | $RT dd of="$mnt/f" bs=64k iflag=fullblock oflag=direct 2>/dev/null
 	rm -f "$mnt/f"
 }
 # record SIDE CASE MOUNT SEGMENTS...: 3.5 s from 0.5 s after the writer began;
@@ -28,7 +28,7 @@ record() {
 	writer "$mnt" "$@" &
 	wpid=$!
 	sleep 0.5
-	"$WBTOP" -b -q -d 0.25 -n 14 -w "$TMP/$side/$side-$case.wbrec" --case "$case" 2>"$TMP/rec.err" ||
+	$RT "$WBTOP" -b -q -d 0.25 -n 14 -w "$TMP/$side/$side-$case.wbrec" --case "$case" 2>"$TMP/rec.err" ||
 		fail "recording $side/$case: $(cat "$TMP/rec.err")"
 	wait $wpid
 }

@@ -33,17 +33,19 @@ done
 # Each writer in a process group of its own (setsid), so SIGSTOP on the
 # group holds both pv and dd.  Not in $(...): the writer would hold its pipe.
 for i in 1 2 3; do
-	setsid sh -c "pv -q -L 24m /dev/zero | dd of=$TMP/m$i/f bs=1M iflag=fullblock oflag=direct" \
+	setsid sh -c "$RT pv -q -L 24m /dev/zero | $RT dd of=$TMP/m$i/f bs=1M iflag=fullblock oflag=direct" \
 		</dev/null >/dev/null 2>&1 &
 	eval "w$i=\$!"
 done
 on_exit "kill -CONT -$w1 -$w2 -$w3 2>/dev/null; kill -TERM -$w1 -$w2 -$w3 2>/dev/null; sleep 0.5"
 sleep 2		# let the writers settle before the baseline
-"$WBTOP" -b -d 1 -n $N --devices "^($dev1|$dev2|$dev3)\$" >"$TMP/out" 2>"$TMP/err" &
+$RT "$WBTOP" -b -d 1 -n $N --devices "^($dev1|$dev2|$dev3)\$" >"$TMP/out" 2>"$TMP/err" &
 wb=$!
-# wbtop keeps absolute deadlines: interval k ends k seconds after it started
-# (its first block is the first second's rates)
-sleep "$STOP_AT".5
+# wbtop keeps absolute deadlines: interval k ends k seconds after its first
+# sample; its first block is printed as interval 1 ends, so the pause is timed
+# from that block, not from a guess of how long a loaded machine takes to start it
+wait_output "$TMP/out" '^[0-9:]{8} ' $wb
+sleep "$((STOP_AT - 1))".5
 kill -STOP -"$w2" || fail "could not stop writer 2"
 sleep "$STOP_FOR"
 kill -CONT -"$w2"
