@@ -73,12 +73,16 @@ start_ref_reader "$TMP/ref" || fail "could not make the reference tracefs instan
 
 scr_start_live 160 40 -- -d 1
 on_exit scr_stop
-"$WBTOP" -b -d 1 -n 12 --format json > "$TMP/json" 2> "$TMP/json.err" &
+# The two batch runs go on until the test has done what it drives (they end
+# on SIGINT, two intervals after the slow cgroup is removed), however long a
+# loaded machine takes over it; the writers start after their first interval.
+"$WBTOP" -b -d 1 -n 600 --format json > "$TMP/json" 2> "$TMP/json.err" &
 wb_json=$!
-"$WBTOP" -b -d 1 -n 12 -w "$TMP/rec.db" > "$TMP/live" 2> "$TMP/live.err" &
+"$WBTOP" -b -d 1 -n 600 -w "$TMP/rec.db" > "$TMP/live" 2> "$TMP/live.err" &
 wb_text=$!
 on_exit "kill $wb_json $wb_text 2>/dev/null"
-sleep 1.5
+wait_output "$TMP/live" '^[0-9:]{8} ' $wb_text
+wait_output "$TMP/json" '^[{]' $wb_json
 # each writer joins its cgroup, then becomes pv (the same pid)
 sh -c 'echo $$ > "$1/cgroup.procs" && exec pv -q -L 150m /dev/zero > "$2"' sh \
 	$cgroot/$fast "$TMP/i15b_fast/f" &
@@ -96,7 +100,7 @@ scr_thr_now() {	# whether the pane's row of cgroup path $1 shows THR_MS > 0
 	awk -v p="$1" '$NF == p && $(NF - 2) != "-" && $(NF - 2) > 0 { ok = 1 } END { exit !ok }' "$TMP/pane"
 }
 scr_thr_row() {	# wait until it does
-	end=$(( $(date +%s) + 5 ))
+	end=$(( $(date +%s) + 5 * SCR_WAIT_SCALE ))
 	until scr_thr_now "$1"; do
 		[ "$(date +%s)" -gt "$end" ] && { scr_show; fail "the screen never showed $1 throttled"; }
 		sleep 0.2
@@ -113,6 +117,13 @@ kill $w_fast $w_slow 2>/dev/null
 wait $w_fast $w_slow 2>/dev/null
 # the slow cgroup removed while wbtop runs: it keeps its inode and path, marked gone
 rmdir $cgroot/$slow || fail "could not remove $cgroot/$slow"
+n_json=$(grep -c '^[{]' "$TMP/json") n_text=$(grep -cE '^[0-9:]{8} ' "$TMP/live")
+while [ "$(grep -c '^[{]' "$TMP/json")" -lt $((n_json + 2)) ] ||
+      [ "$(grep -cE '^[0-9:]{8} ' "$TMP/live")" -lt $((n_text + 2)) ]; do
+	kill -0 $wb_json 2>/dev/null && kill -0 $wb_text 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT $wb_json $wb_text
 wait $wb_json || fail "wbtop --format json exited $?: $(cat "$TMP/json.err")"
 wait $wb_text || fail "wbtop -b exited $?: $(cat "$TMP/live.err")"
 stop_ref_reader
