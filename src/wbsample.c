@@ -9,6 +9,7 @@
  * left out with one line saying why; the others go on.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "bdistat.h"
 #include "cgsample.h"
 #include "grow.h"
+#include "ident.h"
 #include "wbcum.h"
 #include "wbsample.h"
 #include "wbtrace.h"
@@ -45,6 +47,7 @@ struct wbsample {
 	struct wbsample_dev *dev;	/* sorted by major:minor, as the last snapshot */
 	size_t ndev, cap_dev;
 	uint64_t devs_serial;		/* the last snapshot's (snapshot.h), 0 not known */
+	uint64_t nr_dirtied;		/* the system's dirtied pages at the last sample */
 	struct wbsample_dev *spare;	/* the next sample's table, swapped with dev */
 	size_t cap_spare;
 	uint64_t now_ms;
@@ -273,6 +276,32 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 	return 0;
 }
 
+/* Pages dirtied anywhere since the last sample may sit on a device with no
+ * write I/O yet and none when last read (a writer that just started): every
+ * device that may hold a mounted filesystem's pages is read now, so its
+ * dirty pages are never shown absent.  Those are the mounted devices and
+ * the disks of mounted partitions (a partition has no BDI of its own;
+ * diskstats lists a disk's partitions right after it).  Not every device:
+ * on a machine of thousands (multipath paths) only the few mounted. */
+static void wbsample_dirtied(struct wbsample *ws, const struct snapshot *s)
+{
+	uint64_t d = s->sys.nr_dirtied_pages;
+	bool moved = d != ws->nr_dirtied;
+	ws->nr_dirtied = d;
+	size_t disk = SIZE_MAX;
+	for (size_t i = 0; moved && i < s->ndev && i < ws->ndev; i++) {
+		const struct dev_ident *id = s->dev[i].ident;
+		bool mounted = id && id->mounts;
+		if (mounted)
+			ws->dev[i].read_ms = 0;
+		if (!id || !id->partition)
+			disk = i;
+		else if (mounted && disk != SIZE_MAX &&
+			 strncmp(s->dev[i].name, s->dev[disk].name, strlen(s->dev[disk].name)) == 0)
+			ws->dev[disk].read_ms = 0;
+	}
+}
+
 static bool wbsample_want(void *ctx, uint32_t major, uint32_t minor)
 {
 	struct wbsample *ws = ctx;
@@ -299,6 +328,8 @@ int wbsample_read(struct wbsample *ws, struct snapshot *out)
 	if (!rc && ws->bdi) {
 		ws->now_ms = out->mono_ns / 1000000;
 		rc = wbsample_devs(ws, out);
+		if (!rc)
+			wbsample_dirtied(ws, out);
 		if (!rc)
 			rc = bdistat_read_some(ws->bdi, &ws->stats, false, wbsample_want, ws);
 		for (size_t i = 0; !rc && i < ws->stats.ndev; i++) {

@@ -15,6 +15,8 @@ Prints one PASS/FAIL line per figure and device (or cgroup), with the
 expected range next to what wbtop gave in the interval that decided it.
 Exit 1 when anything failed.  usage: check.py RESULTS_DIR
 """
+import bisect
+import codecs
 import json
 import os
 import re
@@ -83,6 +85,8 @@ class Lab:
         self.host_off = min(syncs)
         self.host_off_err = max(syncs) - min(syncs)
         self.throttles = [h for h in host if "throttle" in h]
+        parsed = parse_strace(os.path.join(out, "wbtop.strace"))
+        self.wbreads = WbReads(self, parsed) if parsed is not None else None
 
     def parse_trace(self, path):
         ev = []
@@ -223,89 +227,330 @@ def in_range(got, lo, hi, slack=0.0):
     return lo - slack <= got <= hi + slack
 
 
+STAMP = re.compile(r"^(?:\d+\s+)?(\d+)\.(\d+) ")
+
+
+def parse_strace(path):
+    """wbtop's system calls as strace saw them (guest.sh prints only its
+    debugfs bdi files and its last knob file).  Returns (reads, knobs, stamps):
+    reads [(t_open, t_done, "MAJ:MIN", text)] of wb_stats, a file's reads joined
+    up to the one that returned 0, t_done the stamp of the line after that one
+    (the read was over by then; strace stamps a call as it enters); knobs the
+    stamps of wbtop's reads of vm.dirtytime_expire_seconds, the last file it
+    reads before draining its trace; stamps every line's, in order.  A read
+    strace did not show whole leaves its file out."""
+    if not os.path.exists(path):
+        return None
+    op = re.compile(r" openat\(.*\) = (\d+)</sys/kernel/debug/bdi/(\d+:\d+)/wb_stats>$")
+    rd = re.compile(r' read\((\d+)</sys/kernel/debug/bdi/(\d+:\d+)/wb_stats>, '
+                    r'"((?:[^"\\]|\\.)*)"(\.\.\.)?, \d+\) = (-?\d+)$')
+    open_files = {}
+    reads, knobs, stamps = [], [], []
+    ending = []  # reads whose t_done is the next line's stamp
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        st = STAMP.match(line)
+        if not st:
+            continue
+        t = int(st.group(1)) * 10**9 + int(st.group(2).ljust(9, "0"))
+        if "</sys/kernel/debug/bdi" in line:
+            stamps.append(t)
+        for r in ending:
+            r[1] = t
+            reads.append(tuple(r))
+        ending = []
+        if "dirtytime_expire_seconds>" in line and " read(" in line:
+            knobs.append(t)
+            continue
+        m = op.search(line)
+        if m:
+            open_files[m.group(1)] = [t, m.group(2), b"", True]
+            continue
+        m = rd.search(line)
+        if not m:
+            fd = re.search(r" read\((\d+)</sys/kernel/debug/bdi/[\d:]+/wb_stats>", line)
+            if fd and fd.group(1) in open_files:
+                open_files[fd.group(1)][3] = False  # not seen whole
+            continue
+        f = open_files.get(m.group(1))
+        if f is None:
+            continue
+        n = int(m.group(5))
+        if n < 0 or m.group(4):
+            f[3] = False
+        if n <= 0:
+            del open_files[m.group(1)]
+            if f[3] and n == 0:
+                ending.append([f[0], None, f[1], f[2].decode(errors="replace")])
+            continue
+        f[2] += codecs.escape_decode(m.group(3).encode("latin-1"))[0]
+    return reads, knobs, stamps
+
+
+def wb_text_blocks(text):
+    """wb_stats text -> [{key: value}], one a domain (the lab's own parser)."""
+    blocks = []
+    for line in text.splitlines():
+        k, sep, v = line.partition(":")
+        v = v.split()
+        if not sep or not v or not v[0].isdigit():
+            continue
+        if k.strip() == "WbCgIno":
+            blocks.append({})
+        if blocks:
+            blocks[-1][k.strip()] = int(v[0])
+    return blocks
+
+
+class WbReads:
+    """wbtop's reads, sample by sample: the reads after a row's wall_ns and
+    before the next row's are that row's sample (wbtop stamps a sample, then
+    reads; it prints the row once the sample is whole).  Per sample, where
+    its trace drain lies: after its knob read (drain_lo) and before the next
+    line strace shows (drain_hi: its first debugfs open, or later)."""
+
+    def __init__(self, lab, parsed):
+        reads, knobs, bdi_stamps = parsed
+        self.walls = [r["wall_ns"] for r in lab.rows]
+        self.by_sample = {}
+        self.span = {}
+        for t, t_done, devt, text in reads:
+            i = bisect.bisect_right(self.walls, t) - 1
+            if i < 0:
+                continue
+            self.by_sample.setdefault(i, {})[devt] = (t, wb_text_blocks(text), t_done)
+            a, b = self.span.get(i, (t, t_done))
+            self.span[i] = (min(a, t), max(b, t_done))
+        self.drain = {}
+        for k in knobs:
+            i = bisect.bisect_right(self.walls, k) - 1
+            j = bisect.bisect_right(bdi_stamps, k)
+            if i >= 0 and j < len(bdi_stamps):
+                self.drain[i] = (k, bdi_stamps[j])
+        self.first = min(self.by_sample) if self.by_sample else None
+        self.seen_devs = set(d for v in self.by_sample.values() for d in v)
+
+    def window(self, i):
+        """Where the kernel's counters wbtop's sample i took the growth of lie:
+        (outer start, inner start, inner end, outer end) - from the earliest
+        open of the reads before it of the devices it read, past the last of
+        those reads, then to the start of its first read and the end of its
+        last.  None when a read before is not known."""
+        now = self.sample(i)
+        if not now:
+            return None
+        prev = []
+        for devt in now:
+            for j in range(i - 1, (self.first if self.first is not None else i) - 1, -1):
+                e = self.by_sample.get(j, {}).get(devt)
+                if e is not None:
+                    prev.append(e)
+                    break
+            else:
+                return None
+        return (min(e[0] for e in prev), max(e[2] for e in prev),
+                min(e[0] for e in now.values()), max(e[2] for e in now.values()))
+
+    def sample(self, i):
+        return self.by_sample.get(i, {})
+
+    def prev_block(self, i, devt, ino):
+        """The domain at wbtop's last read of it before sample i: the block,
+        None where strace saw no earlier read of the device (before it was
+        attached: unknown), {} where the domain was not there then."""
+        for j in range(i - 1, (self.first if self.first is not None else i) - 1, -1):
+            e = self.by_sample.get(j, {}).get(devt)
+            if e is not None:
+                return next((b for b in e[1] if b["WbCgIno"] == ino), {})
+        return None
+
+    def latest(self, i, devt):
+        """The device's domains as wbtop last read them up to sample i; None unknown."""
+        for j in range(i, (self.first if self.first is not None else i) - 1, -1):
+            e = self.by_sample.get(j, {}).get(devt)
+            if e is not None:
+                return e[1]
+        return None
+
+
+def subset_sums(must, maybe):
+    """Every sum of must plus a subset of maybe (a domain whose activity is
+    unknown: strace was not attached at wbtop's last read of it)."""
+    sums = {sum(must)}
+    for v in maybe:
+        sums |= {x + v for x in sums}
+    return sums
+
+
+def dev_expect_read(wr, i, devt):
+    """What wbtop's own read of device devt in sample i says, by the rule of
+    issue 28: dirty and writeback summed over every domain; threshold and
+    bandwidth over the active ones (dirty or writeback pages, or WbWritten
+    moved since wbtop's last read of that domain), absent when none is."""
+    e = wr.sample(i).get(devt)
+    if e is None:
+        return None
+    blocks = e[1]
+    exp = {"wb_dirty_kb": {sum(b.get("WbReclaimable", 0) for b in blocks)},
+           "wb_writeback_kb": {sum(b.get("WbWriteback", 0) for b in blocks)}}
+    for f, key in (("wb_thresh_kb", "WbDirtyThresh"), ("wb_bw_kbps", "WbWriteBandwidth")):
+        must, maybe = [], []
+        for b in blocks:
+            if b.get("WbReclaimable", 0) or b.get("WbWriteback", 0):
+                must.append(b.get(key, 0))
+                continue
+            p = wr.prev_block(i, devt, b["WbCgIno"])
+            if p is None:
+                maybe.append(b.get(key, 0))
+            elif p and p.get("WbWritten") != b.get("WbWritten"):
+                must.append(b.get(key, 0))
+        sums = subset_sums(must, maybe)
+        exp[f] = sums if must else (sums | {None} if maybe else {None})
+    return exp
+
+
+def cg_expect_read(wr, i, ino, devts):
+    """A cgroup's domains over the devices, each device as wbtop last read it
+    (wbtop keeps a device's blocks between its reads); threshold and
+    bandwidth of the domains with dirty or writeback pages (doc/kernel-loop.md).
+    None while a device has not been seen read since strace attached."""
+    blocks = []
+    for d in devts:
+        bl = wr.latest(i, d)
+        if bl is None:
+            return None
+        blocks += [b for b in bl if b["WbCgIno"] == ino]
+    if not blocks:
+        # no domain of it on any device (the kernel frees an idle cgroup's
+        # domains): nothing to show
+        return {f: {None} for f in ("wb_dirty_kb", "wb_writeback_kb", "wb_thresh_kb", "wb_bw_kbps")}
+    paged = [b for b in blocks if b.get("WbReclaimable", 0) or b.get("WbWriteback", 0)]
+    return {
+        "wb_dirty_kb": {sum(b.get("WbReclaimable", 0) for b in blocks)},
+        "wb_writeback_kb": {sum(b.get("WbWriteback", 0) for b in blocks)},
+        "wb_thresh_kb": {sum(b.get("WbDirtyThresh", 0) for b in paged)} if paged else {None},
+        "wb_bw_kbps": {sum(b.get("WbWriteBandwidth", 0) for b in paged)} if paged else {None},
+    }
+
+
 def check_gauges(lab, rep, devs, cgs):
-    """dirty, writeback, threshold, bandwidth: between the readings around the sample."""
+    """dirty, writeback, threshold, bandwidth: against the debugfs text wbtop
+    itself was given, read from its system calls by strace (the only reading
+    of the very instant wbtop read: the reader's, 0.1-2.8 s apart under TCG,
+    bracket gauges that move by megabytes between two readings, up and down).
+    A figure wbtop shows absent: right where it did not read the device in
+    that sample, and the reader's readings from the last before the sample
+    to the first after wbtop's reads do not all show pages on it."""
     figures = ["wb_dirty_kb", "wb_writeback_kb", "wb_thresh_kb", "wb_bw_kbps"]
     tallies = {}
-    for row in lab.rows[1:]:
+    wr = lab.wbreads
+    if wr is None or not lab.has_wb_stats:
+        return tallies
+    all_devts = sorted(wr.seen_devs)
+    for i, row in enumerate(lab.rows):
+        if wr.first is None or i <= wr.first:
+            continue  # strace attached during or after this sample
         t = row["wall_ns"]
-        br = lab.bracket(t)
-        if not br:
-            continue
+        t_end = wr.span.get(i, (t, t))[1]
         objs = [("dev", d, lab_dev(row, d)) for d in devs] + [("cg", c, lab_cg(row, c)) for c in cgs]
         for kind, name, got_row in objs:
             if got_row is None:
                 continue
             if kind == "dev":
-                bdi = lab.names["dev"][name]
-                exps = [dev_expect(lab, r, lab.prev_of(r), bdi) for r in br]
+                devt = lab.names["dev"][name]
+                exp = dev_expect_read(wr, i, devt)
             else:
-                ino = lab.cg_ino[name.strip("/")]
-                exps = [cg_expect(r, lab.prev_of(r), ino) for r in br]
-            if any(e is None or "wb_dirty_kb" not in e for e in exps):
-                continue  # no per-domain file: checked against the trace below
+                exp = cg_expect_read(wr, i, lab.cg_ino[name.strip("/")], all_devts)
+                if exp is None:
+                    continue
             for f in figures:
                 tl = tallies.setdefault((kind, name, f), Tally())
                 got = got_row.get(f)
-                vals = [e[f] for e in exps if e[f] is not None]
-                rng = "%s..%s" % (fmt(min(vals)), fmt(max(vals))) if vals else "null"
-                if got is None:
-                    # absent is right where a reading around it has nothing for it:
-                    # wbtop reads a device that looked idle only every 10 s, and
-                    # never shows an old figure
-                    if len(vals) < len(exps) or min(vals) == 0:
+                if exp is None:
+                    # not read in this sample: absent is right unless the device
+                    # had pages all the while (the reader's readings around)
+                    b0, _ = lab.around(t)
+                    _, a1 = lab.around(t_end)
+                    rs = [r for r in lab.readings if b0 and a1 and b0["rt_ns"] <= r["rt_ns"] <= a1["rt_ns"]]
+                    paged = [r for r in rs if (dev_expect(lab, r, None, devt) or {}).get("wb_dirty_kb", 0)
+                             or (dev_expect(lab, r, None, devt) or {}).get("wb_writeback_kb", 0)]
+                    if got is None and (not rs or len(paged) < len(rs)):
                         tl.skipped += 1
                     else:
-                        tl.add(False, t, rng, None)
+                        tl.add(False, t, "read (pages in all %d readings around)" % len(rs)
+                               if got is None else "null (not read in the sample)", got)
                     continue
-                if not vals:
-                    tl.add(False, t, "null", got)
-                    continue
-                tl.add(in_range(got, min(vals), max(vals)), t, rng, got)
+                want = exp[f]
+                shown = "|".join(fmt(v) for v in sorted(want, key=lambda v: -1 if v is None else v)[:4])
+                tl.add(got in want, t, shown + " (wbtop's read)", got)
     return tallies
 
 
 def check_counts(lab, rep, devs, cgs):
-    """dirtied and written per second: the growth of WbDirtied/WbWritten of the
-    readings inside the interval and around it."""
+    """dirtied and written per second: the growth of WbDirtied/WbWritten
+    between wbtop's own reads (strace) of the sample before and this one,
+    over the row's dt.  A device: its domains summed, read in both samples
+    (absent when not read in this one).  A cgroup: each of its domains' growth
+    since wbtop's last read of that device, over the devices read in this
+    sample (a domain seen for the first time is a baseline)."""
     tallies = {}
+    wr = lab.wbreads
+    if wr is None or not lab.has_wb_stats:
+        return tallies
+    devts = sorted(wr.seen_devs)
     for i in range(1, len(lab.rows)):
-        row, prev = lab.rows[i], lab.rows[i - 1]
-        t0, t1 = prev["wall_ns"], row["wall_ns"]
-        dt = row["dt_s"]
-        inside, b0, _ = lab.inner_outer(t0, t1)
-        br = lab.bracket(t1)
-        if b0 is None or not br:
+        if wr.first is None or i <= wr.first:
             continue
-        a1 = br[-1]
+        row = lab.rows[i]
+        dt = row["dt_s"]
+        now = wr.sample(i)
         objs = [("dev", d, lab_dev(row, d)) for d in devs] + [("cg", c, lab_cg(row, c)) for c in cgs]
         for kind, name, got_row in objs:
             if got_row is None:
                 continue
-            for f, key in (("wb_dirtied_kb_s", "dirtied"), ("wb_written_kb_s", "written")):
+            for f, key in (("wb_dirtied_kb_s", "WbDirtied"), ("wb_written_kb_s", "WbWritten")):
                 tl = tallies.setdefault((kind, name, f), Tally())
-
-                def val(r):
-                    if kind == "dev":
-                        e = dev_expect(lab, r, None, lab.names["dev"][name])
-                    else:
-                        e = cg_expect(r, None, lab.cg_ino[name.strip("/")])
-                    return None if e is None else e.get(key)
-                outer = [val(b0), val(a1)]
-                if None in outer:
-                    continue
-                hi = outer[1] - outer[0]
-                lo = val(inside[-1]) - val(inside[0]) if len(inside) >= 2 else 0
                 got = got_row.get(f)
-                prev_row = lab_dev(prev, name) if kind == "dev" else lab_cg(prev, name)
+                if kind == "dev":
+                    devt = lab.names["dev"][name]
+                    e, p = now.get(devt), wr.sample(i - 1).get(devt)
+                    if e is None:
+                        tl.add(got is None, row["wall_ns"], "null (not read in the sample)", got)
+                        continue
+                    if p is None:
+                        tl.skipped += 1  # not read in the sample before: no rate
+                        continue
+                    grow = sum(b.get(key, 0) for b in e[1]) - sum(b.get(key, 0) for b in p[1])
+                else:
+                    ino = lab.cg_ino[name.strip("/")]
+                    grow, known = 0, True
+                    for d in devts:
+                        if d not in now:
+                            continue
+                        b = next((x for x in now[d][1] if x["WbCgIno"] == ino), None)
+                        if b is None:
+                            continue
+                        pb = wr.prev_block(i, d, ino)
+                        if pb is None:
+                            known = False
+                        else:
+                            # a domain new on a device read before was made since: all
+                            # it counts grew in the interval
+                            grow += max(0, b.get(key, 0) - pb.get(key, 0))
+                    if not known:
+                        tl.skipped += 1
+                        continue
                 if got is None:
-                    if lo == 0 or prev_row is None or prev_row.get("wb_dirty_kb") is None:
+                    # a rate needs the figure in the row before
+                    pr = lab_dev(lab.rows[i - 1], name) if kind == "dev" else lab_cg(lab.rows[i - 1], name)
+                    if pr is None or pr.get("wb_dirty_kb") is None:
                         tl.skipped += 1
                     else:
-                        tl.add(False, t1, "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), None)
+                        tl.add(False, row["wall_ns"], fmt(grow / dt), None)
                     continue
-                tl.add(lo - PAGE_KB <= got * dt <= hi + PAGE_KB, t1,
-                       "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), got)
+                # JSON gives dt and the rate to 0.001
+                lo, hi = grow / (dt + 0.0005) - 0.0005, grow / max(dt - 0.0005, 1e-6) + 0.0005
+                tl.add(lo <= got <= hi, row["wall_ns"], "%s (wbtop's reads)" % fmt(grow / dt), got)
     return tallies
 
 
@@ -318,10 +563,20 @@ def check_trace(lab, rep, devs, cgs, margin_ns):
     wb_stats, bandwidth from bdi_dirty_ratelimit and the rest absent."""
     tallies = {}
     bdi_of = {d: lab.names["dev"][d] for d in devs}
+    wr = lab.wbreads
     for i in range(1, len(lab.rows)):
         row, prev = lab.rows[i], lab.rows[i - 1]
         t0, t1 = prev["wall_ns"], row["wall_ns"]
         dt = row["dt_s"]
+        if wr is not None and wr.drain:
+            # wbtop drained its trace between its knob read and the next line
+            # strace showed, in each sample: the events of the interval are
+            # those after the previous drain and up to this one
+            if i - 1 not in wr.drain or i not in wr.drain:
+                continue
+            (a0, b0), (a1, b1) = wr.drain[i - 1], wr.drain[i]
+        else:
+            a0, b0, a1, b1 = t0 - margin_ns, t0 + margin_ns, t1 - margin_ns, t1 + margin_ns
         for d in devs:
             got_row = lab_dev(row, d)
             if got_row is None:
@@ -331,8 +586,8 @@ def check_trace(lab, rep, devs, cgs, margin_ns):
             def pause_ms(a, b):
                 return sum(max(0, int(e[3]["pause"])) for e in trace_window(lab, "balance_dirty_pages", a, b)
                            if e[2] == bdi)
-            lo = pause_ms(t0 + margin_ns, t1 - margin_ns)
-            hi = pause_ms(t0 - margin_ns, t1 + margin_ns)
+            lo = pause_ms(b0, a1)
+            hi = pause_ms(a0, b1)
             tl = tallies.setdefault(("dev", d, "throttled_ms"), Tally())
             got = got_row.get("throttled_ms")
             if got is None:
@@ -351,8 +606,7 @@ def check_trace(lab, rep, devs, cgs, margin_ns):
                 got = got_row.get(f)
                 tl.add(got is None, t1, "null (no wb_stats)", got)
             cands = []
-            for s0, s1 in ((t0, t1), (t0 + margin_ns, t1 - margin_ns), (t0 - margin_ns, t1 + margin_ns),
-                           (t0 - margin_ns, t1 - margin_ns), (t0 + margin_ns, t1 + margin_ns)):
+            for s0, s1 in ((a0, a1), (a0, b1), (b0, a1), (b0, b1)):
                 last = {}
                 for e in trace_window(lab, "bdi_dirty_ratelimit", s0, s1):
                     if e[2] == bdi:
@@ -417,11 +671,27 @@ def check_io_stat(lab, rep, cgs, tops):
     """A cgroup's written kB/s (trace: its domain's flusher pages) against io.stat's
     wbytes on the devices at the top of the stacks."""
     tallies = {}
+    wr = lab.wbreads
     for i in range(1, len(lab.rows)):
         row, prev = lab.rows[i], lab.rows[i - 1]
         t0, t1 = prev["wall_ns"], row["wall_ns"]
         dt = row["dt_s"]
-        inside, b0, a1 = lab.inner_outer(t0, t1)
+        if wr is not None and lab.has_wb_stats:
+            # WbWritten's growth between wbtop's own reads (strace)
+            w = wr.window(i) if wr.first is not None and i > wr.first else None
+            if w is None:
+                continue
+            o0, i0, i1, o1 = w
+        elif wr is not None and wr.drain:
+            # the trace's flusher pages between wbtop's drains
+            if i - 1 not in wr.drain or i not in wr.drain:
+                continue
+            (o0, i0), (i1, o1) = wr.drain[i - 1], wr.drain[i]
+        else:
+            o0, i0, i1, o1 = t0, t0, t1, t1
+        b0, _ = lab.around(o0)
+        _, a1 = lab.around(o1)
+        inside = [r for r in lab.readings if r["rt_ns"] >= i0 and r["rt_end_ns"] <= i1]
         if b0 is None or a1 is None:
             continue
         for c in cgs:
@@ -440,8 +710,10 @@ def check_io_stat(lab, rep, cgs, tops):
             f = "wb_written_kb_s" if lab.has_wb_stats else "written_kb_s"
             tl = tallies.setdefault(("cg", c, "%s vs io.stat" % f), Tally())
             got = None if got_row is None else got_row.get(f)
+            pr = lab_cg(prev, c)
             if got is None:
-                if hi <= 0:
+                # no rate without the cgroup's figure in the row before
+                if hi <= 0 or pr is None or (lab.has_wb_stats and pr.get("wb_dirty_kb") is None):
                     tl.skipped += 1
                 else:
                     tl.add(False, t1, "%s..%s" % (fmt(lo / dt), fmt(hi / dt)), None)
@@ -531,6 +803,27 @@ def check_keys(lab, rep, rows, what):
                   (" (missing %s)" % ",".join(sorted(missing))) if missing else ""))
 
 
+def check_knobs(lab, rep):
+    """--set of a BDI knob of 6.2+ (strict_limit): refused with "absent on this
+    kernel (6.2+)" where the kernel's BDI directory lacks the file, written
+    where it has it."""
+    path = os.path.join(lab.out, "knobset.txt")
+    if not os.path.exists(path):
+        rep.line(False, "knob strict_limit --set", "expected its output, got none")
+        return
+    text = open(path).read()
+    rc = re.search(r"rc=(\d+)", text)
+    rc = int(rc.group(1)) if rc else -1
+    has = "strict_limit" in open(os.path.join(lab.out, "bdi-knobs.txt")).read()
+    if has:
+        rep.line(rc == 0, "knob strict_limit --set", "expected written (the kernel has it), got rc %d: %s" %
+                 (rc, text.strip().splitlines()[0] if text.strip() else ""))
+    else:
+        ok = rc != 0 and "absent on this kernel (6.2+)" in text
+        rep.line(ok, "knob strict_limit --set", "expected refused as absent on this kernel (6.2+), "
+                 "got rc %d: %s" % (rc, text.strip().splitlines()[0] if text.strip() else ""))
+
+
 def main():
     lab = Lab(sys.argv[1])
     rep = Report(lab.kver)
@@ -546,6 +839,10 @@ def main():
     margin = max(gaps) if gaps else 500_000_000
     check_names(lab, rep, tops)
     check_keys(lab, rep, lab.rows, "live")
+    check_knobs(lab, rep)
+    if lab.has_wb_stats and lab.wbreads is None:
+        rep.line(False, "strace of wbtop", "expected wbtop.strace (the gauges are checked against "
+                 "wbtop's own reads), got none")
     # the thread's devices must be throttled at some time: a check that sees no
     # pause would assert nothing
     thread = [d for d in tops if n["dm"].get(n["dev"][d], "").startswith("thread")]

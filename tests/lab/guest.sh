@@ -122,7 +122,29 @@ sleep 3
 N=${LAB_INTERVALS:-24}
 "$WBTOP" -b -d 1 --format json -n "$N" -o /tmp/wbtop.json -w /tmp/wbtop.db 2> "$OUT/wbtop.err" &
 WBTOP_PID=$!
-sleep 2.5
+# From wbtop's first interval on (its start, blkid probing every device, is
+# slow enough under ptrace), strace records what the kernel answered to each
+# of its reads, at the instant it read: check.py's gauges are checked
+# against the debugfs text wbtop itself got.  The writers start once it is
+# attached.
+until [ -s /tmp/wbtop.json ] || ! kill -0 $WBTOP_PID 2>/dev/null; do sleep 0.2; done
+# Only these paths are printed (formatting every read, the trace's binary
+# pages among them, stretched wbtop's 1 s intervals to 7 s under TCG): each
+# debugfs wb_stats (its text), the bdi directories (the opens of a sample's
+# debugfs reads: wbtop drained its trace just before) and the last knob file
+# wbtop reads before draining.
+set --
+for b in /sys/kernel/debug/bdi/*:*; do
+	set -- "$@" -P "$b"
+	[ -e "$b/wb_stats" ] && set -- "$@" -P "$b/wb_stats"
+done
+strace -f -p $WBTOP_PID -ttt -y -s 4096 -e trace=openat,read -e signal=none \
+	-P /sys/kernel/debug/bdi -P /proc/sys/vm/dirtytime_expire_seconds "$@" \
+	-o /tmp/wbtop.strace 2> "$OUT/strace.err" &
+STRACE_PID=$!
+until grep -q '^TracerPid:[[:space:]]*[1-9]' /proc/$WBTOP_PID/status 2>/dev/null ||
+	! kill -0 $WBTOP_PID 2>/dev/null; do sleep 0.1; done
+sleep 1
 writer() { # cgroup dir MiB seconds
 	sh -c 'echo $$ > /sys/fs/cgroup/'"$1"'/cgroup.procs; exec timeout '"$4"' dd if=/dev/zero of='"$2"'/f bs=1M count='"$3"' status=none' &
 	WRITERS="$WRITERS $!"
@@ -143,12 +165,16 @@ writer labB /mnt/r0 500 9
 writer labA /mnt/r5 350 9
 wait $WRITERS
 wait "$WBTOP_PID" || { log "wbtop failed: $(cat "$OUT/wbtop.err")"; fail=1; }
+wait "$STRACE_PID"
 touch /tmp/reader.stop
 wait "$READER_PID"
 sleep 0.5
 kill "$TRACE_PID"
 wait
 cat /sys/fs/cgroup/labA/io.stat /sys/fs/cgroup/labB/io.stat > "$OUT/io.stat.end"
-cp /tmp/wbtop.json /tmp/reader.jsonl /tmp/trace.txt /tmp/wbtop.db "$OUT/"
+# a BDI knob of 6.2+ (strict_limit, at its default 0): absent on 6.1, said so
+"$WBTOP" --set bdi:thread0:strict_limit=0 > "$OUT/knobset.txt" 2>&1
+echo "rc=$?" >> "$OUT/knobset.txt"
+cp /tmp/wbtop.json /tmp/reader.jsonl /tmp/trace.txt /tmp/wbtop.db /tmp/wbtop.strace "$OUT/"
 log "scenario done, fail=$fail"
 finish
