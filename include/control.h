@@ -63,6 +63,7 @@ struct control_item {
 	int64_t value;			/* as read now; -1 if unreadable */
 	int64_t start;			/* as found when control first saw it */
 	bool in_force;			/* false: reads 0 because its ratio/bytes partner rules */
+	bool absent;			/* the kernel has no such file (a BDI knob before 6.2) */
 };
 
 /* What validation and explanation look at: the scope's current values and
@@ -134,11 +135,16 @@ bool control_can_write(const struct control *c, const char **reason);
 
 /* The vm knobs, read now, in enum knob_vm order; returns KNOB_VM_COUNT. */
 size_t control_list_vm(struct control *c, struct control_item out[KNOB_VM_COUNT]);
-/* The BDI limits of device major:minor this kernel has (min_ratio,
- * max_ratio, min_bytes, max_bytes, strict_limit), read now, into out;
- * *n set to how many.  0, or -ENOENT if the device has no BDI. */
+/* The BDI limits of device major:minor (min_ratio, max_ratio, min_bytes,
+ * max_bytes, strict_limit), read now, into out; one the kernel lacks (before
+ * 6.2) is listed with absent set and value -1, one there but unreadable is
+ * left out; *n set to how many.  0, or -ENOENT if the device has no BDI. */
 int control_list_bdi(struct control *c, uint32_t major, uint32_t minor,
 		     struct control_item out[KNOB_BDI_COUNT], size_t *n);
+/* Whether the kernel has no file for ref's knob, where its scope (the BDI)
+ * is there: min_bytes, max_bytes, strict_limit and the _fine ratios before
+ * Linux 6.2.  control_list_bdi lists such a knob with absent set. */
+bool control_absent(struct control *c, const struct control_ref *ref);
 /* Current values of ref's scope into ctx (knobs) and snapshot figures (s may
  * be NULL).  0, or -ENOENT if the knob does not exist on this kernel. */
 int control_ctx(struct control *c, const struct control_ref *ref,

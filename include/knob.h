@@ -56,10 +56,15 @@ struct knob_def {
 	int partner;		/* index of the ratio/bytes partner in the same table, or -1 */
 	const char *unit;
 	const char *help;
+	const char *since;	/* the kernel that added its file ("6.2"), NULL: always there */
 };
 
 extern const struct knob_def knob_vm_table[KNOB_VM_COUNT];
 extern const struct knob_def knob_bdi_table[KNOB_BDI_COUNT];
+
+/* "absent on this kernel (6.2+)": what to say of a knob whose file the
+ * kernel lacks; returns buf. */
+const char *knob_absent_text(const struct knob_def *def, char *buf, size_t len);
 
 /* Index of a vm knob by "vm.dirty_ratio" or "dirty_ratio"; -1 if unknown. */
 int knob_vm_find(const char *name);

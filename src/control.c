@@ -273,6 +273,14 @@ static bool control_in_force(const struct control_scope *sc, int index)
 	return (sc->cur[bytes] > 0) == (index == bytes);
 }
 
+/* Whether the kernel has no file for the knob (a BDI knob before 6.2). */
+static bool control_file_absent(const struct control *c, const struct control_scope *sc, int index)
+{
+	char path[PATH_MAX];
+	control_path(c, sc, index, path, sizeof path);
+	return access(path, F_OK) < 0 && errno == ENOENT;
+}
+
 static void control_item_fill(const struct control_scope *sc, int index, struct control_item *it)
 {
 	memset(it, 0, sizeof *it);
@@ -307,10 +315,21 @@ int control_list_bdi(struct control *c, uint32_t major, uint32_t minor,
 	if (!sc)
 		return err;
 	control_scope_read(c, sc);
-	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
-		if (sc->cur[shown[i]] >= 0)
-			control_item_fill(sc, shown[i], &out[(*n)++]);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		bool absent = sc->cur[shown[i]] < 0 && control_file_absent(c, sc, shown[i]);
+		if (sc->cur[shown[i]] < 0 && !absent)
+			continue;	/* there but unreadable: not offered */
+		control_item_fill(sc, shown[i], &out[*n]);
+		out[(*n)++].absent = absent;
+	}
 	return 0;
+}
+
+bool control_absent(struct control *c, const struct control_ref *ref)
+{
+	int err;
+	struct control_scope *sc = control_def(ref) ? control_scope_get(c, ref, &err) : NULL;
+	return sc && control_file_absent(c, sc, ref->index);
 }
 
 const char *control_name(struct control *c, const struct control_ref *ref, char *buf, size_t len)

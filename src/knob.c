@@ -11,7 +11,11 @@
 
 #include "knob.h"
 
-/* Ranges are what the kernel accepts (mm/page-writeback.c): the ratios are
+/* The BDI byte knobs, the _fine ratios and strict_limit came with Linux 6.2
+ * (Debian 12's 6.1 has min_ratio, max_ratio and read_ahead_kb only: seen in
+ * the lab, tests/lab/).
+ *
+ * Ranges are what the kernel accepts (mm/page-writeback.c): the ratios are
  * proc_dointvec_minmax over 0..100, the bytes knobs proc_doulongvec_minmax
  * with a minimum of 2 pages (checked by control, which knows the page size). */
 const struct knob_def knob_vm_table[KNOB_VM_COUNT] = {
@@ -44,18 +48,27 @@ const struct knob_def knob_bdi_table[KNOB_BDI_COUNT] = {
 	[BDI_MAX_RATIO] = { "max_ratio", "max_ratio", KNOB_KIND_RATIO, 0, 100, BDI_MAX_BYTES, "%",
 		"most of the dirty limit this device may use" },
 	[BDI_MIN_BYTES] = { "min_bytes", "min_bytes", KNOB_KIND_BYTES, 0, INT64_MAX, BDI_MIN_RATIO, "B",
-		"min_ratio expressed in bytes (kernel 6.6+)" },
+		"min_ratio expressed in bytes", "6.2" },
 	[BDI_MAX_BYTES] = { "max_bytes", "max_bytes", KNOB_KIND_BYTES, 0, INT64_MAX, BDI_MAX_RATIO, "B",
-		"max_ratio expressed in bytes (kernel 6.6+)" },
+		"max_ratio expressed in bytes", "6.2" },
 	[BDI_STRICT_LIMIT] = { "strict_limit", "strict_limit", KNOB_KIND_BOOL, 0, 1, -1, "",
-		"1: always hold this device to its share, even below the global limit" },
+		"1: always hold this device to its share, even below the global limit", "6.2" },
 	[BDI_MIN_RATIO_FINE] = { "min_ratio_fine", "min_ratio_fine", KNOB_KIND_RATIO_FINE, 0, 1000000, -1, "ppm",
-		"min_ratio in millionths (kernel 6.6+)" },
+		"min_ratio in millionths", "6.2" },
 	[BDI_MAX_RATIO_FINE] = { "max_ratio_fine", "max_ratio_fine", KNOB_KIND_RATIO_FINE, 0, 1000000, -1, "ppm",
-		"max_ratio in millionths (kernel 6.6+)" },
+		"max_ratio in millionths", "6.2" },
 	[BDI_READ_AHEAD_KB] = { "read_ahead_kb", "read_ahead_kb", KNOB_KIND_KB, 0, INT32_MAX, -1, "KiB",
 		"read-ahead window" },
 };
+
+const char *knob_absent_text(const struct knob_def *def, char *buf, size_t len)
+{
+	if (def && def->since)
+		snprintf(buf, len, "absent on this kernel (%s+)", def->since);
+	else
+		snprintf(buf, len, "absent on this kernel");
+	return buf;
+}
 
 int knob_vm_find(const char *name)
 {

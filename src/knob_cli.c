@@ -205,7 +205,12 @@ static int knob_cli_check(struct control *c, const char *opt, const struct knob_
 	char name[96], other[96], msg[256];
 	control_name(c, &sets[i].ref, name, sizeof name);
 	if (control_ctx(c, &sets[i].ref, snap, &now) < 0) {
-		fprintf(stderr, "wbtop: %s '%s': this kernel has no %s\n", opt, sets[i].text, name);
+		char absent[64];
+		if (control_absent(c, &sets[i].ref))
+			fprintf(stderr, "wbtop: %s '%s': %s is %s; nothing written\n", opt, sets[i].text,
+				name, knob_absent_text(control_def(&sets[i].ref), absent, sizeof absent));
+		else
+			fprintf(stderr, "wbtop: %s '%s': this kernel has no %s\n", opt, sets[i].text, name);
 		return -ENOENT;
 	}
 	for (size_t j = 0; j < i; j++) {

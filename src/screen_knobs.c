@@ -62,6 +62,16 @@ static void scr_knob_row(struct screen *s, int y, const struct control_item *it,
 {
 	char v[32], st[32];
 	struct scr_line ln = { y, 0, COLS };
+	if (it->absent) {
+		char why[64];
+		scr_add(s, &ln, SCR_TITLE, sel ? ">" : " ");
+		scr_addf(s, &ln, SCR_DIM, "%-*.*s %10s %10s  %s", SCR_KNOB_NAME_W, SCR_KNOB_NAME_W,
+			 it->name, "-", "-", knob_absent_text(it->def, why, sizeof why));
+		if (sel)
+			mvchgat(y, 0, -1, scr_attr(s, SCR_SELECT) & ~A_COLOR,
+				(short)PAIR_NUMBER(scr_attr(s, SCR_SELECT)), NULL);
+		return;
+	}
 	knob_format_value(it->def->kind, it->value, v, sizeof v);
 	knob_format_value(it->def->kind, it->start, st, sizeof st);
 	/* a vm ratio/bytes pair has one member in force; a BDI limit's ratio and
@@ -132,7 +142,10 @@ void scr_draw_knobs(struct screen *s)
 	if (s->nk) {
 		const struct control_item *it = &s->kitems[s->ksel];
 		char help[256];
-		snprintf(help, sizeof help, "%s: %s", it->name, it->def->help);
+		char absent[48], why[64] = "";
+		if (it->absent)
+			snprintf(why, sizeof why, " (%s)", knob_absent_text(it->def, absent, sizeof absent));
+		snprintf(help, sizeof help, "%s: %s%s", it->name, it->def->help, why);
 		y = scr_wrap(s, y, 1, SCR_NORMAL, help, 2);
 	}
 	if (s->have_preview && s->prompt == SCR_PROMPT_KNOB) {
@@ -171,6 +184,11 @@ bool scr_knobs_key(struct screen *s, int ch, struct screen_req *req)
 			return true;
 		}
 		const struct control_item *it = &s->kitems[s->ksel];
+		if (it->absent) {
+			char why[64];
+			screen_message(s, "%s: %s", it->name, knob_absent_text(it->def, why, sizeof why));
+			return true;
+		}
 		char v[32] = "";
 		if (it->value >= 0)
 			snprintf(v, sizeof v, "%" PRId64, it->value);

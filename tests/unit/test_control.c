@@ -598,6 +598,58 @@ START_TEST(test_dead_man)
 }
 END_TEST
 
+/* Linux 6.1 (Debian 12) has min_ratio, max_ratio and read_ahead_kb only:
+ * the byte knobs, the _fine ratios and strict_limit came in 6.2.  The pane
+ * lists them absent, --set and a write refuse them, saying so. */
+START_TEST(test_bdi_knobs_absent_before_6_2)
+{
+	struct fixture fx;
+	fx_setup(&fx);
+	char b[160], f[200];
+	snprintf(b, sizeof b, "%s/7:0", fx.bdi);
+	static const char *const gone[] = { "min_bytes", "max_bytes", "strict_limit",
+					     "min_ratio_fine", "max_ratio_fine" };
+	for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++) {
+		snprintf(f, sizeof f, "%s/%s", b, gone[i]);
+		ck_assert_int_eq(unlink(f), 0);
+	}
+	struct control *c = control_new(&fx.cfg);
+	struct control_item items[KNOB_BDI_COUNT];
+	size_t n = 0;
+	ck_assert_int_eq(control_list_bdi(c, 7, 0, items, &n), 0);
+	ck_assert_uint_eq(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		bool old = items[i].ref.index == BDI_MIN_RATIO || items[i].ref.index == BDI_MAX_RATIO;
+		ck_assert_msg(items[i].absent == !old, "%s", items[i].name);
+		if (!old)
+			ck_assert_int_eq(items[i].value, -1);
+	}
+	struct control_ref max_bytes = { .bdi = true, .index = BDI_MAX_BYTES, .major = 7, .minor = 0 };
+	struct control_ref max_ratio = { .bdi = true, .index = BDI_MAX_RATIO, .major = 7, .minor = 0 };
+	struct control_ref strict = { .bdi = true, .index = BDI_STRICT_LIMIT, .major = 7, .minor = 0 };
+	ck_assert(control_absent(c, &max_bytes));
+	ck_assert(control_absent(c, &strict));
+	ck_assert(!control_absent(c, &max_ratio));
+	char why[64];
+	ck_assert_str_eq(knob_absent_text(control_def(&max_bytes), why, sizeof why),
+			 "absent on this kernel (6.2+)");
+	ck_assert_str_eq(knob_absent_text(control_def(&strict), why, sizeof why),
+			 "absent on this kernel (6.2+)");
+	struct control_ctx ctx;
+	ck_assert_int_eq(control_ctx(c, &max_bytes, NULL, &ctx), -ENOENT);
+	ck_assert_int_eq(control_ctx(c, &max_ratio, NULL, &ctx), 0);
+	/* nothing written, and no file made where the kernel has none */
+	ck_assert_int_lt(control_apply(c, &strict, 1, NULL), 0);
+	snprintf(f, sizeof f, "%s/strict_limit", b);
+	ck_assert_int_ne(access(f, F_OK), 0);
+	/* with the file there (6.2+), not absent */
+	fx_write(b, "strict_limit", "0\n");
+	ck_assert(!control_absent(c, &strict));
+	control_free(c);
+	fx_teardown(&fx);
+}
+END_TEST
+
 START_TEST(test_list_and_preview)
 {
 	struct fixture fx;
@@ -688,6 +740,7 @@ Suite *control_suite(void)
 	tcase_add_test(files, test_failed_write_and_mismatch);
 	tcase_add_test(files, test_dead_man);
 	tcase_add_test(files, test_list_and_preview);
+	tcase_add_test(files, test_bdi_knobs_absent_before_6_2);
 	suite_add_tcase(s, files);
 	return s;
 }
