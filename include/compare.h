@@ -7,7 +7,8 @@
  * variation and dips per minute (cmpstat.h), the change in percent, and
  * the knobs in force.  Devices are matched by stable key, then by mount
  * point, then by filesystem label (two runs on freshly made filesystems
- * have new UUIDs).  A side may pool several recordings of one case (the
+ * have new UUIDs), those two only where they name one device left over
+ * on each side.  A side may pool several recordings of one case (the
  * repeats of a sweep).
  *
  * Two sets: recordings are matched by case name (meta "case", else the

@@ -270,7 +270,8 @@ static bool compare_same(const char *x, const char *y)
 }
 
 /* Pair the keys of A with those of B: by key, then by mount point, then
- * by filesystem label; what is left over is one-sided. */
+ * by filesystem label where that names one device left over on each side;
+ * what is left over is one-sided. */
 static int compare_match_keys(const struct series_dev **ka, size_t na, const struct series_dev **kb,
 			      size_t nb, struct compare_match **out, size_t *nout)
 {
@@ -291,18 +292,35 @@ static int compare_match_keys(const struct series_dev **ka, size_t na, const str
 			}
 		n++;
 	}
-	/* a second pass, so that a key match is never taken by a mount match */
-	for (size_t i = 0; i < n; i++) {
-		for (int pass = 0; pass < 2 && !m[i].key_b; pass++) {
-			for (size_t j = 0; j < nb && !m[i].key_b; j++) {
-				bool same = pass == 0 ? compare_same(ka[i]->mounts, kb[j]->mounts)
-						      : compare_same(ka[i]->fs_label, kb[j]->fs_label);
-				if (!used[j] && same) {
-					m[i].key_b = kb[j]->key;
-					m[i].how = pass == 0 ? " [same mount]" : " [same label]";
-					used[j] = true;
+	/* a second pass, so that a key match is never taken by a mount match; a
+	 * mount point (then a label) pairs two devices left over only where it
+	 * names one on each side: two left over on a side with the same mount
+	 * (a recording of stacks whose members shared a key, a remount between
+	 * runs) or label are not guessed at, and stay one-sided */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			if (m[i].key_b)
+				continue;
+			const char *want = pass == 0 ? ka[i]->mounts : ka[i]->fs_label;
+			size_t hits = 0, at = 0;
+			for (size_t j = 0; j < nb; j++) {
+				const char *got = pass == 0 ? kb[j]->mounts : kb[j]->fs_label;
+				if (!used[j] && compare_same(want, got)) {
+					hits++;
+					at = j;
 				}
 			}
+			size_t mine = 0;
+			for (size_t k = 0; k < n; k++) {
+				const char *other = pass == 0 ? ka[k]->mounts : ka[k]->fs_label;
+				if (!m[k].key_b && compare_same(want, other))
+					mine++;
+			}
+			if (hits != 1 || mine != 1)
+				continue;
+			m[i].key_b = kb[at]->key;
+			m[i].how = pass == 0 ? " [same mount]" : " [same label]";
+			used[at] = true;
 		}
 	}
 	for (size_t j = 0; j < nb; j++)
