@@ -127,6 +127,14 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
  * format, truncated, damaged). */
 struct source *rec_replay_open(const char *path, bool follow, char *err, size_t errlen);
 
+/* Devices of the recording that share an identity key (recorded before
+ * wbtop kept a stack's members apart: a dm device and its disk under one
+ * filesystem UUID), as one sentence into buf: "2 keys shared by 4 devices
+ * (fs:4a1b.. by dm-0 and vda; ...): each is listed on its own".  Both
+ * devices of a key are replayed, each by its own name; this is to say it
+ * once.  0 with buf empty when none is, 1 when some are, -errno. */
+int rec_replay_shared_keys(struct source *src, char *buf, size_t len);
+
 /* Whether src is a replay source. */
 bool rec_is_replay(const struct source *src);
 

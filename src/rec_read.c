@@ -376,6 +376,44 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 	return &rp->src;
 }
 
+int rec_replay_shared_keys(struct source *src, char *buf, size_t len)
+{
+	struct rec_replay *rp = rec_rp(src);
+	if (len)
+		buf[0] = '\0';
+	if (!rp)
+		return -EINVAL;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(rp->db, "SELECT key, group_concat(name, ' and ') FROM"
+				    " (SELECT DISTINCT key, name, major, minor FROM devices WHERE key IS NOT NULL"
+				    " ORDER BY key, name) GROUP BY key"
+				    " HAVING count(DISTINCT major * 4294967296 + minor) > 1 ORDER BY key",
+				    -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return -EIO;
+	size_t nkeys = 0, used = 0;
+	char list[512] = "";
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const char *names = (const char *)sqlite3_column_text(st, 1);
+		if (used < sizeof list && nkeys < 3) {
+			int n = snprintf(list + used, sizeof list - used, "%s%s by %s", nkeys ? "; " : "",
+					 key ? key : "", names ? names : "");
+			used += n > 0 ? (size_t)n : 0;
+		}
+		nkeys++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -EIO;
+	if (!nkeys)
+		return 0;
+	snprintf(buf, len, "%zu identity key%s shared by devices of this recording (%s%s), recorded "
+		 "before wbtop kept a stack's devices apart: each is listed on its own, by its name",
+		 nkeys, nkeys == 1 ? "" : "s", list, nkeys > 3 ? "; ..." : "");
+	return 1;
+}
+
 const int64_t *rec_replay_dev_ids(struct source *src)
 {
 	struct rec_replay *rp = rec_rp(src);

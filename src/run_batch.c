@@ -54,6 +54,8 @@ struct batch_run {
 	/* what is missing of the kernel loop, for stderr once the first frame is out: an output
 	 * that cannot be written then ends wbtop with its one error line, not after a note */
 	char kloop_note[256];
+	/* a replay's devices that share a key, said once (the same way) */
+	char shared_note[768];
 };
 
 static void batch_run_close(struct batch_run *r)
@@ -238,6 +240,14 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 			snprintf(r->kloop_note, sizeof r->kloop_note, "%s", err);
 		err[0] = '\0';
 	}
+	/* A recording whose devices share a key (made before a stack's members
+	 * were kept apart): both are replayed, each by its name; said once. */
+	if (!r->live && !o->quiet &&
+	    rec_replay_shared_keys(r->src, r->shared_note, sizeof r->shared_note) > 0 &&
+	    o->format == FMT_TEXT) {
+		fprintf(r->out, "# recording: %s\n", r->shared_note);
+		r->shared_note[0] = '\0';
+	}
 	if ((status = batch_run_open_outputs(r, o, err, sizeof err)))
 		return status;
 	if (!(r->pipe = pipeline_new(r->src, &o->dip, pipeline_marks_rule(o->dip_given)))) {
@@ -330,6 +340,15 @@ static void batch_run_kloop_note(struct batch_run *r)
 	r->kloop_note[0] = '\0';
 }
 
+/* A replay's shared keys on stderr, once the output has taken a frame. */
+static void batch_run_shared_note(struct batch_run *r)
+{
+	if (!r->shared_note[0])
+		return;
+	fprintf(stderr, "wbtop: note: %s\n", r->shared_note);
+	r->shared_note[0] = '\0';
+}
+
 /* Hand one frame to the output sinks; 0, or the exit status to stop with
  * (-1: the reader went away, stop quietly). */
 static int batch_run_emit(struct batch_run *r, const struct frame *f)
@@ -383,6 +402,7 @@ int run_batch(const struct opts *o)
 			break;
 		}
 		batch_run_kloop_note(&r);
+		batch_run_shared_note(&r);
 		/* -n counts intervals; openmetrics exports the first sample too */
 		if (f->prev || o->format == FMT_OPENMETRICS)
 			printed++;

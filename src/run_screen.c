@@ -727,6 +727,11 @@ static int run_screen_main(const struct opts *o, const char *sort, const char *w
 	}
 	if (r.replay)
 		run_replay_start(&r);
+	if (r.replay) {	/* devices of the recording that share a key: said once */
+		char note[768];
+		if (rec_replay_shared_keys(r.src, note, sizeof note) > 0)
+			screen_message(r.scr, "%s", note);
+	}
 	if (r.live)
 		r.st.uptime_s = run_screen_uptime_s();
 	screen_frame(r.scr, r.f, r.hist);
