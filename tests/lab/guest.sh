@@ -113,6 +113,9 @@ echo mono > "$T/trace_clock"
 echo 8192 > "$T/buffer_size_kb"
 echo 1 > "$T/events/writeback/balance_dirty_pages/enable"
 echo 1 > "$T/events/writeback/bdi_dirty_ratelimit/enable"
+# flusher passes: each cgroup's pages written, and when its passes ran
+echo 1 > "$T/events/writeback/writeback_start/enable"
+echo 1 > "$T/events/writeback/writeback_written/enable"
 cat "$T/trace_pipe" > /tmp/trace.txt &
 TRACE_PID=$!
 python3 "$LAB/reader.py" "$OUT" /tmp/reader.jsonl /tmp/reader.stop &

@@ -4,7 +4,7 @@
 Connects to qemu's QMP socket, records query-blockstats every 100 ms with
 the host's CLOCK_REALTIME and CLOCK_MONOTONIC (each device's true writes),
 answers the guest's clock handshake (sync.N files on the results share:
-the host time each was first seen) and carries out its throttle requests
+the host time each was first seen; ack.N written back with the host's time) and carries out its throttle requests
 (slow.N files: "DEVICE BPS_WR SECONDS": block_set_io_throttle, then back
 to unlimited, each change logged with its host time).
 
@@ -99,6 +99,12 @@ def main():
                 if name.startswith("sync."):
                     events.write(json.dumps({"sync": name, "host_rt_ns": rt,
                                              "guest_rt_ns": int(body[0])}) + "\n")
+                    # the answer: the guest sees it after the host wrote it, so its
+                    # time then bounds the offset from the other side
+                    ack = os.path.join(out, "ack" + name[4:])
+                    with open(ack + ".tmp", "w") as f:
+                        f.write("%d\n" % time.time_ns())
+                    os.rename(ack + ".tmp", ack)
                 else:
                     dev, bps, secs = body[0], int(body[1]), float(body[2])
                     set_wr(q, dev, bps, events)

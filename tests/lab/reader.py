@@ -4,8 +4,9 @@
 Every 0.1 s until STOPFILE exists: every debugfs bdi/*/stats and
 bdi/*/wb_stats (where the kernel has it) and the lab cgroups' io.stat,
 each line stamped with CLOCK_REALTIME and CLOCK_MONOTONIC.  First, the
-clock handshake with the host (sync.N files on the results share; qmp.py
-notes when it saw each).  None of wbtop's code is used.
+clock handshake with the host, both ways (sync.N files on the results
+share, qmp.py notes when it saw each and writes ack.N with its time; we note
+when we saw that).  None of wbtop's code is used.
 
 usage: reader.py RESULTS_DIR OUT.jsonl STOPFILE
 """
@@ -62,11 +63,22 @@ def read(path):
 
 def main():
     results, outpath, stop = sys.argv[1:4]
+    acks = []
     for i in range(5):
         name = os.path.join(results, "sync.%d" % i)
         with open(name + ".tmp", "w") as f:
             f.write("%d\n" % time.time_ns())
         os.rename(name + ".tmp", name)
+        # the host's answer: it wrote ack.N at host time h before we saw it at g,
+        # so the host's clock minus ours is at least h - g
+        ack = os.path.join(results, "ack.%d" % i)
+        for _ in range(1000):
+            if os.path.exists(ack):
+                g = time.time_ns()
+                with open(ack) as f:
+                    acks.append({"n": i, "guest_rt_ns": g, "host_rt_ns": int(f.read().split()[0])})
+                break
+            time.sleep(0.01)
         time.sleep(0.2)
     cgs = sorted(d for d in os.listdir(CG) if d.startswith("lab"))
     # the devices at the top of the lab's stacks (dm, md): their BDIs hold the
@@ -77,7 +89,7 @@ def main():
             tops.append(read("/sys/block/%s/dev" % b).strip())
     cg_ino = {d: os.stat(os.path.join(CG, d)).st_ino for d in cgs}
     with open(outpath, "w") as out:
-        out.write(json.dumps({"cg_ino": cg_ino}) + "\n")
+        out.write(json.dumps({"cg_ino": cg_ino, "acks": acks}) + "\n")
         while not os.path.exists(stop):
             rt = time.time_ns()
             mono = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
