@@ -130,7 +130,8 @@ class Lab:
         return out
 
     def parse_names(self, path):
-        n = {"dm": {}, "lv": {}, "md": {}, "mnt": {}, "dev": {}, "holders": {}, "slaves": {}}
+        n = {"dm": {}, "lv": {}, "md": {}, "mnt": {}, "dev": {}, "holders": {}, "slaves": {},
+             "disk_of": {}}
         sect = None
         for line in open(path):
             if line.startswith("## "):
@@ -150,6 +151,8 @@ class Lab:
             elif sect == "sysfs" and f[0] == "dev":
                 n["dev"][f[1]] = f[2]
                 kv = dict(x.split("=", 1) for x in f[3:] if "=" in x)
+                if "disk" in kv:  # a partition: its page cache is its disk's BDI's
+                    n["disk_of"][f[1]] = kv["disk"]
                 n["holders"][f[1]] = [x for x in kv.get("holders", "").split(",") if x]
                 n["slaves"][f[1]] = [x for x in kv.get("slaves", "").split(",") if x]
         return n
@@ -874,7 +877,10 @@ def main():
     rep = Report(lab.kver)
     n = lab.names
     tops = sorted(d for d, t in n["dev"].items() if t in n["mnt"])
-    disks = sorted(d for d in n["dev"] if d.startswith("vd"))
+    # the devices whose BDI holds the mounted filesystems' pages: a mounted
+    # partition's is its disk's (and io.stat counts on the disk)
+    btops = sorted(set(n["disk_of"].get(d, d) for d in tops))
+    disks = sorted(d for d in n["dev"] if d.startswith("vd") and d not in n["disk_of"])
     cgs = ["/" + c for c in sorted(lab.cg_ino)]
     print("lab %s: %d wbtop intervals, %d readings, %d trace events, wb_stats %s, "
           "host clock offset %.3f s (+-%.3f)" %
@@ -894,14 +900,14 @@ def main():
     must = {("dev", d, "throttled_ms") for d in thread}
     must |= {("dev", d, "wb_bw_kbps") for d in thread}
     if lab.has_wb_stats:
-        must |= {("dev", d, f) for d in tops for f in ("wb_dirty_kb", "wb_thresh_kb", "wb_written_kb_s")}
+        must |= {("dev", d, f) for d in btops for f in ("wb_dirty_kb", "wb_thresh_kb", "wb_written_kb_s")}
         must |= {("cg", c, f) for c in cgs for f in ("wb_dirty_kb", "wb_bw_kbps", "wb_thresh_kb")}
     tallies = {}
-    tallies.update(check_gauges(lab, rep, tops, cgs))
-    tallies.update(check_counts(lab, rep, tops, cgs))
-    tallies.update(check_trace(lab, rep, tops, cgs, margin))
+    tallies.update(check_gauges(lab, rep, btops, cgs))
+    tallies.update(check_counts(lab, rep, btops, cgs))
+    tallies.update(check_trace(lab, rep, btops, cgs, margin))
     tallies.update(check_throughput(lab, rep, disks))
-    tallies.update(check_io_stat(lab, rep, cgs, tops))
+    tallies.update(check_io_stat(lab, rep, cgs, btops))
     tallies.update(check_passes(lab, rep, cgs))
     if not lab.has_wb_stats:
         tallies = {k: v for k, v in tallies.items() if v.n or k in must}

@@ -4,8 +4,8 @@
 #
 # Stacks on the throttled virtio disks (run.sh's DISKS): three dm-linear
 # devices with XFS on the bus (the thread's dm-0..2), an LVM LV with ext4,
-# dm-crypt with ext4, md RAID0 with XFS and md RAID5 with ext4; a buffered
-# dd on each in two cgroup v2 cgroups; one disk slowed for a while through
+# dm-crypt with ext4, md RAID0 with XFS and md RAID5 with ext4, ext4 on a
+# partition; a buffered dd on each in two cgroup v2 cgroups; one disk slowed for a while through
 # QMP.  wbtop (JSON and a recording) runs beside the lab's own readers
 # (reader.py: debugfs, io.stat; a tracefs instance read as text); the
 # names of the stacks from dmsetup, lvs, mdstat and findmnt.  Everything
@@ -86,6 +86,20 @@ run mkfs.ext4 -q -F /dev/md1
 mkdir -p /mnt/r0 /mnt/r5
 run mount /dev/md0 /mnt/r0
 run mount /dev/md1 /mnt/r5
+# a partition: ext4 on vdk1 (its page cache is its disk's BDI's)
+P=$(disk vdk)
+# one Linux partition from sector 2048 to the end, as an MBR (no fdisk needed)
+run python3 -c 'import os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+n = os.lseek(fd, 0, os.SEEK_END) // 512
+mbr = bytearray(512)
+mbr[446:462] = struct.pack("<B3sB3sII", 0, bytes(3), 0x83, bytes(3), 2048, n - 2048)
+mbr[510:512] = b"\x55\xaa"
+os.pwrite(fd, bytes(mbr), 0)
+os.fsync(fd)' "$P"
+run blockdev --rereadpt "$P"
+run mkfs.ext4 -q -F "${P}1"
+mkdir -p /mnt/part && run mount "${P}1" /mnt/part
 sync
 
 # the names, as the tools of each stack say them
@@ -99,6 +113,9 @@ sync
 	for b in /sys/block/*; do
 		n=${b##*/}
 		echo "dev $n $(cat "$b/dev") dm=$(cat "$b/dm/name" 2>/dev/null) holders=$(ls "$b/holders" | tr '\n' ,) slaves=$(ls "$b/slaves" | tr '\n' ,)"
+		for p in "$b/$n"*; do
+			[ -f "$p/partition" ] && echo "dev ${p##*/} $(cat "$p/dev") disk=$n"
+		done
 	done
 } > "$OUT/names.txt" 2>&1
 for e in balance_dirty_pages bdi_dirty_ratelimit; do
@@ -166,6 +183,7 @@ writer labB /mnt/lv 220 9
 writer labA /mnt/crypt 250 9
 writer labB /mnt/r0 500 9
 writer labA /mnt/r5 350 9
+writer labB /mnt/part 150 9
 wait $WRITERS
 wait "$WBTOP_PID" || { log "wbtop failed: $(cat "$OUT/wbtop.err")"; fail=1; }
 wait "$STRACE_PID"

@@ -81,11 +81,13 @@ def main():
             time.sleep(0.01)
         time.sleep(0.2)
     cgs = sorted(d for d in os.listdir(CG) if d.startswith("lab"))
-    # the devices at the top of the lab's stacks (dm, md): their BDIs hold the
-    # page cache; the disks under them have none.  Fewer files, closer readings.
+    # the devices at the top of the lab's stacks (dm, md, a partitioned disk):
+    # their BDIs hold the page cache; the disks under dm and md have none.  Fewer files, closer readings.
     tops = []
     for b in os.listdir("/sys/block"):
-        if b.startswith(("dm-", "md")):
+        parted = any(os.path.exists("/sys/block/%s/%s/partition" % (b, p))
+                     for p in os.listdir("/sys/block/" + b) if p.startswith(b))
+        if b.startswith(("dm-", "md")) or parted:  # a partitioned disk's BDI: its partitions'
             tops.append(read("/sys/block/%s/dev" % b).strip())
     cg_ino = {d: os.stat(os.path.join(CG, d)).st_ino for d in cgs}
     with open(outpath, "w") as out:

@@ -71,7 +71,7 @@ make_initrd() { # kernel-dir version out
 # the shared bus (the thread's three dm devices behind one PCI-X bus).
 DISKS="vda:320:8388608:bus vdb:320:8388608:bus vdc:320:8388608:bus
 vdd:320:6291456:- vde:320:6291456:- vdf:320:4194304:- vdg:320:4194304:-
-vdh:200:4194304:- vdi:200:4194304:- vdj:200:4194304:-"
+vdh:200:4194304:- vdi:200:4194304:- vdj:200:4194304:- vdk:200:4194304:-"
 BUS_BPS=16777216
 
 rc=0
