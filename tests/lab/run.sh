@@ -23,7 +23,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "lab: needs root (qemu's 9p share of / and the kernels' cache)" >&2
 	exit 1
 fi
-for t in qemu-system-x86_64 busybox python3 modprobe xz; do
+for t in qemu-system-x86_64 busybox python3 modprobe xz strace blockdev; do
 	command -v $t >/dev/null 2>&1 || { echo "lab: no $t: run sh tools/deps.sh lab" >&2; exit 1; }
 done
 [ -x "$WBTOP" ] || { echo "lab: no wbtop at $WBTOP (make wbtop)" >&2; exit 1; }
