@@ -314,6 +314,26 @@ static bool wbsample_want(void *ctx, uint32_t major, uint32_t minor)
 	return true;
 }
 
+/* Without wb_stats (before 6.10) a cgroup's bandwidth is what the trace
+ * gives while it is throttled: the last write_bw of each of its domains in
+ * bdi_dirty_ratelimit, summed over the devices (cgsample has no domains to
+ * take it from there; with wb_stats this adds nothing). */
+static int wbsample_cg_bw(struct wbsample *ws, struct snapshot *out)
+{
+	if (!ws->trace || (ws->bdi && bdistat_has_domains(ws->bdi)))
+		return 0;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < ws->interval.ndom; i++) {
+		uint64_t ino = ws->interval.dom[i].cgroup_ino, bw;
+		bool first = true;	/* once a cgroup: at its first domain */
+		for (size_t j = 0; first && j < i; j++)
+			first = ws->interval.dom[j].cgroup_ino != ino;
+		if (first && wbloop_cg_bw_kbps(&ws->interval, ino, &bw))
+			rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_WB_BW_KBPS, ino, bw, rc);
+	}
+	return rc;
+}
+
 int wbsample_read(struct wbsample *ws, struct snapshot *out)
 {
 	int rc = 0;
@@ -344,6 +364,8 @@ int wbsample_read(struct wbsample *ws, struct snapshot *out)
 	if (!rc && ws->cg)
 		rc = cgsample_read(ws->cg, out, ws->trace ? &ws->interval : NULL, wbsample_totals(ws),
 				   ws->bdi ? &ws->stats : NULL);
+	if (!rc && ws->cg)
+		rc = wbsample_cg_bw(ws, out);
 	return rc;
 }
 

@@ -630,6 +630,32 @@ def check_trace(lab, rep, devs, cgs, margin_ns):
                 tl.add(False, t1, "null (no bdi_dirty_ratelimit event)", got)
                 continue
             tl.add(in_range(got, min(vals), max(vals)), t1, "%s..%s" % (fmt(min(vals)), fmt(max(vals))), got)
+        if lab.has_wb_stats:
+            continue
+        # 6.1: a cgroup's bandwidth the same way, its domains over the devices
+        for c in cgs:
+            got_row = lab_cg(row, c)
+            ino = str(lab.cg_ino[c.strip("/")])
+            cands = []
+            for s0, s1 in ((a0, a1), (a0, b1), (b0, a1), (b0, b1)):
+                last = {}
+                for e in trace_window(lab, "bdi_dirty_ratelimit", s0, s1):
+                    if e[3].get("cgroup_ino") == ino:
+                        last[e[2]] = int(e[3]["write_bw"])
+                cands.append(sum(last.values()) if last else None)
+            tl = tallies.setdefault(("cg", c, "wb_bw_kbps"), Tally())
+            got = None if got_row is None else got_row.get("wb_bw_kbps")
+            vals = [v for v in cands if v is not None]
+            if got is None:
+                if None in cands:
+                    tl.skipped += 1
+                else:
+                    tl.add(False, t1, "%s..%s" % (fmt(min(vals)), fmt(max(vals))), None)
+                continue
+            if not vals:
+                tl.add(False, t1, "null (no bdi_dirty_ratelimit event)", got)
+                continue
+            tl.add(in_range(got, min(vals), max(vals)), t1, "%s..%s" % (fmt(min(vals)), fmt(max(vals))), got)
     return tallies
 
 
@@ -899,6 +925,9 @@ def main():
     thread = [d for d in tops if n["dm"].get(n["dev"][d], "").startswith("thread")]
     must = {("dev", d, "throttled_ms") for d in thread}
     must |= {("dev", d, "wb_bw_kbps") for d in thread}
+    if not lab.has_wb_stats:
+        # the writers are throttled on 6.1 too: their cgroups' bandwidth comes from the trace
+        must |= {("cg", c, "wb_bw_kbps") for c in cgs}
     if lab.has_wb_stats:
         must |= {("dev", d, f) for d in btops for f in ("wb_dirty_kb", "wb_thresh_kb", "wb_written_kb_s")}
         must |= {("cg", c, f) for c in cgs for f in ("wb_dirty_kb", "wb_bw_kbps", "wb_thresh_kb")}
