@@ -280,25 +280,28 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
  * write I/O yet and none when last read (a writer that just started): every
  * device that may hold a mounted filesystem's pages is read now, so its
  * dirty pages are never shown absent.  Those are the mounted devices and
- * the disks of mounted partitions (a partition has no BDI of its own;
- * diskstats lists a disk's partitions right after it).  Not every device:
- * on a machine of thousands (multipath paths) only the few mounted. */
+ * the disks of mounted partitions (a partition has no BDI of its own; its
+ * disk is the whole device before it whose name starts its name: sda for
+ * sda1, nvme0n1 for nvme0n1p2, wherever the numbers put it).  Not every
+ * device: on a machine of thousands (multipath paths) only the few mounted. */
 static void wbsample_dirtied(struct wbsample *ws, const struct snapshot *s)
 {
 	uint64_t d = s->sys.nr_dirtied_pages;
 	bool moved = d != ws->nr_dirtied;
 	ws->nr_dirtied = d;
-	size_t disk = SIZE_MAX;
 	for (size_t i = 0; moved && i < s->ndev && i < ws->ndev; i++) {
 		const struct dev_ident *id = s->dev[i].ident;
-		bool mounted = id && id->mounts;
-		if (mounted)
-			ws->dev[i].read_ms = 0;
-		if (!id || !id->partition)
-			disk = i;
-		else if (mounted && disk != SIZE_MAX &&
-			 strncmp(s->dev[i].name, s->dev[disk].name, strlen(s->dev[disk].name)) == 0)
-			ws->dev[disk].read_ms = 0;
+		if (!id || !id->mounts)
+			continue;
+		ws->dev[i].read_ms = 0;
+		for (size_t j = i; id->partition && j-- > 0;) {
+			const struct dev_ident *dj = s->dev[j].ident;
+			size_t n = strlen(s->dev[j].name);
+			if ((!dj || !dj->partition) && n && strncmp(s->dev[i].name, s->dev[j].name, n) == 0) {
+				ws->dev[j].read_ms = 0;
+				break;
+			}
+		}
 	}
 }
 
