@@ -150,15 +150,16 @@ WBTOP_PID=$!
 until [ -s /tmp/wbtop.json ] || ! kill -0 $WBTOP_PID 2>/dev/null; do sleep 0.2; done
 # Only these paths are printed (formatting every read, the trace's binary
 # pages among them, stretched wbtop's 1 s intervals to 7 s under TCG): each
-# debugfs wb_stats (its text), the bdi directories (the opens of a sample's
-# debugfs reads: wbtop drained its trace just before) and the last knob file
-# wbtop reads before draining.
+# debugfs wb_stats (its text), the bdi directories (the listing and opens of
+# a sample's debugfs reads: wbtop drained its trace just before; it lists the
+# directory every sample, reads a device's files only when it may have
+# moved) and the last knob file wbtop reads before draining.
 set --
 for b in /sys/kernel/debug/bdi/*:*; do
 	set -- "$@" -P "$b"
 	[ -e "$b/wb_stats" ] && set -- "$@" -P "$b/wb_stats"
 done
-strace -f -p $WBTOP_PID -ttt -y -s 4096 -e trace=openat,read -e signal=none \
+strace -f -p $WBTOP_PID -ttt -y -s 4096 -e trace=openat,read,getdents64 -e signal=none \
 	-P /sys/kernel/debug/bdi -P /proc/sys/vm/dirtytime_expire_seconds "$@" \
 	-o /tmp/wbtop.strace 2> "$OUT/strace.err" &
 STRACE_PID=$!
