@@ -6,7 +6,7 @@
 #   make dips-eval  run the labelled live corpus of the dip detector (root, ~8 min)
 #   make check-kernels  boot Debian 12's kernels (6.1, 6.12) under qemu and check every
 #                   kernel-loop figure against independent readings (root, after
-#                   sh tools/deps.sh lab; ~10 min; tests/lab/)
+#                   sh tools/deps.sh lab; ~5 min; tests/lab/)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   a Debian package: dpkg-buildpackage -us -uc -b (debian/; tests/e2e/t_deb.sh)
 #   make fuzz       run the fuzz targets for longer (FUZZ_SECONDS each)
