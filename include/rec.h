@@ -129,8 +129,9 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 
 /* Devices of the recording that share an identity key (recorded before
  * wbtop kept a stack's members apart: a dm device and its disk under one
- * filesystem UUID), as one sentence into buf: "2 keys shared by 4 devices
- * (fs:4a1b.. by dm-0 and vda; ...): each is listed on its own".  Both
+ * filesystem UUID; cloned filesystems), as one sentence into buf: "2 identity
+ * keys shared by devices of this recording (fs:4a1b.. by dm-0 and vda; ...):
+ * each is listed on its own, by its name (...)".  Both
  * devices of a key are replayed, each by its own name; this is to say it
  * once.  0 with buf empty when none is, 1 when some are, -errno. */
 int rec_replay_shared_keys(struct source *src, char *buf, size_t len);

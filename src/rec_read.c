@@ -408,9 +408,10 @@ int rec_replay_shared_keys(struct source *src, char *buf, size_t len)
 		return -EIO;
 	if (!nkeys)
 		return 0;
-	snprintf(buf, len, "%zu identity key%s shared by devices of this recording (%s%s), recorded "
-		 "before wbtop kept a stack's devices apart: each is listed on its own, by its name",
-		 nkeys, nkeys == 1 ? "" : "s", list, nkeys > 3 ? "; ..." : "");
+	snprintf(buf, len, "%zu identity key%s shared by devices of this recording (%s%s): each is "
+		 "listed on its own, by its name (a stack's devices recorded before wbtop kept them "
+		 "apart, or cloned filesystems)", nkeys, nkeys == 1 ? "" : "s", list,
+		 nkeys > 3 ? "; ..." : "");
 	return 1;
 }
 
