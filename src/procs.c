@@ -455,13 +455,17 @@ static bool procs_row_kernel(const struct proc_row *r)
 }
 
 /* Worth a row?  Writers: writing, or in D state.  Kernel writeback
- * threads: kswapd always, flush workers when they did or do something. */
+ * threads: kswapd always, flush workers when they did or do something.
+ * Any task that dirtied pages gets one: the rows add up to the summary
+ * (an idle flush worker charged 4 kB did not). */
 static bool procs_row_wanted(const struct proc_row *r)
 {
+	if (r->write_kbps > 0 || r->cancelled_kbps > 0)
+		return true;
 	if (procs_row_kernel(r))
 		return r->kind == PROCS_KIND_KSWAPD || r->state == 'D' || r->state == 'R' ||
 		       r->flush_active || r->cpu_pct > 0;
-	return r->state == 'D' || r->write_kbps > 0 || r->cancelled_kbps > 0 || r->paused_ms_s > 0;
+	return r->state == 'D' || r->paused_ms_s > 0;
 }
 
 /* Negative when a ranks before b. */

@@ -24,22 +24,23 @@ procs_rows() {
 		      print t, $1, $2, $3, $col["share%"], $col["kind"], $col["dev"] cmd }' "$1"
 }
 
-# Each table's summary write rate and its rows' sum: "TABLE TOTAL SUM ROWS".
+# Each table's summary write rate and its rows' sum: "TABLE TOTAL SUM ROWS"
+# (the sum printed to 0.01: awk's %.6g would round 614478.4 to 614478).
 procs_sums() {
 	awk '/^procs [0-9]+ tasks:/ { t++; inproc = 1; total[t] = 0; sum[t] = 0; n[t] = 0
 		for (i = 1; i < NF; i++) if ($i == "writing") total[t] = $(i + 1); next }
 	     inproc && $1 == "PID" { next }
 	     inproc && NF == 0 { inproc = 0; next }
 	     inproc { if ($3 != "-" && $3 != "hidden") sum[t] += $3; n[t]++ }
-	     END { for (k = 1; k <= t; k++) print k, total[k], sum[k], n[k] }' "$1"
+	     END { for (k = 1; k <= t; k++) printf "%d %s %.2f %d\n", k, total[k], sum[k], n[k] }' "$1"
 }
 
 # Every table's rows add up to its summary (each row is rounded to 0.1), and
 # no share is above 100.
 procs_check_sums() {
-	procs_sums "$1" | awk '{ d = $2 - $3; if (d < 0) d = -d
+	_bad=$(procs_sums "$1" | awk '{ d = $2 - $3; if (d < 0) d = -d
 		if (d > 0.05 * ($4 + 1) + 1e-6) { print "table " $1 ": rows add up to " $3 ", total " $2; bad = 1 } }
-		END { exit bad }' || { cat "$1"; fail "rows do not add up to the total"; }
+		END { exit bad }') || { cat "$1"; fail "rows do not add up to the total: $_bad"; }
 	procs_rows "$1" | awk '$5 != "-" && $5 + 0 > 100 { print; bad = 1 } END { exit bad }' ||
 		{ cat "$1"; fail "a share above 100%"; }
 }

@@ -537,6 +537,35 @@ START_TEST(test_flushers_and_kswapd)
 }
 END_TEST
 
+/* An idle flush worker that dirtied a page (CI: a kworker charged 4 kB,
+ * no CPU tick, state I) still gets a row: every table's rows add up to
+ * its summary's writing total. */
+START_TEST(test_idle_kernel_writer_has_row)
+{
+	struct fixture fx;
+	fx_init(&fx);
+	struct proc_counters *p = fx_add(&fx.prev, 70, "kworker/u8:2-flush-7:0", 'I');
+	p->kthread = true;
+	p->flush_major = 7;
+	p = fx_add(&fx.cur, 70, "kworker/u8:2-flush-7:0", 'I');
+	p->kthread = true;
+	p->flush_major = 7;
+	p->write_bytes = 4096;
+	fx_add(&fx.prev, 80, "sh", 'S');
+	fx_add(&fx.cur, 80, "sh", 'S');
+	struct proc_row rows[8];
+	struct procs_summary s;
+	size_t n = procs_rank(&fx.prev, &fx.cur, 1.0, rows, 8, &s);
+	ck_assert_uint_eq(s.nwriting, 1);
+	ck_assert_double_eq_tol(s.write_kbps, 4.0, 1e-9);
+	const struct proc_row *r = find_row(rows, n, 70);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_double_eq_tol(r->write_kbps, 4.0, 1e-9);
+	ck_assert_ptr_null(find_row(rows, n, 80));	/* idle, not writing: no row */
+	fx_free(&fx);
+}
+END_TEST
+
 /* When writers and kernel threads both want more room than there is,
  * each keeps half; a group that needs less leaves the rest to the other.
  * When not all fit, one row (after the writers) is the others'. */
@@ -702,6 +731,7 @@ Suite *procs_suite(void)
 	tcase_add_test(tc, test_comm_sanitized);
 	tcase_add_test(tc, test_hidden_and_unknown);
 	tcase_add_test(tc, test_flushers_and_kswapd);
+	tcase_add_test(tc, test_idle_kernel_writer_has_row);
 	tcase_add_loop_test(tc, test_group_budget, 0, sizeof budget_cases / sizeof budget_cases[0]);
 	tcase_add_test(tc, test_thousands);
 	tcase_add_test(tc, test_print_batch);
