@@ -1,7 +1,10 @@
 #!/bin/sh
 # make check: unit tests, end-to-end tests and bounded fuzzing, all against
-# the AddressSanitizer + UndefinedBehaviorSanitizer build.  It ends with the
-# ten slowest tests and their times, then one line counting every unit check,
+# the AddressSanitizer + UndefinedBehaviorSanitizer build.  The end-to-end
+# tests mostly wait for wbtop's intervals (a quarter of two cores busy), so
+# the unit tests and the fuzzing, pure CPU that touches no host state, run
+# beside them, niced; their output follows.  It ends with the ten slowest
+# tests and their times, then one line counting every unit check,
 # end-to-end test and fuzz target.
 set -u
 build=${1:-build}
@@ -13,34 +16,44 @@ times="$build/check-times"
 : >"$times"
 started=$(date +%s)
 f=0
-step() { # name, command...: its output shown and kept
-	name=$1; shift
-	echo "== $name"
-	"$@" | tee "$build/check-$name.log"
-}
-# a pipeline's status is its last command's: the step's own is kept apart
-run_status() { "$@"; echo $? >"$build/check-status"; }
-unit() { run_status env UNIT_TIMES="$root/$times" "$build/san/unit-tests"; }
-e2e() {
+# a pipeline's status is its last command's: each step's own is kept apart
+run_status() { "$@"; echo $? >"$build/check-status.$name"; }
+unit() { run_status env UNIT_TIMES="$root/$times" nice -n 10 "$build/san/unit-tests"; }
+e2e() { # lane
 	WBPROBE="$root/$build/san/wbprobe" WBTOP="$root/$build/san/wbtop" WBTOP_PLAIN="$root/wbtop" \
-		E2E_TIMES="$root/$times" run_status sh tests/e2e/run.sh
+		E2E_TIMES="$root/$times" E2E_LANE=$1 run_status sh tests/e2e/run.sh
 }
-fuzz() { FUZZ_TIMES="$root/$times" run_status sh tests/fuzz/run.sh "$build"; }
+beside() { e2e beside; }
+fuzz() { FUZZ_TIMES="$root/$times" run_status nice -n 10 sh tests/fuzz/run.sh "$build"; }
+steps="unit e2e beside"
+[ -f tests/fuzz/run.sh ] && steps="$steps fuzz"
+for name in $steps; do echo 1 >"$build/check-status.$name"; done
+# unit, the e2e tests marked "beside", then fuzz, in the background into
+# their logs; the other e2e tests shown as they run
+(for name in $steps; do [ $name = e2e ] || $name >"$build/check-$name.log" 2>&1; done) &
+bg=$!
+echo "== e2e (unit tests, the e2e tests marked beside and fuzzing run beside it: their output follows)"
+name=e2e
+e2e main 2>&1 | tee "$build/check-e2e.log"
+wait $bg
 failed_steps=""
-for s in unit e2e fuzz; do
-	[ $s = fuzz ] && ! [ -f tests/fuzz/run.sh ] && continue
-	step $s $s
-	[ "$(cat "$build/check-status")" = 0 ] || { f=$((f + 1)); failed_steps="$failed_steps $s"; echo "== $s FAILED"; }
+for name in $steps; do
+	[ $name = e2e ] || { echo "== $name$([ $name = beside ] && echo " (e2e)")"; cat "$build/check-$name.log"; }
+	[ "$(cat "$build/check-status.$name")" = 0 ] ||
+		{ f=$((f + 1)); failed_steps="$failed_steps $name"; echo "== $name FAILED"; }
 done
 # what each step counted
 u=$(sed -n 's/^[0-9]*%: Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\)$/\1 \2 \3/p' \
 	"$build/check-unit.log" | tail -1)
 set -- ${u:-0 0 0}
 up=$(($1 - $2 - $3)) uf=$(($2 + $3))
-e=$(sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
-	"$build/check-e2e.log" | tail -1)
-set -- ${e:-0 0 0}
-ep=$1 ef=$2 es=$3
+ep=0 ef=0 es=0
+for l in e2e beside; do
+	e=$(sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
+		"$build/check-$l.log" | tail -1)
+	set -- ${e:-0 0 0}
+	ep=$((ep + $1)) ef=$((ef + $2)) es=$((es + $3))
+done
 fp=$(grep -c '^fuzz .*no crash$' "$build/check-fuzz.log" 2>/dev/null)
 ff=$(grep -c '^fuzz .*FAILED' "$build/check-fuzz.log" 2>/dev/null)
 echo "== the ten slowest (seconds; $((($(date +%s) - started) / 60)) min $((($(date +%s) - started) % 60)) s in all)"
@@ -50,7 +63,7 @@ echo "unit: $up passed, $uf failed; e2e: $ep passed, $ef failed, $es skipped; fu
 for s in $failed_steps; do
 	case $s in
 	unit) [ $uf -gt 0 ] || uf=1 ;;
-	e2e) [ $ef -gt 0 ] || ef=1 ;;
+	e2e | beside) [ $ef -gt 0 ] || ef=1 ;;
 	fuzz) [ "${ff:-0}" -gt 0 ] || ff=1 ;;
 	esac
 done

@@ -5,6 +5,7 @@
 # unpacked into a scratch root holds the binary (which runs), the manual
 # page, the systemd service (pointing at /usr/bin) and timer, and the
 # sysctl.d example.  make install still installs the binary and the page.
+# e2e: beside (a package built from a copy of the tree)
 . "$E2E_LIB"
 for tool in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git; do
 	need_tool "${tool%%:*}" "${tool#*:}"

@@ -2,6 +2,7 @@
 # The checker the OpenMetrics tests rely on (om_check.py) is not vacuous:
 # it accepts a minimal valid exposition and rejects each kind of mistake a
 # writer could make, with a message saying which.
+# e2e: beside (the checker on fixed text)
 . "$E2E_LIB"
 CHECK="python3 $(dirname "$E2E_LIB")/om_check.py"
 

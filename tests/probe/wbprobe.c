@@ -92,7 +92,10 @@ static void probe_print_bdistat(const struct bdistat_sample *s, const struct tim
 		for (int f = 0; f < BDS_NFIELDS; f++)
 			if (s->dev[i].have & 1u << f)
 				printf(" %s=%llu", names[f], (unsigned long long)s->dev[i].kb[f]);
-		printf(" wb_bw_kbps=%llu\n", (unsigned long long)bdistat_write_bw_kbps(&s->dev[i]));
+		/* absent where no domain of the device is active (wbtop shows "-") */
+		if (s->dev[i].have & 1u << BDS_WRITE_BW)
+			printf(" wb_bw_kbps=%llu", (unsigned long long)bdistat_write_bw_kbps(&s->dev[i]));
+		putchar('\n');
 	}
 	for (size_t i = 0; i < s->nwb; i++) {
 		printf("wb bdi=%u:%u cg=%llu", s->wb[i].major, s->wb[i].minor,

@@ -75,8 +75,12 @@ int main(void)
 		free(res);
 		checks += n;
 		printf("unit %s: %d checks, %.1fs\n", name, n, secs);
-		if (times)
+		/* flushed now: a forked suite's children would write it again at exit */
+		fflush(stdout);
+		if (times) {
 			fprintf(times, "%.1f unit %s\n", secs, name);
+			fflush(times);
+		}
 		srunner_free(sr);
 	}
 	if (times)
