@@ -19,6 +19,7 @@
 #ifndef WBTOP_CGSAMPLE_H
 #define WBTOP_CGSAMPLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,10 @@ int cgsample_open(struct cgsample **out, const char *cgroup_dir, const char *pro
  * the others' last blocks are kept), or NULL.  0 or a negative errno. */
 int cgsample_read(struct cgsample *cs, struct snapshot *out, const struct wbloop *interval,
 		  const struct wbcum *total, const struct bdistat_sample *stats);
+
+/* Whether the hierarchy is cgroup v2's: only there has a cgroup a writeback
+ * domain of its own. */
+bool cgsample_v2(const struct cgsample *cs);
 
 void cgsample_close(struct cgsample *cs);	/* NULL is a no-op */
 

@@ -100,6 +100,11 @@ int cgsample_open(struct cgsample **out, const char *cgroup_dir, const char *pro
 	return 0;
 }
 
+bool cgsample_v2(const struct cgsample *cs)
+{
+	return cgpath_v2(cs->paths);
+}
+
 void cgsample_close(struct cgsample *cs)
 {
 	if (!cs)

@@ -337,6 +337,29 @@ static int wbsample_cg_bw(struct wbsample *ws, struct snapshot *out)
 	return rc;
 }
 
+/* A memory cgroup (v2: one that can have writeback domains) the trace has
+ * seen nothing of since it began: its domain's pauses, paused time and
+ * flusher pages are 0, a count (the trace ran), not absent.  Without this
+ * its first event's interval had no rate (the lab on 6.1: a cgroup's first
+ * flusher interval was null). */
+static int wbsample_cg_unseen(struct wbsample *ws, struct snapshot *out)
+{
+	const struct wbcum *c = &ws->total;
+	int rc = 0;
+	size_t j = 0;
+	for (size_t i = 0; !rc && i < out->ncg; i++) {
+		uint64_t ino = out->cg[i].ino;
+		while (j < c->ncg && c->cg[j].ino < ino)
+			j++;
+		if (out->cg[i].gone || (j < c->ncg && c->cg[j].ino == ino))
+			continue;
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_THROTTLED_MS, ino, 0, rc);
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_PAUSES, ino, 0, rc);
+		rc = wbsample_add(out, SNAP_XCG, SNAP_XCG_WRITTEN_KB, ino, 0, rc);
+	}
+	return rc;
+}
+
 int wbsample_read(struct wbsample *ws, struct snapshot *out)
 {
 	int rc = 0;
@@ -369,6 +392,8 @@ int wbsample_read(struct wbsample *ws, struct snapshot *out)
 				   ws->bdi ? &ws->stats : NULL);
 	if (!rc && ws->cg)
 		rc = wbsample_cg_bw(ws, out);
+	if (!rc && ws->cg && ws->trace && cgsample_v2(ws->cg))
+		rc = wbsample_cg_unseen(ws, out);
 	return rc;
 }
 

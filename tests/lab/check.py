@@ -937,6 +937,60 @@ def check_knobs(lab, rep):
                  "got rc %d: %s" % (rc, text.strip().splitlines()[0] if text.strip() else ""))
 
 
+def procs_rows(path):
+    """The rows of the -P tables in PATH: dicts of the header's columns
+    (the command: the rest of the line)."""
+    rows, cols, inproc, t = [], None, False, 0
+    for line in open(path):
+        f = line.split()
+        if line.startswith("procs "):
+            inproc, t = True, t + 1
+            continue
+        if not inproc:
+            continue
+        if not f:
+            inproc = False
+            continue
+        if f[0] == "PID":
+            cols = f
+            continue
+        if cols and len(f) >= len(cols):
+            r = dict(zip(cols[:-1], f[:len(cols) - 1]))
+            r["command"] = " ".join(f[len(cols) - 1:])
+            r["table"] = t
+            rows.append(r)
+    return rows
+
+
+def check_procs_dev(lab, rep):
+    """The process pane's dev on dm devices: each writer of procs.pids (a
+    buffered dd on a dm-linear XFS, an O_DIRECT one on the LV) is shown
+    writing, and every row where it writes names its mount's device."""
+    pids = os.path.join(lab.out, "procs.pids")
+    txt = os.path.join(lab.out, "procs.txt")
+    if not os.path.exists(pids) or not os.path.exists(txt):
+        rep.line(False, "procs dev", "expected procs.pids and procs.txt, got none")
+        return
+    # the device by its kernel name or (as wbtop names dm devices) its dm name
+    by_mnt = {m: {name, lab.names["dm"].get(devt, name)} for name, devt in lab.names["dev"].items()
+              for d, (m, _fs) in lab.names["mnt"].items() if d == devt}
+    rows = procs_rows(txt)
+    for line in open(pids):
+        pid, mnt = line.split()
+        want = by_mnt.get(mnt)
+        mine = [r for r in rows if r.get("PID") == pid and r.get("S") != "X"
+                and r.get("wkB/s", "-") != "-" and float(r["wkB/s"]) > 0]
+        devs = sorted(set(r.get("dev") for r in mine))
+        what = "procs dev %s (%s)" % (mnt, "O_DIRECT" if "lv" in mnt else "buffered")
+        if not mine:
+            rep.line(False, what, "expected dd %s writing in some interval, got %d rows of it" %
+                     (pid, len([r for r in rows if r.get("PID") == pid])))
+        else:
+            rep.line(want is not None and len(devs) == 1 and devs[0] in want, what,
+                     "expected %s in its %d writing rows, got %s" %
+                     (" or ".join(sorted(want or ["?"])), len(mine), ",".join(devs)))
+
+
 def main():
     lab = Lab(sys.argv[1])
     rep = Report(lab.kver)
@@ -956,6 +1010,7 @@ def main():
     check_names(lab, rep, tops)
     check_keys(lab, rep, lab.rows, "live")
     check_knobs(lab, rep)
+    check_procs_dev(lab, rep)
     if lab.has_wb_stats and lab.wbreads is None:
         rep.line(False, "strace of wbtop", "expected wbtop.strace (the gauges are checked against "
                  "wbtop's own reads), got none")

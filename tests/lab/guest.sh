@@ -194,6 +194,24 @@ sleep 0.5
 kill "$TRACE_PID"
 wait
 cat /sys/fs/cgroup/labA/io.stat /sys/fs/cgroup/labB/io.stat > "$OUT/io.stat.end"
+# The process pane's dev: a buffered writer on a dm-linear XFS, an O_DIRECT
+# one on the LV, each named by its device in the rows where it writes
+# (check.py, from procs.pids and findmnt).  Room first: the LV is nearly full.
+rm -f /mnt/thread1/f /mnt/lv/f
+sync
+"$WBTOP" -b -P -d 1 -n 6 > "$OUT/procs.txt" 2> "$OUT/procs.err" &
+P_PID=$!
+until grep -q '^procs' "$OUT/procs.txt" 2>/dev/null || ! kill -0 $P_PID 2>/dev/null; do sleep 0.2; done
+: > "$OUT/procs.pids"
+for w in /mnt/thread1: /mnt/lv:oflag=direct; do
+	dd if=/dev/zero of="${w%%:*}/p" bs=1M count=150 ${w#*:} status=none &
+	echo "$! ${w%%:*}" >> "$OUT/procs.pids"
+	WRITERS="$WRITERS $!"
+done
+wait $P_PID || { log "wbtop -P failed: $(cat "$OUT/procs.err")"; fail=1; }
+kill $WRITERS 2>/dev/null
+wait $WRITERS
+WRITERS=
 # a BDI knob of 6.2+ (strict_limit, at its default 0): absent on 6.1, said so
 "$WBTOP" --set bdi:thread0:strict_limit=0 > "$OUT/knobset.txt" 2>&1
 echo "rc=$?" >> "$OUT/knobset.txt"
