@@ -50,7 +50,7 @@ expect_rc 0 "max then min"
 run --set "bdi:$NAME:min_ratio=0" --set "bdi:$NAME:max_ratio=100"
 expect_rc 0 "back to defaults"
 
-# max_bytes (kernel 6.6+): kept as a share of the dirty limit.
+# max_bytes (kernel 6.2+): kept as a share of the dirty limit.
 if [ -e "$BDI/max_bytes" ]; then
 	thresh=$(awk '$1 == "nr_dirty_threshold" { printf "%.0f", $2 * p }' p="$(getconf PAGESIZE)" /proc/vmstat)
 	half=$((thresh / 2))
