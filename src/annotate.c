@@ -1,13 +1,13 @@
 /*
- * annotate.c - `wbtop --annotate FILE`: read a vmstat or iostat text log, run the dip detector
- * over it and print it back with the dips marked. Contract in include/annotate.h.
+ * annotate.c - `wbtop --annotate FILE`: read vmstat and iostat text logs, as people attach
+ * them (sections of either in any order, mail-quoted or not, text around them), run the dip
+ * detector over each section as its kind and print it all back with the dips marked.
+ * Contract in include/annotate.h; the rule for sections in doc/dips.md.
  *
- * What it is: a line classifier (header, sample, device line, banner, command, blank) with just
- * enough state to know which column holds the write rate and where an iostat report ends.
- * vmstat lines are judged and printed as they come; the lines of an iostat report are held until
- * the report ends, because a dip marks every device line of its report.
- * What it is not: a general log reader. A line it cannot place is an error naming the line; it
- * never skips what it does not understand. It does not decide what a dip is (detect.c does).
+ * A line classifier (command, header, sample, device line, banner, blank, other text) with just
+ * enough state to know which section it is in, which column holds the write rate and where an
+ * iostat report ends.  Text that fits no section passes through unmarked and is counted in one
+ * note.  It does not decide what a dip is (detect.c does).
  */
 #include <errno.h>
 #include <math.h>
@@ -66,8 +66,8 @@ static const struct {
 	{"wkB/s", 1.0}, {"MB_wrtn/s", 1024.0}, {"wMB/s", 1024.0},
 };
 
+/* The section a line is in: none yet (text), vmstat's or iostat's. */
 enum annotate_kind { ANNOTATE_UNKNOWN, ANNOTATE_VMSTAT, ANNOTATE_IOSTAT };
-static const char *const annotate_kind_name[] = {"an unknown", "a vmstat", "an iostat"};
 /* Line terminators, indexed by struct annotate_rec.eol. */
 static const char *const annotate_eol_text[] = {"", "\n", "\r\n"};
 
@@ -109,6 +109,8 @@ struct annotate {
 	size_t ndev, cap_dev;
 	struct annotate_tok *tok;	/* the current line's fields */
 	size_t ntok, cap_tok;
+	unsigned long npassed;		/* lines of other text, passed through */
+	unsigned long first_passed;	/* the first of them */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -278,15 +280,56 @@ static void annotate_close(struct annotate *a)
 	a->nrec = a->text_len = a->keys_len = a->ndev = 0;
 }
 
-/* Settle which tool wrote the log; a line of the other tool is an error. */
-static int annotate_kind_is(struct annotate *a, enum annotate_kind kind)
+/* Enter a section of kind (restart: a new run of the same tool, from its command line): the
+ * open report ends, the first sample is the since-boot one, and no header is known yet. */
+static void annotate_section(struct annotate *a, enum annotate_kind kind, bool restart)
 {
-	if (a->kind == ANNOTATE_UNKNOWN)
-		a->kind = kind;
-	if (a->kind == kind)
-		return 0;
-	return annotate_fail(a, "%s line in %s log", annotate_kind_name[kind],
-			     annotate_kind_name[a->kind]);
+	if (a->kind == kind && !restart)
+		return;
+	annotate_close(a);
+	a->kind = kind;
+	a->fresh = true;
+	a->vm_cols = 0;
+	a->vm_stamp = false;
+	a->io_cols = 0;
+	a->cpu_next = false;
+	free(a->first_dev);
+	a->first_dev = NULL;
+}
+
+/* A line that is no tool's output: printed as it is, counted for the note at the end. */
+static int annotate_pass(struct annotate *a, const char *s, size_t len, size_t eol)
+{
+	if (a->npassed++ == 0)
+		a->first_passed = a->lineno;
+	return annotate_emit(a, s, len, eol, false, false);
+}
+
+/* Does the current line fit a vmstat sample: the header's columns in a section with one,
+ * else the headerless 16 to 18, all numbers? */
+static bool annotate_vmstat_fits(const struct annotate *a)
+{
+	size_t bad, ncols = a->kind == ANNOTATE_VMSTAT ? a->vm_cols : 0;
+	if (ncols == 0)
+		return a->ntok >= ANNOTATE_VM_MIN_COLS && a->ntok <= ANNOTATE_VM_MAX_COLS &&
+		       annotate_numbers(a, 0, a->ntok, &bad);
+	return (a->ntok == ncols || (a->ntok > ncols && a->vm_stamp)) &&
+	       annotate_numbers(a, 0, ncols, &bad);
+}
+
+/* Does the current line fit an iostat device line: a name and numbers, as many as the header
+ * in a section with one, else as many as a known layout? */
+static bool annotate_iostat_fits(const struct annotate *a)
+{
+	size_t bad, nvals = a->ntok - 1;
+	if (a->ntok < 2 || !annotate_numbers(a, 1, a->ntok, &bad))
+		return false;
+	if (a->kind == ANNOTATE_IOSTAT && a->io_cols)
+		return nvals == a->io_cols;
+	for (size_t i = 0; i < ANNOTATE_NIO_LAYOUTS; i++)
+		if (annotate_io_layouts[i].nvals == nvals)
+			return true;
+	return false;
 }
 
 /* " r  b  swpd ... bo ...": where bo is and how many numeric columns follow. */
@@ -343,8 +386,7 @@ static int annotate_iostat_header(struct annotate *a)
 				a->io_cols = a->ntok - 1;
 				return 0;
 			}
-	return annotate_fail(a, "iostat header without a write-rate column (Blk_wrtn/s, "
-			     "kB_wrtn/s, wkB/s, wsec/s, MB_wrtn/s or wMB/s)");
+	return -1;	/* not a header wbtop can read: the caller passes the line through */
 }
 
 /* Is the device of the current line the given NUL-terminated name? */
@@ -449,59 +491,62 @@ static int annotate_iostat_device(struct annotate *a, const char *s, size_t len,
 }
 
 /* "Linux <release> (<host>) ..." starts a run, "avg-cpu:" announces a line of CPU figures,
- * "Device..." starts a report. */
+ * "Device..." with a write-rate column starts a report; each enters an iostat section. */
 static int annotate_iostat_marker(struct annotate *a, const char *s, size_t len, size_t eol)
 {
 	char what = a->tok[0].s[0];
-	if (annotate_kind_is(a, ANNOTATE_IOSTAT) < 0)
-		return -1;
+	if (what == 'D') {	/* read the header before leaving a section for it */
+		struct annotate probe = *a;
+		if (annotate_iostat_header(&probe) < 0)
+			return annotate_pass(a, s, len, eol);
+	}
+	annotate_section(a, ANNOTATE_IOSTAT, false);
 	annotate_close(a);
 	if (what == 'L')
 		a->fresh = true;
 	a->cpu_next = what == 'a';
 	if (what == 'D') {
-		if (annotate_iostat_header(a) < 0)
-			return -1;
+		(void)annotate_iostat_header(a);
 		a->open = true;
 	}
 	return annotate_emit(a, s, len, eol, false, false);
 }
 
-/* A line whose first field is a number: a vmstat sample, or avg-cpu figures in iostat. */
+/* A line whose first field is a number: a vmstat sample, avg-cpu figures in iostat, or text. */
 static int annotate_numeric_line(struct annotate *a, const char *s, size_t len, size_t eol)
 {
 	if (a->kind == ANNOTATE_IOSTAT && a->cpu_next) {
 		a->cpu_next = false;
 		return annotate_emit(a, s, len, eol, false, false);
 	}
-	if (a->kind == ANNOTATE_IOSTAT)
-		return annotate_fail(a, "numbers outside a device line in an iostat log");
-	if (annotate_kind_is(a, ANNOTATE_VMSTAT) < 0)
-		return -1;
+	if (!annotate_vmstat_fits(a))
+		return annotate_pass(a, s, len, eol);
+	annotate_section(a, ANNOTATE_VMSTAT, false);
 	return annotate_vmstat_sample(a, s, len, eol);
 }
 
-/* A line whose first field is a word: a vmstat header, an iostat banner, header or device. */
+/* A line whose first field is a word: a vmstat header, an iostat banner, header or device,
+ * or text. */
 static int annotate_word_line(struct annotate *a, const char *s, size_t len, size_t eol)
 {
 	const struct annotate_tok *t0 = &a->tok[0];
 	bool columns = annotate_tok_is(t0, "r") && a->ntok > 1 && annotate_tok_is(&a->tok[1], "b");
-	double v;
 	/* "procs ---memory--- ...", or "--procs-- ..." with vmstat -w */
-	if (columns || annotate_tok_is(t0, "procs") ||
+	if (columns || (annotate_tok_is(t0, "procs") && a->ntok > 1 && a->tok[1].s[0] == '-') ||
 	    (t0->len > 7 && memcmp(t0->s, "--procs", 7) == 0)) {
-		if (annotate_kind_is(a, ANNOTATE_VMSTAT) < 0 ||
-		    (columns && annotate_vmstat_header(a) < 0))
+		annotate_section(a, ANNOTATE_VMSTAT, false);
+		if (columns && annotate_vmstat_header(a) < 0)
 			return -1;
 		return annotate_emit(a, s, len, eol, false, false);
 	}
-	if (annotate_tok_is(t0, "Linux") || annotate_tok_is(t0, "avg-cpu:") ||
-	    annotate_tok_is(t0, "Device:") || annotate_tok_is(t0, "Device"))
+	/* the banner as iostat prints it: "Linux 6.1.0 (host) ..." */
+	bool banner = annotate_tok_is(t0, "Linux") && a->ntok > 2 && a->tok[2].s[0] == '(';
+	if (banner || annotate_tok_is(t0, "avg-cpu:") || annotate_tok_is(t0, "Device:") ||
+	    annotate_tok_is(t0, "Device"))
 		return annotate_iostat_marker(a, s, len, eol);
-	if (a->ntok < 2 || !annotate_number(&a->tok[1], &v))
-		return annotate_fail(a, "not a vmstat or iostat line");
-	if (annotate_kind_is(a, ANNOTATE_IOSTAT) < 0)
-		return -1;
+	if (!annotate_iostat_fits(a))
+		return annotate_pass(a, s, len, eol);
+	annotate_section(a, ANNOTATE_IOSTAT, false);
 	return annotate_iostat_device(a, s, len, eol);
 }
 
@@ -534,13 +579,40 @@ static double annotate_command_interval(const struct annotate *a)
 	return 0.0;
 }
 
-/* Classify one line (without its terminator) and act on it; 0 or -1 after an error line. */
+/* The tool a command line runs ("$ iostat 5 | grep dm-"): the first word that names vmstat
+ * or iostat; ANNOTATE_UNKNOWN for other commands. */
+static enum annotate_kind annotate_command_kind(const struct annotate *a)
+{
+	for (size_t i = 0; i < a->ntok; i++) {
+		const struct annotate_tok *t = &a->tok[i];
+		if (t->len >= 6 && memcmp(t->s + t->len - 6, "vmstat", 6) == 0)
+			return ANNOTATE_VMSTAT;
+		if (t->len >= 6 && memcmp(t->s + t->len - 6, "iostat", 6) == 0)
+			return ANNOTATE_IOSTAT;
+	}
+	return ANNOTATE_UNKNOWN;
+}
+
+/* Where a line's text starts after a mail quote ("> ", ">> ", "> > "); 0 if it has none. */
+static size_t annotate_unquote(const char *line, size_t len)
+{
+	size_t q = 0;
+	if (len == 0 || line[0] != '>')
+		return 0;
+	while (q < len && (line[q] == '>' || annotate_blank(line[q])))
+		q++;
+	return q;
+}
+
+/* Classify one line (without its terminator) and act on it; 0 or -1 after an error line.
+ * A mail-quoted line is judged as the line it quotes and printed whole. */
 static int annotate_line(struct annotate *a, const char *line, size_t len, size_t eol)
 {
 	if (memchr(line, '\0', len))
 		return annotate_fail(a, "binary data (a NUL byte)");
 	len = annotate_strip_mark(line, len);
-	if (annotate_tokenize(a, line, len) < 0)
+	size_t q = annotate_unquote(line, len);
+	if (annotate_tokenize(a, line + q, len - q) < 0)
 		return annotate_fail(a, "out of memory");
 	if (a->ntok == 0) { /* a blank line ends an iostat report */
 		if (a->ndev)
@@ -549,10 +621,10 @@ static int annotate_line(struct annotate *a, const char *line, size_t len, size_
 	}
 	const struct annotate_tok *t0 = &a->tok[0];
 	if (t0->s[0] == '$' || t0->s[0] == '#') {
-		/* a shell prompt or a comment; running vmstat or iostat again starts a new run */
-		if (memmem(line, len, "vmstat", 6) || memmem(line, len, "iostat", 6)) {
-			annotate_close(a);
-			a->fresh = true;
+		/* a shell prompt or a comment; running vmstat or iostat starts a section, a new run */
+		enum annotate_kind kind = annotate_command_kind(a);
+		if (kind != ANNOTATE_UNKNOWN) {
+			annotate_section(a, kind, true);
 			double interval = annotate_command_interval(a);
 			dip_series_set_interval(a->series, interval);
 			dip_group_set_interval(a->group, interval);
@@ -610,6 +682,10 @@ int annotate_stream(FILE *in, const char *name, FILE *out, FILE *err,
 	}
 	if (rc == 0 && !werr)
 		annotate_close(&a);
+	if (rc == 0 && !werr && a.npassed)
+		fprintf(err, "wbtop: %s: %lu line%s neither vmstat nor iostat output, passed through "
+			"unmarked (the first: line %lu)\n", name, a.npassed, a.npassed == 1 ? " is" : "s are",
+			a.first_passed);
 	if (rc == 0 && !werr && (fflush(out) != 0 || ferror(out)))
 		werr = errno ? errno : EIO;
 	/* the reader went away (| head): quietly, as batch output does */

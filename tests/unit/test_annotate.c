@@ -74,9 +74,7 @@ static void annotate_test_expect(const char *expected)
 }
 
 /* The start of the 2.6.18 vmstat trace, hand marks included. */
-START_TEST(test_vmstat_seed_excerpt)
-{
-	annotate_test_expect(
+static const char annotate_seed_vmstat[] =
 		"$ vmstat 5\n"
 		"procs -----------memory---------- ---swap-- -----io---- -system-- ----cpu----\n"
 		"r b swpd free buff cache si so bi bo in cs us sy id wa\n"
@@ -93,7 +91,11 @@ START_TEST(test_vmstat_seed_excerpt)
 		"r b swpd free buff cache si so bi bo in cs us sy id wa\n"
 		"2 8 0 88980 8 15740856 0 0 0 762258 2275 7690 1 54 15 30\n"
 		"3 7 0 92736 8 15734196 0 0 5 747985 2248 7365 0 56 17 26\n"
-		"3 5 0 87772 8 15829824 0 0 4 650377 2404 18220 0 49 16 35 <<<<<\n");
+		"3 5 0 87772 8 15829824 0 0 4 650377 2404 18220 0 49 16 35 <<<<<\n";
+
+START_TEST(test_vmstat_seed_excerpt)
+{
+	annotate_test_expect(annotate_seed_vmstat);
 }
 END_TEST
 
@@ -202,9 +204,7 @@ END_TEST
 
 /* `iostat 5 | grep dm-` (the 2.6.18 trace): an interval starts at the first device; all its
  * lines are marked when it dips; the since-boot report is not judged. */
-START_TEST(test_iostat_grepped_seed_excerpt)
-{
-	annotate_test_expect(
+static const char annotate_seed_iostat[] =
 		"$ iostat 5 |grep dm-\n"
 		"dm-0 226.47 3.28 6213.88 11668 22084021\n"
 		"dm-1 216.82 3.29 5681.85 11692 20193189\n"
@@ -229,7 +229,11 @@ START_TEST(test_iostat_grepped_seed_excerpt)
 		 * level is under its threshold; the iostat trace's one miss */
 		"dm-0 23780.96 0.00 566244.49 0 2825560\n"
 		"dm-1 31165.93 0.00 560659.12 0 2797689\n"
-		"dm-2 12451.50 0.00 440997.60 0 2200578\n");
+		"dm-2 12451.50 0.00 440997.60 0 2200578\n";
+
+START_TEST(test_iostat_grepped_seed_excerpt)
+{
+	annotate_test_expect(annotate_seed_iostat);
 }
 END_TEST
 
@@ -472,43 +476,125 @@ START_TEST(test_empty_and_blank_input)
 }
 END_TEST
 
-/* Input that cannot be placed: status 1 and exactly one line "wbtop: log:LINE: ..." naming the
- * line, however much was read before it. */
+/* Input wbtop cannot go on with: status 1 and exactly one line "wbtop: log:LINE: ..." naming
+ * the line, however much was read before it. */
 START_TEST(test_errors_name_the_line)
 {
-	static const struct {
-		const char *in;
-		const char *prefix;
-	} cases[] = {
-		{"hello world\n", "wbtop: log:1: not a vmstat or iostat line"},
-		{"procs ---\nr b bo\n1 2 x\n", "wbtop: log:3: vmstat column 3 is not a number"},
-		{"r b swpd free buff cache si so bi bo in cs us sy id wa\n1 2 3\n",
-		 "wbtop: log:2: vmstat line has 3 columns, the header has 16"},
-		{"1 2 3\n", "wbtop: log:1: vmstat line without a header has 3 columns"},
-		{"r b x\n", "wbtop: log:1: vmstat header without a bo column"},
-		{"dm-0 1 2 3\n", "wbtop: log:1: device line without an iostat header has 3 values"},
-		{"Device: tps foo\n", "wbtop: log:1: iostat header without a write-rate column"},
-		{"Device: tps Blk_wrtn/s\nsda 1\n", "wbtop: log:2: device line has 1 values"},
-		{"Device: tps Blk_wrtn/s\n\nsda 1 -2\n", "wbtop: log:3: device line value 2 is not"},
-		{"dm-0 1 2 3 4 5\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
-		 "wbtop: log:2: numbers outside a device line in an iostat log"},
-		{"r b swpd free buff cache si so bi bo in cs us sy id wa\nLinux 6.1 (h)\n",
-		 "wbtop: log:2: an iostat line in a vmstat log"},
-		{"Linux 6.1 (h)\nprocs -----\n", "wbtop: log:2: a vmstat line in an iostat log"},
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct annotate_test_result r = annotate_test_run(cases[i].in, strlen(cases[i].in));
-		ck_assert_msg(r.rc == 1, "case %zu: rc %d", i, r.rc);
-		ck_assert_msg(strncmp(r.err, cases[i].prefix, strlen(cases[i].prefix)) == 0,
-			      "case %zu: %s", i, r.err);
-		ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "case %zu: %s", i,
-			      r.err);
-		annotate_test_free(&r);
-	}
-	struct annotate_test_result r = annotate_test_run("\na\0b\n", 5);
+	struct annotate_test_result r = annotate_test_run("r b x\n", 6);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.err, "wbtop: log:1: vmstat header without a bo column\n");
+	annotate_test_free(&r);
+	r = annotate_test_run("\na\0b\n", 5);
 	ck_assert_int_eq(r.rc, 1);
 	ck_assert_str_eq(r.err, "wbtop: log:2: binary data (a NUL byte)\n");
 	annotate_test_free(&r);
+}
+END_TEST
+
+/* Lines that fit no section (text, a broken or foreign line) come back as they were, unmarked,
+ * and one note counts them and names the first. */
+START_TEST(test_text_passes_through)
+{
+	static const struct {
+		const char *in;
+		unsigned long n, first;
+	} cases[] = {
+		{"hello world\n", 1, 1},
+		{"procs ---\nr b bo\n1 2 x\n", 1, 3},
+		{"r b swpd free buff cache si so bi bo in cs us sy id wa\n1 2 3\n", 1, 2},
+		{"1 2 3\n", 1, 1},
+		{"dm-0 1 2 3\n", 1, 1},
+		{"Device: tps foo\nsda 1 2\n", 2, 1},
+		{"Device: tps Blk_wrtn/s\nsda 1\n", 1, 2},
+		{"Device: tps Blk_wrtn/s\n\nsda 1 -2\n", 1, 3},
+		{"Linux is a kernel\nprocs are tasks\n", 2, 1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct annotate_test_result r = annotate_test_run(cases[i].in, strlen(cases[i].in));
+		char want[200];
+		snprintf(want, sizeof want, "wbtop: log: %lu line%s neither vmstat nor iostat output, "
+			 "passed through unmarked (the first: line %lu)\n", cases[i].n,
+			 cases[i].n == 1 ? " is" : "s are", cases[i].first);
+		ck_assert_msg(r.rc == 0, "case %zu: rc %d", i, r.rc);
+		ck_assert_str_eq(r.out, cases[i].in);
+		ck_assert_msg(strcmp(r.err, want) == 0, "case %zu: %s", i, r.err);
+		annotate_test_free(&r);
+	}
+}
+END_TEST
+
+/* Sections of either tool follow each other in any order, by their command line or header:
+ * no line of one is "in" the other's log. */
+START_TEST(test_sections_switch)
+{
+	annotate_test_expect("dm-0 1 2 3 4 5\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
+	annotate_test_expect("r b swpd free buff cache si so bi bo in cs us sy id wa\n"
+			     "Linux 6.1 (h) \t01/02/2024\n");
+	annotate_test_expect("Linux 6.1 (h)\nprocs -----\n");
+}
+END_TEST
+
+/* A log as the thread attached it: a vmstat section and an iostat section in one file, with
+ * a mail's text around them, in either order.  Each section gets the marks it gets alone;
+ * the text comes back unmarked, counted in the note. */
+static void annotate_test_mixed(const char *first, const char *second, unsigned long ntext)
+{
+	static const char head[] = "Subject: Re: XFS write regression\n\nHere are the files:\n\n";
+	static const char mid[] = "\nand the other one, in the same run:\n\n";
+	static const char tail[] = "\n-- \nthanks\n";
+	size_t n = strlen(head) + strlen(first) + strlen(mid) + strlen(second) + strlen(tail) + 1;
+	char *want = malloc(n);
+	ck_assert_ptr_nonnull(want);
+	snprintf(want, n, "%s%s%s%s%s", head, first, mid, second, tail);
+	char *in = annotate_test_unmark(want);
+	struct annotate_test_result r = annotate_test_run(in, strlen(in));
+	char note[200];
+	snprintf(note, sizeof note, "wbtop: log: %lu lines are neither vmstat nor iostat output, "
+		 "passed through unmarked (the first: line 1)\n", ntext);
+	ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+	ck_assert_str_eq(r.out, want);
+	ck_assert_str_eq(r.err, note);
+	annotate_test_free(&r);
+	free(in);
+	free(want);
+}
+
+START_TEST(test_mixed_sections_as_attached)
+{
+	/* Subject, "Here are ...", "and the other ...", "-- ", "thanks" */
+	annotate_test_mixed(annotate_seed_vmstat, annotate_seed_iostat, 5);
+	annotate_test_mixed(annotate_seed_iostat, annotate_seed_vmstat, 5);
+}
+END_TEST
+
+/* Mail-quoted lines ("> ", "> > ") are judged as the lines they quote: the same marks, at the
+ * end of the quoted line. */
+static char *annotate_test_quote(const char *text, const char *prefix)
+{
+	size_t n = strlen(text) * 2 + 64 * strlen(prefix) + 1, len = 0;
+	char *out = malloc(n);
+	ck_assert_ptr_nonnull(out);
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t l = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		ck_assert(len + strlen(prefix) + l < n);
+		len += (size_t)snprintf(out + len, n - len, "%s%.*s", prefix, (int)l, line);
+		line += l;
+	}
+	return out;
+}
+
+START_TEST(test_mail_quoted)
+{
+	const char *const prefixes[] = {"> ", ">", "> > ", ">> "};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+		char *v = annotate_test_quote(annotate_seed_vmstat, prefixes[i]);
+		char *io = annotate_test_quote(annotate_seed_iostat, prefixes[i]);
+		annotate_test_expect(v);
+		annotate_test_expect(io);
+		free(v);
+		free(io);
+	}
 }
 END_TEST
 
@@ -613,6 +699,10 @@ Suite *annotate_suite(void)
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_empty_and_blank_input);
 	tcase_add_test(tc, test_errors_name_the_line);
+	tcase_add_test(tc, test_text_passes_through);
+	tcase_add_test(tc, test_sections_switch);
+	tcase_add_test(tc, test_mixed_sections_as_attached);
+	tcase_add_test(tc, test_mail_quoted);
 	tcase_add_test(tc, test_annotate_file);
 	tcase_add_test(tc, test_command_interval_sets_the_tick);
 	suite_add_tcase(s, tc);
