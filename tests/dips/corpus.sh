@@ -26,7 +26,8 @@ done
 
 # on_exit and save_dirty_knobs (the dirty limits put back at exit, whatever
 # the exit)
-. "$root/tests/e2e/lib.sh"
+E2E_LIB=$root/tests/e2e/lib.sh
+. "$E2E_LIB"
 WORK=$(mktemp -d /var/tmp/wbtop-i16-dips.XXXXXX)
 OUT=${DIPS_KEEP:-$WORK/out}
 mkdir -p "$OUT"
