@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "detect.h"
+#include "grow.h"
 #include "hashidx.h"
 #include "median.h"
 #include "sortwin.h"
@@ -656,37 +657,20 @@ void dip_group_free(struct dip_group *g)
 	free(g);
 }
 
-/* Resize the array *arrp (the address of any object pointer) to n elements; 0 or -ENOMEM. */
-static int dip_grow(void *arrp, size_t n, size_t elem)
-{
-	void *arr;
-	if (n > SIZE_MAX / elem)
-		return -ENOMEM;
-	memcpy(&arr, arrp, sizeof arr);
-	arr = realloc(arr, n * elem);
-	if (!arr)
-		return -ENOMEM;
-	memcpy(arrp, &arr, sizeof arr);
-	return 0;
-}
-
 /* Make the per-call scratch big enough for n inputs; 0 or -ENOMEM. */
 static int dip_group_reserve(struct dip_group *g, size_t n)
 {
-	if (n > g->cap_in) {
-		if (dip_grow(&g->slot, n, sizeof *g->slot) < 0 ||
-		    dip_grow(&g->base, n, sizeof *g->base) < 0 ||
-		    dip_grow(&g->up, n, sizeof *g->up) < 0 ||
-		    dip_grow(&g->part, n, sizeof *g->part) < 0 ||
-		    dip_grow(&g->rpu, n, sizeof *g->rpu) < 0)
-			return -ENOMEM;
-		g->cap_in = n;
-	}
-	if (n > g->cap_pool) {
-		if (dip_grow(&g->pool, n, sizeof *g->pool) < 0 || dip_grow(&g->own, n, sizeof *g->own) < 0)
-			return -ENOMEM;
-		g->cap_pool = n;
-	}
+	const struct grow_part in[] = {
+		{ (void **)&g->slot, sizeof *g->slot }, { (void **)&g->base, sizeof *g->base },
+		{ (void **)&g->up, sizeof *g->up }, { (void **)&g->part, sizeof *g->part },
+		{ (void **)&g->rpu, sizeof *g->rpu },
+	};
+	const struct grow_part pool[] = {
+		{ (void **)&g->pool, sizeof *g->pool }, { (void **)&g->own, sizeof *g->own },
+	};
+	if (grow_arrays(in, sizeof in / sizeof in[0], &g->cap_in, n, 8) < 0 ||
+	    grow_arrays(pool, sizeof pool / sizeof pool[0], &g->cap_pool, n, 8) < 0)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -730,12 +714,8 @@ static size_t dip_group_find(const struct dip_group *g, const char *key, uint64_
 /* Start tracking key; its index, or SIZE_MAX if out of memory. */
 static size_t dip_group_add(struct dip_group *g, const char *key)
 {
-	if (g->ndev == g->cap_dev) {
-		size_t cap = g->cap_dev ? 2 * g->cap_dev : 8;
-		if (dip_grow(&g->dev, cap, sizeof *g->dev) < 0)
-			return SIZE_MAX;
-		g->cap_dev = cap;
-	}
+	if (grow_array((void **)&g->dev, &g->cap_dev, g->ndev + 1, sizeof *g->dev, 8) < 0)
+		return SIZE_MAX;
 	struct dip_dev *d = &g->dev[g->ndev];
 	memset(d, 0, sizeof *d);
 	d->next = SIZE_MAX;

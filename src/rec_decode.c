@@ -33,7 +33,7 @@ static int rec_rp_load_row(struct rec_replay *rp, int64_t id, int64_t seq, size_
 {
 	if ((*out = rec_idmap_get(&rp->row_of_id, id)) != SIZE_MAX)
 		return 0;
-	if (!rec_rp_grow((void **)&rp->rows, &rp->cap_rows, rp->nrows + 1, sizeof *rp->rows))
+	if (grow_array((void **)&rp->rows, &rp->cap_rows, rp->nrows + 1, sizeof *rp->rows, 64) < 0)
 		return rec_rp_fail(rp, -ENOMEM, "out of memory");
 	*out = rp->nrows;
 	sqlite3_stmt *st = rp->st[RS_DEV];

@@ -17,6 +17,7 @@
 #include "cause.h"
 #include "knob.h"
 #include "rec.h"
+#include "grow.h"
 #include "rec_replay_priv.h"
 #include "rec_schema.h"
 
@@ -37,7 +38,7 @@ static int rec_rp_load_knobs(struct rec_replay *rp)
 		int k = name ? knob_vm_find(name) : -1;
 		if (k < 0 || k >= SNAP_NKNOBS)
 			continue;	/* a knob this build does not know */
-		if (!rec_rp_grow((void **)&rp->knobs, &rp->cap_knobs, rp->nknobs + 1, sizeof *rp->knobs)) {
+		if (grow_array((void **)&rp->knobs, &rp->cap_knobs, rp->nknobs + 1, sizeof *rp->knobs, 64) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -55,7 +56,7 @@ static int rec_rp_load_dips(struct rec_replay *rp)
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rp->rowid[1] = sqlite3_column_int64(st, 0);
-		if (!rec_rp_grow((void **)&rp->dips, &rp->cap_dips, rp->ndips + 1, sizeof *rp->dips)) {
+		if (grow_array((void **)&rp->dips, &rp->cap_dips, rp->ndips + 1, sizeof *rp->dips, 64) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -76,8 +77,8 @@ static int rec_rp_load_events(struct rec_replay *rp)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rp->rowid[2] = sqlite3_column_int64(st, 0);
 		size_t n = rp->nevents + 1, cap = rp->cap_events;
-		if (!rec_rp_grow((void **)&rp->events, &cap, n, sizeof *rp->events) ||
-		    !rec_rp_grow((void **)&rp->event_seq, &rp->cap_events, n, sizeof *rp->event_seq)) {
+		if (grow_array((void **)&rp->events, &cap, n, sizeof *rp->events, 64) < 0 ||
+		    grow_array((void **)&rp->event_seq, &rp->cap_events, n, sizeof *rp->event_seq, 64) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}

@@ -165,11 +165,6 @@ int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v)
 
 /* ---- Helpers ---------------------------------------------------------- */
 
-bool rec_rp_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	return grow_array(p, cap, n, size, 64) == 0;
-}
-
 void rec_rp_copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);

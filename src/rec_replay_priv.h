@@ -116,9 +116,6 @@ int rec_rp_sqlfail(struct rec_replay *rp, int rc, int64_t seq);
  * parameter: 0 with *v set, 1 when there is no row or the value is NULL,
  * or -errno (no message set). */
 int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v);
-/* Room for n elements of size bytes at *p, capacity *cap (grown by
- * doubling); false when out of memory, *p and *cap then unchanged. */
-bool rec_rp_grow(void **p, size_t *cap, size_t n, size_t size);
 /* Text column col of st into dst (len bytes, terminated, cut to fit; NULL
  * gives ""). */
 void rec_rp_copy_text(char *dst, size_t len, sqlite3_stmt *st, int col);
