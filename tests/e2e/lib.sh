@@ -57,7 +57,15 @@ knob_lock() {
 	else
 		mkdir -p "$(dirname "$KNOB_LOCK")" && exec 8>>"$KNOB_LOCK" || fail "cannot open $KNOB_LOCK"
 	fi
-	flock ${1:--x} 8 || fail "cannot take $KNOB_LOCK"
+	if ! flock -n ${1:--x} 8; then
+		# said, so that a test that times out waiting shows who held it (a
+		# bench's corpus holds it for minutes: make bench beside make check)
+		# (the processes with it open: the holder, and any other waiter)
+		echo "knob lock: waiting for $KNOB_LOCK, open in:" $(for _d in /proc/[0-9]*; do
+			[ "${_d#/proc/}" != $$ ] && ls -l "$_d/fd" 2>/dev/null | grep -qF "$KNOB_LOCK" &&
+				echo "[$(tr '\0' ' ' < "$_d/cmdline" 2>/dev/null | cut -c1-50)]"; done)
+		flock ${1:--x} 8 || fail "cannot take $KNOB_LOCK"
+	fi
 	KNOB_LOCKED=1
 	on_exit "flock -u 8"
 }
