@@ -32,11 +32,17 @@ stderr_clean "$TMP/err" || fail "wbtop wrote to stderr: $(cat "$TMP/err")"
 
 procs_rows "$TMP/out" > "$TMP/rows"
 # fields: table pid state wkB/s share kind dev command...; from the second
-# table on (the first has no rates) each writer wrote in every interval
+# table on (the first has no rates) each writer wrote in every interval, and
+# has its row there unless the table left rows out for lack of room (12: a
+# busy machine's other writers may outrank it; seen with the kernel lab
+# running beside: 19 tasks writing, 9 not shown)
+awk '/^procs [0-9]+ tasks:/ { t++; if (t >= 2 && / more not shown/) print t }' "$TMP/out" > "$TMP/full"
 check_dev() {	# pid want name
 	awk -v pid=$1 '$1 >= 2 && $2 == pid' "$TMP/rows" > "$TMP/w"
 	n=$(wc -l < "$TMP/w")
-	[ "$n" -ge 4 ] || { cat "$TMP/out"; fail "$3 (pid $1) in $n tables only"; }
+	left=$(awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' "$TMP/w" "$TMP/full" | wc -l)
+	[ "$n" -ge 2 ] && [ $((n + left)) -ge 4 ] ||
+		{ cat "$TMP/out"; fail "$3 (pid $1) in $n tables only ($left more left it out for room)"; }
 	bad=$(awk -v want="$2" '$4 == "-" || $4 + 0 <= 0 || $7 != want' "$TMP/w")
 	[ -z "$bad" ] || { cat "$TMP/out"; fail "$3: dev is not $2 or nothing written: $bad"; }
 	echo "$3: $n rows on $2"
