@@ -5,7 +5,8 @@ Runs inside a private mount namespace (t_long_run.sh).  A fixture
 /proc/diskstats is rewritten every 20 ms: devices appear and vanish, minors
 are reused under new names, counters advance and sometimes reset.  wbtop
 runs thousands of samples under valgrind's memcheck, which must report no
-leak and no error; a native run of 1500 samples must not have a larger peak
+leak and no error; a native run of 1500 samples (without the kernel loop,
+whose kept state follows the host's activity) must not have a larger peak
 RSS than one of 500 (no growth of 0.5 KiB a sample or more; the two native
 runs were 1000 and 3000, 40 s of make check's 12 minutes).
 """
@@ -74,7 +75,12 @@ def main():
         if r.returncode != 0:
             print(r.stderr[-3000:])
             return 1
-        rss = [peak_rss_kib([WBTOP, "-b", "-a", "-d", "0.01", "-n", str(c)]) for c in (500, 1500)]
+        # without the kernel loop: what it keeps (the tasks and cgroups the
+        # trace saw in the last minute) grows with the host's activity, not
+        # with the samples (a make check beside a build: 5076 -> 6308 KiB);
+        # its leaks are valgrind's to find above
+        rss = [peak_rss_kib([WBTOP, "-b", "-a", "-d", "0.01", "-n", str(c), "--no-kernel-trace"])
+               for c in (500, 1500)]
         print("peak RSS after 500 samples: %d KiB; after 1500: %d KiB" % (rss[0], rss[1]))
         if rss[1] > rss[0] + 512:
             print("memory grew with the number of samples")
