@@ -976,7 +976,7 @@ def check_procs_dev(lab, rep):
               for d, (m, _fs) in lab.names["mnt"].items() if d == devt}
     rows = procs_rows(txt)
     for line in open(pids):
-        pid, mnt = line.split()
+        pid, mnt = line.split()[:2]
         want = by_mnt.get(mnt)
         mine = [r for r in rows if r.get("PID") == pid and r.get("S") != "X"
                 and r.get("wkB/s", "-") != "-" and float(r["wkB/s"]) > 0]
@@ -989,6 +989,65 @@ def check_procs_dev(lab, rep):
             rep.line(want is not None and len(devs) == 1 and devs[0] in want, what,
                      "expected %s in its %d writing rows, got %s" %
                      (" or ".join(sorted(want or ["?"])), len(mine), ",".join(devs)))
+
+
+def io_stat_wbytes(path, devt):
+    """wbytes of device devt ("254:3") in an io.stat file, 0 if it has no line."""
+    for line in open(path):
+        f = line.split()
+        if f and f[0] == devt:
+            kv = dict(x.split("=", 1) for x in f[1:] if "=" in x)
+            return int(kv.get("wbytes", 0))
+    return 0
+
+
+def check_procs_iostat(lab, rep):
+    """The process pane's rows of a cgroup's only writer (an O_DIRECT dd in
+    labB on the LV, started after wbtop's first table and killed before its
+    last), times each interval's dt (from the recording wbtop made of the same
+    samples), add up to what the cgroup's io.stat counts on the LV over the
+    dd's life: write_bytes and io.stat both count an O_DIRECT write as it is
+    issued.  Each row is rounded to 0.1 kB/s and each dt to 1 ms: 2 % or a
+    request (1 MiB) of slack."""
+    out = lab.out
+    files = [os.path.join(out, f) for f in ("procs.pids", "procs.txt", "procs.db", "procs.io.0", "procs.io.1")]
+    what = "procs cgroup /labB O_DIRECT rows vs io.stat"
+    if not all(os.path.exists(f) for f in files):
+        rep.line(False, what, "expected %s, got none" % ", ".join(os.path.basename(f) for f in files
+                                                               if not os.path.exists(f)))
+        return
+    mine = [l.split() for l in open(files[0]) if len(l.split()) > 2 and l.split()[2] == "labB"]
+    if not mine:
+        rep.line(False, what, "expected a writer in labB in procs.pids, got none")
+        return
+    pid, mnt = mine[0][0], mine[0][1]
+    name = [n for n, devt in lab.names["dev"].items()
+            for d, (m, _fs) in lab.names["mnt"].items() if d == devt and m == mnt]
+    if not name:
+        rep.line(False, what, "expected the device of %s in names.txt, got none" % mnt)
+        return
+    devt = lab.names["dev"][name[0]]
+    p = subprocess.run([lab.wbtop_bin, "-r", files[2], "--export", "json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        rep.line(False, what, "expected the recording to export, got exit %d: %s" %
+                 (p.returncode, p.stderr.strip()[:200]))
+        return
+    dts = [json.loads(l)["dt_s"] for l in p.stdout.splitlines() if l.startswith("{")]
+    rows = procs_rows(files[1])
+    got, n = 0.0, 0
+    for r in rows:
+        if r.get("PID") != pid or r.get("wkB/s", "-") == "-":
+            continue
+        if r["table"] > len(dts):
+            rep.line(False, what, "expected a dt for table %d, got %d intervals" % (r["table"], len(dts)))
+            return
+        got += float(r["wkB/s"]) * dts[r["table"] - 1]
+        n += 1
+    want = (io_stat_wbytes(files[4], devt) - io_stat_wbytes(files[3], devt)) / 1024.0
+    slack = max(0.02 * want, 1024 + 64)
+    ok = n >= 2 and want > 4096 and abs(got - want) <= slack
+    rep.line(ok, what, "expected %.0f kB (io.stat on %s, %s) +-%.0f, got %.0f kB from %d rows of dd %s" %
+             (want, name[0], devt, slack, got, n, pid))
 
 
 def main():
@@ -1011,6 +1070,7 @@ def main():
     check_keys(lab, rep, lab.rows, "live")
     check_knobs(lab, rep)
     check_procs_dev(lab, rep)
+    check_procs_iostat(lab, rep)
     if lab.has_wb_stats and lab.wbreads is None:
         rep.line(False, "strace of wbtop", "expected wbtop.strace (the gauges are checked against "
                  "wbtop's own reads), got none")

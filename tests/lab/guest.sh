@@ -194,24 +194,34 @@ sleep 0.5
 kill "$TRACE_PID"
 wait
 cat /sys/fs/cgroup/labA/io.stat /sys/fs/cgroup/labB/io.stat > "$OUT/io.stat.end"
-# The process pane's dev: a buffered writer on a dm-linear XFS, an O_DIRECT
-# one on the LV, each named by its device in the rows where it writes
-# (check.py, from procs.pids and findmnt).  Room first: the LV is nearly full.
+# The process pane (check.py): a buffered writer on a dm-linear XFS, an
+# O_DIRECT one on the LV in labB.  Each is named by its device in the rows
+# where it writes; the O_DIRECT one's rows, times each interval's dt (from
+# the recording), add up to what labB's io.stat counts on the LV over its
+# life: it starts after wbtop's first table and is killed two tables before
+# wbtop ends (its last interval from the exit record, an X row).  Room
+# first: the LV is nearly full.
 rm -f /mnt/thread1/f /mnt/lv/f
 sync
-"$WBTOP" -b -P -d 1 -n 6 > "$OUT/procs.txt" 2> "$OUT/procs.err" &
+"$WBTOP" -b -P -d 1 -n 8 -w /tmp/procs.db > "$OUT/procs.txt" 2> "$OUT/procs.err" &
 P_PID=$!
-until grep -q '^procs' "$OUT/procs.txt" 2>/dev/null || ! kill -0 $P_PID 2>/dev/null; do sleep 0.2; done
+ptables() { grep -c '^procs' "$OUT/procs.txt" 2>/dev/null; }
+until [ "$(ptables)" -ge 1 ] || ! kill -0 $P_PID 2>/dev/null; do sleep 0.2; done
+cat /sys/fs/cgroup/labB/io.stat > "$OUT/procs.io.0"
 : > "$OUT/procs.pids"
-for w in /mnt/thread1: /mnt/lv:oflag=direct; do
-	dd if=/dev/zero of="${w%%:*}/p" bs=1M count=150 ${w#*:} status=none &
-	echo "$! ${w%%:*}" >> "$OUT/procs.pids"
-	WRITERS="$WRITERS $!"
-done
-wait $P_PID || { log "wbtop -P failed: $(cat "$OUT/procs.err")"; fail=1; }
+dd if=/dev/zero of=/mnt/thread1/p bs=1M count=150 status=none &
+echo "$! /mnt/thread1 -" >> "$OUT/procs.pids"
+WRITERS=$!
+sh -c 'echo $$ > /sys/fs/cgroup/labB/cgroup.procs; exec dd if=/dev/zero of=/mnt/lv/p bs=1M count=150 oflag=direct status=none' &
+echo "$! /mnt/lv labB" >> "$OUT/procs.pids"
+WRITERS="$WRITERS $!"
+until [ "$(ptables)" -ge 6 ] || ! kill -0 $P_PID 2>/dev/null; do sleep 0.2; done
 kill $WRITERS 2>/dev/null
 wait $WRITERS
 WRITERS=
+cat /sys/fs/cgroup/labB/io.stat > "$OUT/procs.io.1"
+wait $P_PID || { log "wbtop -P failed: $(cat "$OUT/procs.err")"; fail=1; }
+cp /tmp/procs.db "$OUT/procs.db"
 # a BDI knob of 6.2+ (strict_limit, at its default 0): absent on 6.1, said so
 "$WBTOP" --set bdi:thread0:strict_limit=0 > "$OUT/knobset.txt" 2>&1
 echo "rc=$?" >> "$OUT/knobset.txt"
