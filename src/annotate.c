@@ -374,19 +374,19 @@ static int annotate_vmstat_sample(struct annotate *a, const char *s, size_t len,
 	return annotate_emit(a, s, len, eol, false, dip);
 }
 
-/* "Device: tps Blk_read/s Blk_wrtn/s ...": where the write rate is and in what unit. */
-static int annotate_iostat_header(struct annotate *a)
+/* "Device: tps Blk_read/s Blk_wrtn/s ...": the write rate's column (from 0, after the device
+ * name) and KiB per unit; false for a line without one (not a header wbtop can read). */
+static bool annotate_iostat_header(const struct annotate *a, size_t *col, double *kib)
 {
 	size_t ncols = sizeof annotate_write_cols / sizeof annotate_write_cols[0];
 	for (size_t i = 1; i < a->ntok; i++)
 		for (size_t c = 0; c < ncols; c++)
 			if (annotate_tok_is(&a->tok[i], annotate_write_cols[c].name)) {
-				a->wr_col = i - 1;
-				a->wr_kib = annotate_write_cols[c].kib;
-				a->io_cols = a->ntok - 1;
-				return 0;
+				*col = i - 1;
+				*kib = annotate_write_cols[c].kib;
+				return true;
 			}
-	return -1;	/* not a header wbtop can read: the caller passes the line through */
+	return false;
 }
 
 /* Is the device of the current line the given NUL-terminated name? */
@@ -495,18 +495,19 @@ static int annotate_iostat_device(struct annotate *a, const char *s, size_t len,
 static int annotate_iostat_marker(struct annotate *a, const char *s, size_t len, size_t eol)
 {
 	char what = a->tok[0].s[0];
-	if (what == 'D') {	/* read the header before leaving a section for it */
-		struct annotate probe = *a;
-		if (annotate_iostat_header(&probe) < 0)
-			return annotate_pass(a, s, len, eol);
-	}
+	size_t col = 0;
+	double kib = 1.0;
+	if (what == 'D' && !annotate_iostat_header(a, &col, &kib))
+		return annotate_pass(a, s, len, eol);
 	annotate_section(a, ANNOTATE_IOSTAT, false);
 	annotate_close(a);
 	if (what == 'L')
 		a->fresh = true;
 	a->cpu_next = what == 'a';
 	if (what == 'D') {
-		(void)annotate_iostat_header(a);
+		a->wr_col = col;
+		a->wr_kib = kib;
+		a->io_cols = a->ntok - 1;
 		a->open = true;
 	}
 	return annotate_emit(a, s, len, eol, false, false);

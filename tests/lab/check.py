@@ -962,6 +962,13 @@ def procs_rows(path):
     return rows
 
 
+def mount_dev(lab, mnt):
+    """The kernel name of the device mounted at mnt (names.txt), or None."""
+    devts = [d for d, (m, _fs) in lab.names["mnt"].items() if m == mnt]
+    names = [n for n, devt in lab.names["dev"].items() if devts and devt == devts[0]]
+    return names[0] if names else None
+
+
 def check_procs_dev(lab, rep):
     """The process pane's dev on dm devices: each writer of procs.pids (a
     buffered dd on a dm-linear XFS, an O_DIRECT one on the LV) is shown
@@ -971,13 +978,12 @@ def check_procs_dev(lab, rep):
     if not os.path.exists(pids) or not os.path.exists(txt):
         rep.line(False, "procs dev", "expected procs.pids and procs.txt, got none")
         return
-    # the device by its kernel name or (as wbtop names dm devices) its dm name
-    by_mnt = {m: {name, lab.names["dm"].get(devt, name)} for name, devt in lab.names["dev"].items()
-              for d, (m, _fs) in lab.names["mnt"].items() if d == devt}
     rows = procs_rows(txt)
     for line in open(pids):
         pid, mnt = line.split()[:2]
-        want = by_mnt.get(mnt)
+        name = mount_dev(lab, mnt)
+        # by its kernel name or (as wbtop names dm devices) its dm name
+        want = {name, lab.names["dm"].get(lab.names["dev"][name], name)} if name else None
         mine = [r for r in rows if r.get("PID") == pid and r.get("S") != "X"
                 and r.get("wkB/s", "-") != "-" and float(r["wkB/s"]) > 0]
         devs = sorted(set(r.get("dev") for r in mine))
@@ -1021,12 +1027,11 @@ def check_procs_iostat(lab, rep):
         rep.line(False, what, "expected a writer in labB in procs.pids, got none")
         return
     pid, mnt = mine[0][0], mine[0][1]
-    name = [n for n, devt in lab.names["dev"].items()
-            for d, (m, _fs) in lab.names["mnt"].items() if d == devt and m == mnt]
+    name = mount_dev(lab, mnt)
     if not name:
         rep.line(False, what, "expected the device of %s in names.txt, got none" % mnt)
         return
-    devt = lab.names["dev"][name[0]]
+    devt = lab.names["dev"][name]
     p = subprocess.run([lab.wbtop_bin, "-r", files[2], "--export", "json"], capture_output=True, text=True)
     if p.returncode != 0:
         rep.line(False, what, "expected the recording to export, got exit %d: %s" %
@@ -1047,7 +1052,7 @@ def check_procs_iostat(lab, rep):
     slack = max(0.02 * want, 1024 + 64)
     ok = n >= 2 and want > 4096 and abs(got - want) <= slack
     rep.line(ok, what, "expected %.0f kB (io.stat on %s, %s) +-%.0f, got %.0f kB from %d rows of dd %s" %
-             (want, name[0], devt, slack, got, n, pid))
+             (want, name, devt, slack, got, n, pid))
 
 
 def main():
