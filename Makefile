@@ -46,8 +46,9 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-SRC      := $(sort $(wildcard src/*.c))
-LIB_SRC  := $(filter-out src/main.c,$(SRC))
+# One folder a layer (util, core, source, rec, sink, screen, run: doc/design.md); objects keep it.
+SRC      := $(sort $(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/run/main.c,$(SRC))
 OBJ      := $(SRC:src/%.c=$(BUILD)/obj/%.o)
 SAN_OBJ  := $(SRC:src/%.c=$(BUILD)/san/%.o)
 SAN_LIB  := $(LIB_SRC:src/%.c=$(BUILD)/san/%.o)
@@ -142,18 +143,18 @@ check: wbtop $(BUILD)/san/wbtop $(BUILD)/san/unit-tests $(BUILD)/san/wbprobe $(F
 	@sh tests/check.sh "$(BUILD)"
 
 # The recording bench links the program's own objects (all but main).
-$(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/main.o,$(OBJ))
+$(BUILD)/bench/rec_bench: bench/rec_bench.c $(filter-out $(BUILD)/obj/run/main.o,$(OBJ))
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
 
 # The kernel loop's probe for its bench, optimised as ./wbtop is, from the program's objects.
-$(BUILD)/bench/wbprobe: tests/probe/wbprobe.c $(filter-out $(BUILD)/obj/main.o,$(OBJ))
+$(BUILD)/bench/wbprobe: tests/probe/wbprobe.c $(filter-out $(BUILD)/obj/run/main.o,$(OBJ))
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PC_LIBS)
 
 # The detector's bench links the detector alone.
-$(BUILD)/bench/detect_bench: bench/detect_bench.c $(BUILD)/obj/detect.o $(BUILD)/obj/median.o \
-		$(BUILD)/obj/sortwin.o $(BUILD)/obj/hashidx.o $(BUILD)/obj/grow.o
+$(BUILD)/bench/detect_bench: bench/detect_bench.c $(BUILD)/obj/core/detect.o $(BUILD)/obj/util/median.o \
+		$(BUILD)/obj/util/sortwin.o $(BUILD)/obj/util/hashidx.o $(BUILD)/obj/util/grow.o
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
 

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "detect.h"
+#include "core/detect.h"
 
 struct bench_group {
 	size_t n;

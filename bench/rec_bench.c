@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ident.h"
-#include "rec.h"
+#include "source/ident.h"
+#include "rec/rec.h"
 
 struct bench_dev {
 	double r_iops, w_iops, r_sect, w_sect, r_lat_ms, w_lat_ms, util;

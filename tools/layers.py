@@ -3,8 +3,8 @@
 
 usage: tools/layers.py [--objs DIR] [--strict]
 
-Every module (a src/*.c with its include/*.h, or a header alone) belongs to
-one layer of tools/layers.txt; the layers are ranked util < core <
+Every module (a src/LAYER/x.c with its include/LAYER/x.h, or a header alone)
+belongs to the layer its folder names; the layers are ranked util < core <
 source, rec, sink, screen (one rank: siblings) < run.  Two graphs are read:
   includes  #include "x.h" in src/ and include/ (a module's own header aside);
   symbols   nm of the objects in DIR (default build/obj): the module that
@@ -24,38 +24,34 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 RANK = {"util": 0, "core": 1, "source": 2, "rec": 2, "sink": 2, "screen": 2, "run": 3}
 
 
-def load_layers():
-    layer = {}
-    for line in open(os.path.join(ROOT, "tools", "layers.txt")):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        name, mods = line.split(":", 1)
-        for m in mods.split():
-            layer[m] = name.strip()
-    return layer
-
-
-def module_of(path, layer):
-    """A file's module: its name, or for a private header (x_priv.h) the module x."""
+def module_of(path):
+    """A file's module and layer: its name (for a private header x_priv.h, x) and
+    its folder."""
     base = os.path.splitext(os.path.basename(path))[0]
-    if base not in layer and base.endswith("_priv"):
+    if base.endswith("_priv"):
         base = base[: -len("_priv")]
-    return base
+    return base, os.path.basename(os.path.dirname(path))
 
 
 def include_graph(layer):
     edges = {}
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     for d in ("src", "include"):
-        for f in sorted(os.listdir(os.path.join(ROOT, d))):
-            if not f.endswith((".c", ".h")):
-                continue
-            a = module_of(f, layer)
-            for line in open(os.path.join(ROOT, d, f), errors="replace"):
-                m = inc.match(line)
-                if m:
-                    b = module_of(m.group(1), layer)
+        for dirpath, _, files in sorted(os.walk(os.path.join(ROOT, d))):
+            for f in sorted(files):
+                if not f.endswith((".c", ".h")):
+                    continue
+                a, la = module_of(os.path.join(dirpath, f))
+                layer[a] = la
+                for line in open(os.path.join(dirpath, f), errors="replace"):
+                    m = inc.match(line)
+                    if not m:
+                        continue
+                    if "/" in m.group(1):
+                        b, lb = module_of(m.group(1))
+                        layer[b] = lb
+                    else:		# a private header beside the file
+                        b = module_of(m.group(1))[0]
                     if b != a:
                         edges.setdefault(a, set()).add(b)
     return edges
@@ -63,11 +59,11 @@ def include_graph(layer):
 
 def symbol_graph(objdir, layer):
     defs, uses = {}, {}
-    for f in sorted(os.listdir(objdir)):
-        if not f.endswith(".o"):
-            continue
-        mod = module_of(f, layer)
-        out = subprocess.run(["nm", os.path.join(objdir, f)], capture_output=True, text=True).stdout
+    objs = [os.path.join(objdir, l, f) for l in sorted(os.listdir(objdir)) if l in RANK
+            for f in sorted(os.listdir(os.path.join(objdir, l))) if f.endswith(".o")]
+    for o in objs:
+        mod, layer[module_of(o)[0]] = module_of(o)[0], module_of(o)[1]
+        out = subprocess.run(["nm", o], capture_output=True, text=True).stdout
         for line in out.splitlines():
             p = line.split()
             if len(p) == 3 and p[1] in "TDBRtdbr" and p[1].isupper():
@@ -122,7 +118,7 @@ def main():
     objdir = os.path.join(ROOT, "build", "obj")
     if "--objs" in args:
         objdir = args[args.index("--objs") + 1]
-    layer = load_layers()
+    layer = {}
     graphs = {"includes": include_graph(layer)}
     if os.path.isdir(objdir):
         graphs["symbols"] = symbol_graph(objdir, layer)
@@ -146,7 +142,7 @@ def main():
             circ += 1
             print("%s: circle: %s" % (gname, " <-> ".join(c)))
     for m in sorted(unplaced):
-        print("layers: %s is in no layer of tools/layers.txt" % m)
+        print("layers: %s is in no layer folder" % m)
     print("layers: %d edges up, %d circles, %d modules in no layer" % (up, circ, len(unplaced)))
     sys.exit(1 if strict and (up or circ or unplaced) else 0)
 

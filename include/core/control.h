@@ -30,8 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "knob.h"
+#include "core/event.h"
+#include "core/knob.h"
 
 /* Where the knobs live.  control_config can point elsewhere (unit tests). */
 #define CONTROL_VM_DIR	"/proc/sys/vm"

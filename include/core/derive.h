@@ -9,8 +9,8 @@
 #ifndef WBTOP_DERIVE_H
 #define WBTOP_DERIVE_H
 
-#include "event.h"
-#include "snapshot.h"
+#include "core/event.h"
+#include "core/snapshot.h"
 
 /* The state of a derived rate. */
 enum rate_status {

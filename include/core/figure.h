@@ -25,9 +25,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "derive.h"
-#include "procs.h"
-#include "snapshot.h"
+#include "core/derive.h"
+#include "source/procs.h"
+#include "core/snapshot.h"
 
 /* What must be sampled for a figure to exist (bits; 0 = always there). */
 enum fig_need {

@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "derive.h"
-#include "detect.h"
-#include "snapshot.h"
-#include "source.h"
+#include "core/derive.h"
+#include "core/detect.h"
+#include "core/snapshot.h"
+#include "core/source.h"
 
 struct pipeline;
 

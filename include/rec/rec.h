@@ -28,12 +28,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "derive.h"
-#include "detect.h"
-#include "event.h"
-#include "pipeline.h"
-#include "snapshot.h"
-#include "source.h"
+#include "core/derive.h"
+#include "core/detect.h"
+#include "core/event.h"
+#include "core/pipeline.h"
+#include "core/snapshot.h"
+#include "core/source.h"
 
 /* The schema this wbtop writes and the newest one it reads. */
 #define REC_SCHEMA_VERSION 1

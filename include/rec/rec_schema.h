@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hashidx.h"
-#include "ident.h"
-#include "snapshot.h"
+#include "util/hashidx.h"
+#include "source/ident.h"
+#include "core/snapshot.h"
 
 struct sqlite3;
 struct source;

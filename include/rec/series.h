@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "snapshot.h"
+#include "core/snapshot.h"
 
 struct series_dev {
 	char *key;		/* stable key ("fs:<uuid>", "name:loop0") */

@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "detect.h"
+#include "core/detect.h"
 
 /* Read a vmstat or iostat text log from path ("-" = stdin), write it to out byte for byte except
  * that lines judged to be dips end in " <<<<<" (marks already present are stripped first).

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "series.h"
+#include "rec/series.h"
 
 enum compare_format { COMPARE_TEXT, COMPARE_JSON };
 

@@ -8,9 +8,9 @@
 #include <regex.h>
 #include <stdio.h>
 
-#include "cmpstat.h"
-#include "compare.h"
-#include "series.h"
+#include "core/cmpstat.h"
+#include "run/compare.h"
+#include "rec/series.h"
 
 /* One device (or the total) of a side: its series in every recording of
  * the side, end to end. */

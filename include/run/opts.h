@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "detect.h"
+#include "core/detect.h"
 
 enum run_mode {
 	MODE_SCREEN,		/* default: the interactive monitor */

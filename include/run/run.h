@@ -4,7 +4,7 @@
 #ifndef WBTOP_RUN_H
 #define WBTOP_RUN_H
 
-#include "opts.h"
+#include "run/opts.h"
 
 /* -b: batch text (or another --format) until -n or a signal.  Exit status. */
 int run_batch(const struct opts *o);

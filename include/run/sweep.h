@@ -18,7 +18,7 @@
 #ifndef WBTOP_SWEEP_H
 #define WBTOP_SWEEP_H
 
-#include "opts.h"
+#include "run/opts.h"
 
 /* Run the sweep o asks for.  Exit status: 0 all runs done and compared;
  * 2 invalid input (nothing run); 1 a run failed (its command exited

@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "control.h"
-#include "derive.h"
-#include "history.h"
-#include "pipeline.h"
+#include "core/control.h"
+#include "core/derive.h"
+#include "sink/history.h"
+#include "core/pipeline.h"
 
 struct screen_config {
 	bool no_color;			/* --no-color or NO_COLOR */

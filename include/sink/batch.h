@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "derive.h"
-#include "event.h"
-#include "snapshot.h"
+#include "core/derive.h"
+#include "core/event.h"
+#include "core/snapshot.h"
 
 struct batch;
 

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "figure.h"
-#include "snapshot.h"
+#include "core/figure.h"
+#include "core/snapshot.h"
 
 struct cgview_row {
 	uint64_t ino;

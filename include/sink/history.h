@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "derive.h"
-#include "figure.h"
+#include "core/derive.h"
+#include "core/figure.h"
 
 /* The system figures of one frame. */
 struct hist_sys {

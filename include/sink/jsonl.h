@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pipeline.h"
+#include "core/pipeline.h"
 
 /* The "schema" member of every object. */
 #define JSONL_SCHEMA 1

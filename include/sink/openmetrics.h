@@ -28,8 +28,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pipeline.h"
-#include "snapshot.h"
+#include "core/pipeline.h"
+#include "core/snapshot.h"
 
 /* Which text format.  OpenMetrics 1.0 names a counter family without its
  * _total suffix (TYPE x counter, sample x_total) and ends with "# EOF";

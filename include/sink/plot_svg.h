@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "series.h"
+#include "rec/series.h"
 
 /* The colours the picture uses, for the tests that look at it. */
 #define PLOT_SVG_TOTAL	"#000000"

@@ -22,9 +22,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "derive.h"
-#include "procs.h"
-#include "snapshot.h"
+#include "core/derive.h"
+#include "source/procs.h"
+#include "core/snapshot.h"
 
 /* Rows batch mode shows per interval (the screen picks its own). */
 #define PROCS_BATCH_ROWS 12

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "event.h"
-#include "pipeline.h"
+#include "core/event.h"
+#include "core/pipeline.h"
 
 struct sink;
 

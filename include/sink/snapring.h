@@ -25,8 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rec.h"
-#include "snapshot.h"
+#include "rec/rec.h"
+#include "core/snapshot.h"
 
 struct snapring;
 

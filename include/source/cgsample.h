@@ -23,10 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bdistat.h"
-#include "snapshot.h"
-#include "wbcum.h"
-#include "wbloop.h"
+#include "source/bdistat.h"
+#include "core/snapshot.h"
+#include "source/wbcum.h"
+#include "source/wbloop.h"
 
 #define CGSAMPLE_KEEP_MS 60000	/* an idle cgroup stays in the snapshot this long */
 #define CGSAMPLE_WALK_MS 10000	/* the hierarchy is walked again at least this often */

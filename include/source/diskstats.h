@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "snapshot.h"
+#include "core/snapshot.h"
 
 /* Parse len bytes of diskstats text, which must be followed by a NUL
  * (text[len] == '\0': the parser uses it as a sentinel), into s->dev (replacing what is there,

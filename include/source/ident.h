@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "knob.h"
-#include "snapshot.h"
+#include "core/knob.h"
+#include "core/snapshot.h"
 
 struct dev_ident {
 	uint32_t major, minor;

@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "derive.h"
-#include "snapshot.h"
+#include "core/derive.h"
+#include "core/snapshot.h"
 
 struct procs_reader;
 

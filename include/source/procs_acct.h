@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "snapshot.h"
+#include "core/snapshot.h"
 
 /* The state letter of a process that exited during the interval. */
 #define PROCS_STATE_EXITED 'X'

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wbloop.h"
+#include "source/wbloop.h"
 
 struct wbcum_task {
 	int32_t pid;

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "snapshot.h"
+#include "core/snapshot.h"
 
 struct wbsample;
 struct wbcum;

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "wbloop.h"
+#include "source/wbloop.h"
 
 struct wbtrace;
 

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cause.h"
-#include "derive.h"
-#include "figure.h"
+#include "core/cause.h"
+#include "core/derive.h"
+#include "core/figure.h"
 
 /* The baseline follows the last 4 or so intervals it learns from: with one learnt in every
  * DIP_CAUSE_LEARN_EVERY, about the last 16 undipped intervals. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpstat.h"
+#include "core/cmpstat.h"
 
 static int cmpstat_order(const void *a, const void *b)
 {

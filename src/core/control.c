@@ -22,10 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "core/control.h"
 #include "control_priv.h"
-#include "grow.h"
-#include "sysfs.h"
+#include "util/grow.h"
+#include "util/sysfs.h"
 
 /* ------------------------------------------------------------------ */
 /* state: scopes of knob files, changes, events                       */

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "knob.h"
+#include "core/knob.h"
 
 /* Append printf text to buf (always terminated, silently cut when full). */
 void control_cat(char *buf, size_t len, const char *fmt, ...)

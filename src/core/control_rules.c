@@ -30,9 +30,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "control.h"
+#include "core/control.h"
 #include "control_priv.h"
-#include "snapshot.h"
+#include "core/snapshot.h"
 
 #define CONTROL_FINE_SCALE 10000	/* BDI_RATIO_SCALE: millionths per per cent */
 #define CONTROL_FINE_FULL 1000000	/* 100 % in millionths */

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "derive.h"
-#include "knob.h"
+#include "core/derive.h"
+#include "core/knob.h"
 
 #define NS_PER_S 1000000000.0
 

@@ -32,11 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "detect.h"
-#include "grow.h"
-#include "hashidx.h"
-#include "median.h"
-#include "sortwin.h"
+#include "core/detect.h"
+#include "util/grow.h"
+#include "util/hashidx.h"
+#include "util/median.h"
+#include "util/sortwin.h"
 
 /* Level: the upper quartile of the last 11 valid intervals. Drops may fill 8 of them and the
  * level is still the one before them. */

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "figure.h"
-#include "procs_view.h"
+#include "core/figure.h"
+#include "sink/procs_view.h"
 
 /* ---- formulas -------------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knob.h"
+#include "core/knob.h"
 
 /* The BDI byte knobs, the _fine ratios and strict_limit came with Linux 6.2
  * (Debian 12's 6.1 has min_ratio, max_ratio and read_ahead_kb only: seen in

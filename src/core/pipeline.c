@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cause.h"
-#include "grow.h"
-#include "ident.h"
-#include "pipeline.h"
+#include "core/cause.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "core/pipeline.h"
 
 struct pipeline {
 	struct source *src;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "snapshot.h"
+#include "util/grow.h"
+#include "core/snapshot.h"
 
 void snapshot_init(struct snapshot *s)
 {

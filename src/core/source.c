@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "source.h"
+#include "core/source.h"
 
 int source_next(struct source *src, struct snapshot *out)
 {

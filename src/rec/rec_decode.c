@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "ident.h"
-#include "knob.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "core/knob.h"
 #include "rec_replay_priv.h"
-#include "rec_schema.h"
-#include "snapshot.h"
+#include "rec/rec_schema.h"
+#include "core/snapshot.h"
 
 /* ---- Devices ---------------------------------------------------------- */
 

@@ -20,17 +20,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "cause.h"
-#include "cgview.h"
-#include "figure.h"
-#include "grow.h"
-#include "ident.h"
-#include "jsonl.h"
-#include "knob.h"
-#include "pipeline.h"
-#include "rec.h"
-#include "rec_schema.h"
-#include "sink.h"
+#include "core/cause.h"
+#include "sink/cgview.h"
+#include "core/figure.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "sink/jsonl.h"
+#include "core/knob.h"
+#include "core/pipeline.h"
+#include "rec/rec.h"
+#include "rec/rec_schema.h"
+#include "sink/sink.h"
 
 /* ---- Columns: the figure registry's (figure.h) -------------------------- */
 

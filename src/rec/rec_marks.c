@@ -14,12 +14,12 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#include "cause.h"
-#include "knob.h"
-#include "rec.h"
-#include "grow.h"
+#include "core/cause.h"
+#include "core/knob.h"
+#include "rec/rec.h"
+#include "util/grow.h"
 #include "rec_replay_priv.h"
-#include "rec_schema.h"
+#include "rec/rec_schema.h"
 
 /* ---- Marks ------------------------------------------------------------ */
 

@@ -6,8 +6,8 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "rec.h"
-#include "rec_schema.h"
+#include "rec/rec.h"
+#include "rec/rec_schema.h"
 
 int rec_meta_get(const char *path, const char *key, char *buf, size_t len, char *err, size_t errlen)
 {

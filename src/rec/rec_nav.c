@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rec.h"
+#include "rec/rec.h"
 #include "rec_replay_priv.h"
-#include "rec_schema.h"
+#include "rec/rec_schema.h"
 
 /* ---- Navigation ------------------------------------------------------- */
 

@@ -23,12 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "ident.h"
-#include "knob.h"
-#include "rec.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "core/knob.h"
+#include "rec/rec.h"
 #include "rec_replay_priv.h"
-#include "rec_schema.h"
+#include "rec/rec_schema.h"
 
 static const struct source_ops rec_replay_ops;
 

@@ -18,11 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "ident.h"
-#include "rec_schema.h"
-#include "snapshot.h"
-#include "source.h"
+#include "core/event.h"
+#include "source/ident.h"
+#include "rec/rec_schema.h"
+#include "core/snapshot.h"
+#include "core/source.h"
 
 /* A devices row, read when a frame first names it. */
 struct rec_row {

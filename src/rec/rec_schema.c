@@ -24,10 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grow.h"
-#include "hashidx.h"
-#include "rec.h"
-#include "rec_schema.h"
+#include "util/grow.h"
+#include "util/hashidx.h"
+#include "rec/rec.h"
+#include "rec/rec_schema.h"
 
 #define SYS(n, f) { n, offsetof(struct snapshot, sys.f) }
 const struct rec_sys_col rec_sys_cols[] = {

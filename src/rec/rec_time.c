@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rec.h"
+#include "rec/rec.h"
 
 /* ---- Time ------------------------------------------------------------- */
 

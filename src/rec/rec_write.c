@@ -36,13 +36,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cause.h"
-#include "grow.h"
-#include "knob.h"
-#include "procs.h"
-#include "rec.h"
-#include "rec_schema.h"
-#include "sink.h"
+#include "core/cause.h"
+#include "util/grow.h"
+#include "core/knob.h"
+#include "source/procs.h"
+#include "rec/rec.h"
+#include "rec/rec_schema.h"
+#include "sink/sink.h"
 
 /* One device of the current sample, as the writer remembers it. */
 struct rec_wdev {

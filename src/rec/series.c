@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
-#include "detect.h"
-#include "event.h"
-#include "figure.h"
-#include "grow.h"
-#include "ident.h"
-#include "pipeline.h"
-#include "rec.h"
-#include "rec_schema.h"
-#include "series.h"
+#include "core/derive.h"
+#include "core/detect.h"
+#include "core/event.h"
+#include "core/figure.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "core/pipeline.h"
+#include "rec/rec.h"
+#include "rec/rec_schema.h"
+#include "rec/series.h"
 
 void series_dev_clear(struct series_dev *d)
 {

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
-#include "grow.h"
+#include "run/annotate.h"
+#include "util/grow.h"
 
 #define ANNOTATE_MARK " <<<<<"
 

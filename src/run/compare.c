@@ -14,12 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmpstat.h"
-#include "compare.h"
-#include "compare_priv.h"
-#include "grow.h"
-#include "jsonl.h"
-#include "knob.h"
+#include "core/cmpstat.h"
+#include "run/compare.h"
+#include "run/compare_priv.h"
+#include "util/grow.h"
+#include "sink/jsonl.h"
+#include "core/knob.h"
 
 /* ---- Pooling ---------------------------------------------------------- */
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmpstat.h"
-#include "compare.h"
-#include "compare_priv.h"
-#include "jsonl.h"
+#include "core/cmpstat.h"
+#include "run/compare.h"
+#include "run/compare_priv.h"
+#include "sink/jsonl.h"
 
 /* ---- Finding recordings ----------------------------------------------- */
 

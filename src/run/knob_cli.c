@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "knob_cli.h"
-#include "snapshot.h"
-#include "source.h"
+#include "core/control.h"
+#include "run/knob_cli.h"
+#include "core/snapshot.h"
+#include "core/source.h"
 
 enum { KNOB_CLI_OK = 0, KNOB_CLI_FAILED = 1, KNOB_CLI_INVALID = 2 };
 

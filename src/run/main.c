@@ -7,14 +7,14 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "annotate.h"
-#include "compare.h"
-#include "knob_cli.h"
-#include "opts.h"
-#include "plot_svg.h"
-#include "rec.h"
-#include "run.h"
-#include "sweep.h"
+#include "run/annotate.h"
+#include "run/compare.h"
+#include "run/knob_cli.h"
+#include "run/opts.h"
+#include "sink/plot_svg.h"
+#include "rec/rec.h"
+#include "run/run.h"
+#include "run/sweep.h"
 
 #define WBTOP_VERSION "0.1"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts.h"
-#include "rec.h"
+#include "run/opts.h"
+#include "rec/rec.h"
 
 enum long_only {
 	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_NO_KTRACE, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,

@@ -19,18 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "control.h"
-#include "jsonl.h"
-#include "knob_cli.h"
-#include "openmetrics.h"
-#include "pipeline.h"
-#include "procs_view.h"
-#include "rec.h"
-#include "run.h"
-#include "sink.h"
-#include "source.h"
-#include "ticker.h"
+#include "sink/batch.h"
+#include "core/control.h"
+#include "sink/jsonl.h"
+#include "run/knob_cli.h"
+#include "sink/openmetrics.h"
+#include "core/pipeline.h"
+#include "sink/procs_view.h"
+#include "rec/rec.h"
+#include "run/run.h"
+#include "sink/sink.h"
+#include "core/source.h"
+#include "util/ticker.h"
 
 #define BATCH_RUN_MAX_SINKS 4
 

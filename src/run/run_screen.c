@@ -22,13 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ident.h"
-#include "knob_cli.h"
-#include "run.h"
+#include "source/ident.h"
+#include "run/knob_cli.h"
+#include "run/run.h"
 #include "run_screen_priv.h"
-#include "settings.h"
-#include "sink.h"
-#include "ticker.h"
+#include "run/settings.h"
+#include "sink/sink.h"
+#include "util/ticker.h"
 
 /* Frames of history kept: the widest graph and sparkline, plus slack. */
 #define RUN_SCREEN_HISTORY 1024

@@ -9,14 +9,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "control.h"
-#include "history.h"
-#include "opts.h"
-#include "pipeline.h"
-#include "rec.h"
-#include "screen.h"
-#include "snapring.h"
-#include "source.h"
+#include "core/control.h"
+#include "sink/history.h"
+#include "run/opts.h"
+#include "core/pipeline.h"
+#include "rec/rec.h"
+#include "screen/screen.h"
+#include "sink/snapring.h"
+#include "core/source.h"
 
 struct screen_run {
 	const struct opts *o;

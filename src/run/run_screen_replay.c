@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "run_screen_priv.h"
-#include "ticker.h"
+#include "util/ticker.h"
 
 /* At the end of a recording still being written: look for a new sample
  * this often (a look costs two small queries). */

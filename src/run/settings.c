@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "atomic_file.h"
-#include "detect.h"
-#include "settings.h"
+#include "util/atomic_file.h"
+#include "core/detect.h"
+#include "run/settings.h"
 
 /* The range -d accepts (opts.c). */
 #define SETTINGS_DELAY_MIN_S 0.01

@@ -12,16 +12,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "control.h"
-#include "knob_cli.h"
-#include "pipeline.h"
-#include "plot_svg.h"
-#include "rec.h"
-#include "series.h"
-#include "source.h"
-#include "sweep.h"
-#include "ticker.h"
+#include "run/compare.h"
+#include "core/control.h"
+#include "run/knob_cli.h"
+#include "core/pipeline.h"
+#include "sink/plot_svg.h"
+#include "rec/rec.h"
+#include "rec/series.h"
+#include "core/source.h"
+#include "run/sweep.h"
+#include "util/ticker.h"
 
 /* One combination of values: the assignments it makes, its case name. */
 struct sweep_case {

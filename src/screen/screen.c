@@ -23,9 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cause.h"
-#include "grow.h"
-#include "msgq.h"
+#include "core/cause.h"
+#include "util/grow.h"
+#include "util/msgq.h"
 #include "screen_priv.h"
 
 #include <term.h>	/* after curses.h; only for setupterm() below */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "screen.h"
+#include "screen/screen.h"
 
 const char *screen_fmt_kb(double kb, char *buf, size_t len)
 {

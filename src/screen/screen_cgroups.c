@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cgview.h"
+#include "sink/cgview.h"
 #include "screen_priv.h"
 
 /* The page's rows: the columns that fit, in registry order, then the path. */

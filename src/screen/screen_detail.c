@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cause.h"
-#include "ident.h"
-#include "knob.h"
+#include "core/cause.h"
+#include "source/ident.h"
+#include "core/knob.h"
 #include "screen_priv.h"
 
 /* Writes "label value" pairs across rows, wrapping when one doesn't fit. */

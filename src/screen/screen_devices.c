@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "figure.h"
-#include "grow.h"
-#include "ident.h"
+#include "core/figure.h"
+#include "util/grow.h"
+#include "source/ident.h"
 #include "screen_priv.h"
-#include "topk.h"
+#include "util/topk.h"
 
 #define SCR_NAME_MIN 12
 #define SCR_NAME_PREF 24	/* "vg-home /home xfs": before optional columns */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "figure.h"
+#include "core/figure.h"
 #include "screen_priv.h"
 
 static const struct {

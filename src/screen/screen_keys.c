@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "msgq.h"
+#include "util/msgq.h"
 #include "screen_priv.h"
 
 static bool scr_is_enter(int ch)

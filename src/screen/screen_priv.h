@@ -8,12 +8,12 @@
 #include <curses.h>
 #include <regex.h>
 
-#include "cgview.h"
-#include "figure.h"
-#include "topk.h"
-#include "procs_view.h"
-#include "screen.h"
-#include "snapshot.h"
+#include "sink/cgview.h"
+#include "core/figure.h"
+#include "util/topk.h"
+#include "sink/procs_view.h"
+#include "screen/screen.h"
+#include "core/snapshot.h"
 
 /* Below this the screen shows a message instead of a squeezed layout. */
 #define SCR_MIN_COLS 64

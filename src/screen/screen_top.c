@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knob.h"
+#include "core/knob.h"
 #include "screen_priv.h"
 
 static bool scr_rates_ok(const struct screen *s)

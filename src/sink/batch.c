@@ -15,13 +15,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
-#include "cause.h"
-#include "cgview.h"
-#include "detect.h"
-#include "figure.h"
-#include "ident.h"
-#include "sink.h"
+#include "sink/batch.h"
+#include "core/cause.h"
+#include "sink/cgview.h"
+#include "core/detect.h"
+#include "core/figure.h"
+#include "source/ident.h"
+#include "sink/sink.h"
 
 #define DIP_MARK " <<<<<"
 

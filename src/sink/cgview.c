@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cgview.h"
-#include "grow.h"
+#include "sink/cgview.h"
+#include "util/grow.h"
 
 void cgview_init(struct cgview *v)
 {

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "history.h"
-#include "ident.h"
-#include "sink.h"
+#include "util/grow.h"
+#include "sink/history.h"
+#include "source/ident.h"
+#include "sink/sink.h"
 
 struct hist_series {
 	char *key;

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "cause.h"
-#include "figure.h"
-#include "ident.h"
-#include "jsonl.h"
-#include "knob.h"
-#include "sink.h"
+#include "core/cause.h"
+#include "core/figure.h"
+#include "source/ident.h"
+#include "sink/jsonl.h"
+#include "core/knob.h"
+#include "sink/sink.h"
 
 static void jsonl_dev_name(const struct dev_counters *d, char *buf, size_t len)
 {

@@ -15,14 +15,14 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "atomic_file.h"
-#include "cause.h"
-#include "cgview.h"
-#include "figure.h"
-#include "ident.h"
-#include "knob.h"
-#include "openmetrics.h"
-#include "sink.h"
+#include "util/atomic_file.h"
+#include "core/cause.h"
+#include "sink/cgview.h"
+#include "core/figure.h"
+#include "source/ident.h"
+#include "core/knob.h"
+#include "sink/openmetrics.h"
+#include "sink/sink.h"
 
 enum om_type { OM_GAUGE, OM_COUNTER };
 

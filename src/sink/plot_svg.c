@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
-#include "knob.h"
-#include "plot_svg.h"
+#include "util/atomic_file.h"
+#include "core/knob.h"
+#include "sink/plot_svg.h"
 
 /* Layout in SVG user units (pixels at 100%). */
 enum {

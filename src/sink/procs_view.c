@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "figure.h"
-#include "procs_view.h"
-#include "sink.h"
+#include "core/figure.h"
+#include "sink/procs_view.h"
+#include "sink/sink.h"
 
 /* ---- labels ---- */
 

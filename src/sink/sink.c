@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sink.h"
+#include "sink/sink.h"
 
 struct sink *sink_new(const struct sink_ops *ops, void *impl)
 {

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "ident.h"
-#include "sink.h"
-#include "snapring.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "sink/sink.h"
+#include "sink/snapring.h"
 
 struct snapring_slot {
 	struct snapshot snap;	/* devices only: nproc stays 0.  While lent, dev is the lender's */

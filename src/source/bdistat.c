@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bdistat.h"
-#include "cgpath.h"
-#include "grow.h"
-#include "sysfs.h"
-#include "wbloop.h"	/* wbloop_bdi_devt: a BDI's name as a device number */
+#include "source/bdistat.h"
+#include "source/cgpath.h"
+#include "util/grow.h"
+#include "util/sysfs.h"
+#include "source/wbloop.h"	/* wbloop_bdi_devt: a BDI's name as a device number */
 
 /* One "key<sep> value" line; *end_of_line past its newline. */
 struct bdistat_line {

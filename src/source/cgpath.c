@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgpath.h"
-#include "grow.h"
-#include "sysfs.h"
+#include "source/cgpath.h"
+#include "util/grow.h"
+#include "util/sysfs.h"
 
 struct cgpath_gone {
 	uint64_t ino;

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgpath.h"
-#include "cgsample.h"
-#include "grow.h"
-#include "sysfs.h"
+#include "source/cgpath.h"
+#include "source/cgsample.h"
+#include "util/grow.h"
+#include "util/sysfs.h"
 
 struct cgsample_row {
 	uint64_t ino;

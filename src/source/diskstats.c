@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "diskstats.h"
+#include "source/diskstats.h"
 
 struct ds_cursor {
 	const char *p, *end;

@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grow.h"
-#include "hashidx.h"
-#include "ident.h"
-#include "sysfs.h"
+#include "util/grow.h"
+#include "util/hashidx.h"
+#include "source/ident.h"
+#include "util/sysfs.h"
 
 #define SYS_BLOCK "/sys/class/block"
 #define SYS_BDI "/sys/class/bdi"

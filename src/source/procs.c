@@ -30,11 +30,11 @@
 
 #include <libproc2/pids.h>
 
-#include "grow.h"
-#include "ident.h"
-#include "procs.h"
-#include "procs_acct.h"
-#include "procs_wdev.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "source/procs.h"
+#include "source/procs_acct.h"
+#include "source/procs_wdev.h"
 
 /* A writer's open files are looked at again after this long at the least. */
 #define PROCS_WDEV_EVERY_NS 1000000000ull

@@ -22,8 +22,8 @@
 #include <linux/netlink.h>
 #include <linux/taskstats.h>
 
-#include "grow.h"
-#include "procs_acct.h"
+#include "util/grow.h"
+#include "source/procs_acct.h"
 
 /* Records waiting in the socket between two samples: a few thousand exits
  * a second of 400-odd bytes each. */

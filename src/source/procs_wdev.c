@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "procs_wdev.h"
+#include "source/procs_wdev.h"
 
 #define PROCS_WDEV_MOUNTS_NS 1000000000ull	/* our mount table is read again after a second */
 

@@ -20,14 +20,14 @@
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
-#include "diskstats.h"
-#include "grow.h"
-#include "ident.h"
-#include "knob.h"
-#include "procs.h"
-#include "source.h"
-#include "sysfs.h"
-#include "wbsample.h"
+#include "source/diskstats.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "core/knob.h"
+#include "source/procs.h"
+#include "core/source.h"
+#include "util/sysfs.h"
+#include "source/wbsample.h"
 
 #define PROC_DISKSTATS "/proc/diskstats"
 #define PROC_SYS_VM "/proc/sys/vm"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "wbcum.h"
+#include "util/grow.h"
+#include "source/wbcum.h"
 
 void wbcum_init(struct wbcum *c)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
-#include "wbloop.h"
+#include "util/grow.h"
+#include "source/wbloop.h"
 
 void wbloop_init(struct wbloop *w)
 {

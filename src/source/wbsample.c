@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bdistat.h"
-#include "cgsample.h"
-#include "grow.h"
-#include "ident.h"
-#include "wbcum.h"
-#include "wbsample.h"
-#include "wbtrace.h"
+#include "source/bdistat.h"
+#include "source/cgsample.h"
+#include "util/grow.h"
+#include "source/ident.h"
+#include "source/wbcum.h"
+#include "source/wbsample.h"
+#include "source/wbtrace.h"
 
 /* A task's totals are kept this long after its last pause decision. */
 #define WBSAMPLE_KEEP_MS 60000

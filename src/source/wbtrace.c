@@ -27,8 +27,8 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
-#include "grow.h"
-#include "wbtrace.h"
+#include "util/grow.h"
+#include "source/wbtrace.h"
 
 #define WBTRACE_SYSTEM "writeback"
 #define WBTRACE_PREFIX "wbtop-"

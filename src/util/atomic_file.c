@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
+#include "util/atomic_file.h"
 
 /* "DIR/.NAME.XXXXXX" for path "DIR/NAME"; NULL if out of memory. */
 static char *atomic_file_temp_name(const char *path)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "util/grow.h"
 
 /* The doubled capacity that holds need elements of elem bytes, 0 if its
  * byte count does not fit in a size_t. */

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "grow.h"
-#include "hashidx.h"
+#include "util/grow.h"
+#include "util/hashidx.h"
 
 int hashidx_reset(struct hashidx *x, size_t n, size_t min)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "median.h"
+#include "util/median.h"
 
 /* The k-th smallest of v[0..n), k < n; reorders v so that v[0..k) <= v[k] <= v[k+1..n).
  * Hoare's selection as Wirth wrote it: the scans stop at values equal to the pivot, so many

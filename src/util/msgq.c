@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msgq.h"
+#include "util/msgq.h"
 
 struct msgq_item {
 	char text[MSGQ_TEXT];

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "sortwin.h"
+#include "util/sortwin.h"
 
 /* First index of ascending s[0..n) whose value is above x.  Without a
  * branch on the comparison (a conditional move): where x lands in a

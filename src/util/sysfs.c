@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "grow.h"
-#include "sysfs.h"
+#include "util/grow.h"
+#include "util/sysfs.h"
 
 int sysfs_read_int(const char *path, int64_t *out)
 {

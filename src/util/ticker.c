@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ticker.h"
+#include "util/ticker.h"
 
 static volatile sig_atomic_t ticker_stop;
 

@@ -2,7 +2,7 @@
  * topk.c - a partial quicksort: only the part of the array that holds the
  * first n items is sorted; the rest is only split.
  */
-#include "topk.h"
+#include "util/topk.h"
 
 static void topk_swap(struct topk_item *a, struct topk_item *b)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "annotate.h"
+#include "run/annotate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bdistat.h"
+#include "source/bdistat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgpath.h"
+#include "source/cgpath.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

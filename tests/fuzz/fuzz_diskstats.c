@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
-#include "diskstats.h"
+#include "core/derive.h"
+#include "source/diskstats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "rec.h"
-#include "source.h"
+#include "rec/rec.h"
+#include "core/source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

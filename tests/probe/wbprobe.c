@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bdistat.h"
-#include "wbtrace.h"
+#include "source/bdistat.h"
+#include "source/wbtrace.h"
 
 static volatile sig_atomic_t probe_stop;
 

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "snapshot.h"
-#include "source.h"
+#include "core/snapshot.h"
+#include "core/source.h"
 
 /* out sized for n devices at step k's time; 0 or -ENOMEM. */
 static inline int script_snapshot(struct snapshot *out, size_t n, int k)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
+#include "run/annotate.h"
 
 Suite *annotate_suite(void);
 

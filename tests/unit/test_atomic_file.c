@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
+#include "util/atomic_file.h"
 
 /* Writes the string at arg. */
 static int fill_text(FILE *f, const void *arg)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
+#include "sink/batch.h"
 
 static const struct { double interval_s, slack; int decimals; } decimal_cases[] = {
 	{ 1, 0, 0 }, { 5, 0, 0 }, { 86400, 0, 0 }, { 0.5, 0, 1 }, { 1.5, 0, 1 }, { 0.1, 0, 1 },

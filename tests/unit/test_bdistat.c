@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bdistat.h"
+#include "source/bdistat.h"
 
 static const char stats_618[] =
 	"BdiWriteback:              112 kB\n"

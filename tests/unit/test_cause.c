@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "cause.h"
-#include "derive.h"
-#include "figure.h"
+#include "core/cause.h"
+#include "core/derive.h"
+#include "core/figure.h"
 
 static struct dip_evidence cause_test_usual(void)
 {

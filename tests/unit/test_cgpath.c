@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgpath.h"
+#include "source/cgpath.h"
 
 struct cgtree {
 	char dir[64];

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cgview.h"
+#include "sink/cgview.h"
 
 /* The column of the registry row of kind. */
 static size_t cg_col(unsigned kind)

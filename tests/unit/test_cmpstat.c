@@ -7,7 +7,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "cmpstat.h"
+#include "core/cmpstat.h"
 
 #define NONE NAN
 

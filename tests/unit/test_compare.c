@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "ident.h"
-#include "rec.h"
-#include "series.h"
+#include "run/compare.h"
+#include "source/ident.h"
+#include "rec/rec.h"
+#include "rec/series.h"
 
 static char cmp_dir[64];
 

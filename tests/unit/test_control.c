@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "snapshot.h"
+#include "core/control.h"
+#include "core/snapshot.h"
 
 #define G (1024LL * 1024 * 1024)
 #define M (1024LL * 1024)

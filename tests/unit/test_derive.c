@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cause.h"
-#include "derive.h"
-#include "knob.h"
-#include "snapshot.h"
-#include "figure.h"
+#include "core/cause.h"
+#include "core/derive.h"
+#include "core/knob.h"
+#include "core/snapshot.h"
+#include "core/figure.h"
 
 #define S_NS 1000000000ull
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "detect.h"
+#include "core/detect.h"
 #include "detect_erratic_rows.h"
 #include "detect_held_rows.h"
 

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "detect.h"
+#include "core/detect.h"
 
 enum { CORPUS_DEVS = 3, CORPUS_MAX_T = 120, CORPUS_MAX_DROPS = 40 };
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskstats.h"
+#include "source/diskstats.h"
 
 static size_t parse(struct snapshot *s, const char *text)
 {

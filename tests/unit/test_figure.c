@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "figure.h"
+#include "core/figure.h"
 
 /* The repository root, from this file's path as the compiler saw it. */
 static char *fig_read_doc(const char *rel)

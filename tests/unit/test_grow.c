@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "grow.h"
+#include "util/grow.h"
 
 START_TEST(test_grow_doubles_and_keeps)
 {

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hashidx.h"
-#include "rec_schema.h"
+#include "util/hashidx.h"
+#include "rec/rec_schema.h"
 
 START_TEST(test_hashidx_finds_every_key)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "history.h"
+#include "sink/history.h"
 
 #define NOVAL (-1.0)	/* "NAN expected" in the tables below */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ident.h"
+#include "source/ident.h"
 
 START_TEST(test_key_top_of_stack)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "median.h"
+#include "util/median.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "msgq.h"
+#include "util/msgq.h"
 
 enum { SHOW = 5000 };	/* a message's time, in the test's clock */
 

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ident.h"
-#include "openmetrics.h"
+#include "source/ident.h"
+#include "sink/openmetrics.h"
 
 /* A sample with three devices: a whole disk with an identity, a dm device
  * whose names need escaping, and an old-style partition without one. */

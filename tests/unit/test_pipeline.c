@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
-#include "pipeline.h"
+#include "core/derive.h"
+#include "core/pipeline.h"
 #include "script_source.h"
 
 enum { NDEV = 300, NSTEP = 6 };

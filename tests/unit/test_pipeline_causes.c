@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cause.h"
-#include "pipeline.h"
+#include "core/cause.h"
+#include "core/pipeline.h"
 #include "script_source.h"
 
 enum { CNDEV = 6, CSTEPS = 16, CEVENT = 12 };	/* the devices, the steps, the step that dips */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knob.h"
-#include "plot_svg.h"
+#include "core/knob.h"
+#include "sink/plot_svg.h"
 
 static void plot_dev(struct series_dev *d, const char *label, double kbps, int dip_at, int n)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "procs.h"
-#include "procs_view.h"
+#include "source/procs.h"
+#include "sink/procs_view.h"
 
 #define S_NS 1000000000ull
 #define MiB (1024ull * 1024)

@@ -18,10 +18,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "ident.h"
-#include "procs.h"
-#include "procs_acct.h"
-#include "procs_wdev.h"
+#include "source/ident.h"
+#include "source/procs.h"
+#include "source/procs_acct.h"
+#include "source/procs_wdev.h"
 
 #define MiB (1024ull * 1024)
 

@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ident.h"
-#include "procs_view.h"
-#include "rec.h"
-#include "rec_schema.h"
+#include "source/ident.h"
+#include "sink/procs_view.h"
+#include "rec/rec.h"
+#include "rec/rec_schema.h"
 
 /* ---- Codec, varints, checksum ----------------------------------------- */
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "screen.h"
+#include "screen/screen.h"
 
 static const struct {
 	double kb;

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "detect.h"
-#include "settings.h"
+#include "core/detect.h"
+#include "run/settings.h"
 
 /* Read text as a settings file named "rc"; the warnings go to *warnings. */
 static int read_text(const char *text, struct settings *s, char **warnings)

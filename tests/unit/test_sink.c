@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "jsonl.h"
-#include "openmetrics.h"
-#include "pipeline.h"
-#include "sink.h"
+#include "sink/batch.h"
+#include "sink/jsonl.h"
+#include "sink/openmetrics.h"
+#include "core/pipeline.h"
+#include "sink/sink.h"
 
 /* Two devices writing 1 MiB a second, one sample a second. */
 static int two_next(struct source *src, struct snapshot *out)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident.h"
-#include "snapring.h"
+#include "source/ident.h"
+#include "sink/snapring.h"
 
 /* s filled again (its arrays reused, as a source does) with ndev devices (minor = index), at
  * wall_ns = t. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sortwin.h"
+#include "util/sortwin.h"
 
 static uint64_t rng = 88172645463325252ull;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "sysfs.h"
+#include "util/sysfs.h"
 
 static const struct {
 	const char *text;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topk.h"
+#include "util/topk.h"
 
 static struct topk_order cmp_order;
 

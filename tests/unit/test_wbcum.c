@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wbcum.h"
+#include "source/wbcum.h"
 
 static void add(struct wbloop *w, int32_t pid, const char *bdi, int64_t pause)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wbloop.h"
+#include "source/wbloop.h"
 
 static struct wbloop_bdp bdp(int32_t pid, const char *bdi, int64_t pause_ms, uint64_t ratelimit)
 {

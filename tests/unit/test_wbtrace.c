@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wbtrace.h"
+#include "source/wbtrace.h"
 
 static char *slurp(const char *name)
 {
