@@ -60,7 +60,9 @@ def include_graph(layer):
 def symbol_graph(objdir, layer):
     defs, uses = {}, {}
     objs = [os.path.join(objdir, l, f) for l in sorted(os.listdir(objdir)) if l in RANK
-            for f in sorted(os.listdir(os.path.join(objdir, l))) if f.endswith(".o")]
+            for f in sorted(os.listdir(os.path.join(objdir, l))) if f.endswith(".o")
+            # an object left from a file that moved or went is not the program's
+            and os.path.exists(os.path.join(ROOT, "src", l, f[:-2] + ".c"))]
     for o in objs:
         mod, layer[module_of(o)[0]] = module_of(o)[0], module_of(o)[1]
         out = subprocess.run(["nm", o], capture_output=True, text=True).stdout

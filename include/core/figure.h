@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "core/derive.h"
-#include "source/procs.h"
+#include "core/procs.h"
 #include "core/snapshot.h"
 
 /* What must be sampled for a figure to exist (bits; 0 = always there). */

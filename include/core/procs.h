@@ -1,18 +1,9 @@
 /*
- * procs.h - who is writing, and who is being throttled.
+ * procs.h - who is writing, and who is being throttled, in an interval: the
+ * rows of the process pane, -P and the recorder, from two samples (pure).
  *
- * Sampling (part of the live source): every process's /proc/PID/io write
- * counters, state, wchan and CPU time, through libproc2's pids interface,
- * into snapshot->proc.  Only done while the process pane or -P is on: it
- * costs far more than the rest of a sample.
- *
- * And, pure, what the sampler, the process view (procs_view.h) and the
- * recorder share: the parsers of what the kernel says of a task (what a
- * kernel thread's name means: flush worker of which device, kswapd; what a
- * wchan or a /proc/PID/stack says a task in D state waits for), and the
- * rows of an interval (rates, throttling) with the one ranking of which
- * processes matter.  Units are in the names: _kbps is KiB/s, _pct percent,
- * cpu_pct percent of one CPU.
+ * Units are in the names: _kbps is KiB/s, _pct percent, cpu_pct percent of
+ * one CPU.  Sampling is source/procs_reader.h.
  */
 #ifndef WBTOP_PROCS_H
 #define WBTOP_PROCS_H
@@ -24,14 +15,8 @@
 #include "core/derive.h"
 #include "core/snapshot.h"
 
-struct procs_reader;
-
-/* NULL on failure (libproc2 could not be set up). */
-struct procs_reader *procs_reader_new(void);
-void procs_reader_free(struct procs_reader *r);	/* NULL is a no-op */
-
-/* Fill out->proc (sorted by pid) with every process now.  0 or -errno. */
-int procs_sample(struct procs_reader *r, struct snapshot *out);
+/* The state letter of a process that exited during the interval (procs_acct.h). */
+#define PROCS_STATE_EXITED 'X'
 
 /* ---- Parsing what the kernel says of a task (pure) ---- */
 
@@ -162,5 +147,13 @@ size_t procs_rank(const struct snapshot *prev, const struct snapshot *cur, doubl
  * (one of their devs, as the rows name them).  0 without processes. */
 size_t procs_dev_writers(const struct snapshot *prev, const struct snapshot *cur, double dt_s, uint32_t major,
 			 uint32_t minor);
+
+/* Short labels: "dirty-limit", "wbt", ...; "task", "flusher", ... */
+const char *procs_wait_name(enum procs_wait w);
+const char *procs_kind_name(enum procs_kind k);
+
+/* The command a row shows: its command line, else its name; wbtop's own row says so first
+ * ("(this wbtop) ..."): its writes are its recording's, part of what it measures.  buf. */
+const char *procs_row_command(const struct proc_row *r, char *buf, size_t len);
 
 #endif

@@ -70,7 +70,7 @@ struct dev_counters {
 struct proc_counters {
 	int32_t pid;
 	char comm[32];			/* kernel threads: "kworker/u8:2+flush-7:0" */
-	char state;			/* R, S, D, ...; X: exited in the interval (procs_acct.h) */
+	char state;			/* R, S, D, ...; X: exited in the interval (core/procs.h) */
 	bool kthread;
 	bool io_hidden;			/* /proc/PID/io unreadable (not root): write figures unknown */
 	bool self;			/* the wbtop that sampled: its writes are its recording's */

@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "core/derive.h"
-#include "source/procs.h"
+#include "core/procs.h"
 #include "core/snapshot.h"
 
 /* Rows batch mode shows per interval (the screen picks its own). */
@@ -31,20 +31,12 @@
 
 /* The -P text of one interval: a summary line and a table of rows.
  * 0 or -errno of the failed write. */
-int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n);
+int procs_view_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n);
 
 /* The -P sink (sink.h): after each interval's device table, its process
  * table, to out (not owned; out_name names it in messages).  NULL when out
  * of memory. */
 struct sink;
-struct sink *procs_sink_new(FILE *out, const char *out_name);
-
-/* Short labels: "dirty-limit", "wbt", ...; "task", "flusher", ... */
-const char *procs_wait_name(enum procs_wait w);
-const char *procs_kind_name(enum procs_kind k);
-
-/* The command a row shows: its command line, else its name; wbtop's own row says so first
- * ("(this wbtop) ..."): its writes are its recording's, part of what it measures.  buf. */
-const char *procs_row_command(const struct proc_row *r, char *buf, size_t len);
+struct sink *procs_view_sink_new(FILE *out, const char *out_name);
 
 #endif

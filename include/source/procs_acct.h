@@ -29,10 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/procs.h"
 #include "core/snapshot.h"
 
-/* The state letter of a process that exited during the interval. */
-#define PROCS_STATE_EXITED 'X'
 
 /* One thread's own counters. */
 struct procs_thread {

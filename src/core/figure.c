@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/figure.h"
-#include "sink/procs_view.h"
+#include "core/procs.h"
 
 /* ---- formulas -------------------------------------------------------------- */
 

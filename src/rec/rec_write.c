@@ -39,7 +39,7 @@
 #include "core/cause.h"
 #include "util/grow.h"
 #include "core/knob.h"
-#include "source/procs.h"
+#include "core/procs.h"
 #include "rec/rec.h"
 #include "rec/rec_schema.h"
 #include "sink/sink.h"

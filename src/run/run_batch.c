@@ -168,7 +168,7 @@ static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, cha
 		}
 		r->out_sinks[r->nout++] = s;
 		batch_sink_set_time(s, batch_run_time_decimals(r, o), o->iso_time);
-		return o->procs ? batch_run_add(r, procs_sink_new(r->out, r->out_name)) : 0;
+		return o->procs ? batch_run_add(r, procs_view_sink_new(r->out, r->out_name)) : 0;
 	}
 	if (o->format == FMT_JSON)
 		return batch_run_add(r, jsonl_sink_new(r->out, r->out_name));

@@ -15,30 +15,9 @@
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *procs_wait_name(enum procs_wait w)
-{
-	static const char *const names[] = {
-		[PROCS_WAIT_NONE] = "-", [PROCS_WAIT_UNKNOWN] = "unknown",
-		[PROCS_WAIT_DIRTY] = "dirty-limit", [PROCS_WAIT_QOS] = "blk-qos",
-		[PROCS_WAIT_WRITEBACK] = "writeback", [PROCS_WAIT_SYNC] = "sync",
-		[PROCS_WAIT_IO] = "io", [PROCS_WAIT_OTHER] = "other",
-	};
-	return (unsigned)w < NELEM(names) ? names[w] : "?";
-}
-
-const char *procs_kind_name(enum procs_kind k)
-{
-	static const char *const names[] = {
-		[PROCS_KIND_TASK] = "task", [PROCS_KIND_KTHREAD] = "kthread",
-		[PROCS_KIND_FLUSHER] = "flusher", [PROCS_KIND_KSWAPD] = "kswapd",
-		[PROCS_KIND_OTHER] = "other",
-	};
-	return (unsigned)k < NELEM(names) ? names[k] : "?";
-}
-
 /* ---- batch text ---- */
 
-static void procs_print_summary(FILE *out, const struct procs_summary *s)
+static void procs_view_print_summary(FILE *out, const struct procs_summary *s)
 {
 	fprintf(out, "procs %zu tasks:", s->ntasks);
 	if (s->status == RATE_OK)
@@ -61,7 +40,7 @@ static void procs_print_summary(FILE *out, const struct procs_summary *s)
 }
 
 /* One cell of -P: the registry row's value, "-" where there is none. */
-static void procs_print_cell(FILE *out, const struct fig_proc *f, const struct proc_row *r, bool first)
+static void procs_view_print_cell(FILE *out, const struct fig_proc *f, const struct proc_row *r, bool first)
 {
 	char text[64] = "";
 	double v = 0;
@@ -80,15 +59,15 @@ static void procs_print_cell(FILE *out, const struct fig_proc *f, const struct p
 
 /* The trace's columns only when the sample has it: text from a source
  * without it stays as it was. */
-static void procs_print_row(FILE *out, const struct proc_row *r, bool traced)
+static void procs_view_print_row(FILE *out, const struct proc_row *r, bool traced)
 {
 	for (size_t k = 0; k < fig_nproc; k++)
 		if (traced || !fig_proc_table[k].traced)
-			procs_print_cell(out, &fig_proc_table[k], r, k == 0);
+			procs_view_print_cell(out, &fig_proc_table[k], r, k == 0);
 	fputc('\n', out);
 }
 
-static void procs_print_header(FILE *out, bool traced)
+static void procs_view_print_header(FILE *out, bool traced)
 {
 	for (size_t k = 0; k < fig_nproc; k++) {
 		const struct fig_proc *f = &fig_proc_table[k];
@@ -102,12 +81,12 @@ static void procs_print_header(FILE *out, bool traced)
 	fputc('\n', out);
 }
 
-int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n)
+int procs_view_print_batch(FILE *out, const struct procs_summary *sum, const struct proc_row *rows, size_t n)
 {
-	procs_print_summary(out, sum);
-	procs_print_header(out, sum->traced);
+	procs_view_print_summary(out, sum);
+	procs_view_print_header(out, sum->traced);
 	for (size_t i = 0; i < n; i++)
-		procs_print_row(out, &rows[i], sum->traced);
+		procs_view_print_row(out, &rows[i], sum->traced);
 	fputc('\n', out);
 	if (fflush(out) == EOF || ferror(out))
 		return errno ? -errno : -EIO;
@@ -117,7 +96,7 @@ int procs_print_batch(FILE *out, const struct procs_summary *sum, const struct p
 /* ---- the -P sink ---------------------------------------------------------- */
 
 /* After the device table of each interval: the process table. */
-static int procs_sink_frame(struct sink *s, const struct frame *f)
+static int procs_view_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct sink_stream *st = s->impl;
 	if (!f->prev)
@@ -125,28 +104,18 @@ static int procs_sink_frame(struct sink *s, const struct frame *f)
 	struct proc_row rows[PROCS_BATCH_ROWS];
 	struct procs_summary sum;
 	size_t n = procs_rank(f->prev, f->cur, f->sys.dt_s, rows, PROCS_BATCH_ROWS, &sum);
-	int rc = procs_print_batch(st->out, &sum, rows, n);
+	int rc = procs_view_print_batch(st->out, &sum, rows, n);
 	if (rc < 0)
 		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", st->name, strerror(-rc));
 	return rc;
 }
 
 static const struct sink_ops procs_sink_ops = {
-	.kind = "procs", .frame = procs_sink_frame, .close = sink_stream_close,
+	.kind = "procs", .frame = procs_view_sink_frame, .close = sink_stream_close,
 };
 
-struct sink *procs_sink_new(FILE *out, const char *out_name)
+struct sink *procs_view_sink_new(FILE *out, const char *out_name)
 {
 	return sink_stream_new(&procs_sink_ops, out, out_name);
 }
 
-const char *procs_row_command(const struct proc_row *r, char *buf, size_t len)
-{
-	if (r->kind == PROCS_KIND_OTHER) {
-		snprintf(buf, len, "(%zu more task%s)", r->nother, r->nother == 1 ? "" : "s");
-		return buf;
-	}
-	snprintf(buf, len, "%s%s%s", r->self ? "(this wbtop) " : "", r->exited ? "(exited) " : "",
-		 r->cmdline[0] ? r->cmdline : r->comm);
-	return buf;
-}

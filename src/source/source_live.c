@@ -24,7 +24,8 @@
 #include "util/grow.h"
 #include "source/ident.h"
 #include "core/knob.h"
-#include "source/procs.h"
+#include "core/procs.h"
+#include "source/procs_reader.h"
 #include "core/source.h"
 #include "util/sysfs.h"
 #include "source/wbsample.h"
@@ -299,7 +300,7 @@ static int live_next(struct source *src, struct snapshot *out)
 	 * memory, /proc unreadable mid-way) still has every other figure, so
 	 * it goes on without processes rather than failing whole. */
 	out->nproc = 0;
-	if (l->procs && procs_sample(l->procs, out) < 0)
+	if (l->procs && procs_reader_sample(l->procs, out) < 0)
 		out->nproc = 0;
 	/* The same for the writeback loop: a failed read leaves its values
 	 * out (none rather than stale ones) and the sample goes on. */

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "source/procs.h"
+#include "core/procs.h"
+#include "source/procs_reader.h"
 #include "sink/procs_view.h"
 
 #define S_NS 1000000000ull
@@ -295,7 +296,7 @@ START_TEST(test_traced_throttling)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(procs_print_batch(f, &sum, rows, n), 0);
+	ck_assert_int_eq(procs_view_print_batch(f, &sum, rows, n), 0);
 	fclose(f);
 	ck_assert_msg(strstr(text, " 2 throttled, ") != NULL, "%s", text);	/* not called a guess */
 	ck_assert_msg(strstr(text, "thr_ms/s pauses/s   rl_kB/s held_on  command") != NULL, "%s", text);
@@ -656,7 +657,7 @@ START_TEST(test_print_batch)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	ck_assert_int_eq(procs_print_batch(f, &s, rows, 3), 0);
+	ck_assert_int_eq(procs_view_print_batch(f, &s, rows, 3), 0);
 	fclose(f);
 	ck_assert_msg(strstr(text, "procs 300 tasks: 1 writing 51200.0 kB/s (bo 52000.0 kB/s), 1 throttled (a guess from wchan), 2 in D state") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "40 hidden (/proc/PID/io unreadable: not root)") != NULL, "%s", text);
@@ -669,7 +670,7 @@ START_TEST(test_print_batch)
 	s.status = RATE_FIRST;
 	text = NULL;
 	f = open_memstream(&text, &len);
-	ck_assert_int_eq(procs_print_batch(f, &s, rows, 0), 0);
+	ck_assert_int_eq(procs_view_print_batch(f, &s, rows, 0), 0);
 	fclose(f);
 	ck_assert_msg(strstr(text, "first process sample") != NULL, "%s", text);
 	ck_assert_msg(strstr(text, "writing") == NULL, "%s", text);
@@ -678,7 +679,7 @@ START_TEST(test_print_batch)
 	/* a failed write is reported, not ignored */
 	f = fopen("/dev/full", "we");
 	if (f) {
-		ck_assert_int_eq(procs_print_batch(f, &s, rows, 3), -ENOSPC);
+		ck_assert_int_eq(procs_view_print_batch(f, &s, rows, 3), -ENOSPC);
 		fclose(f);
 	}
 }
@@ -693,7 +694,7 @@ START_TEST(test_sample_live)
 	struct snapshot s;
 	snapshot_init(&s);
 	for (int round = 0; round < 2; round++) {	/* the second reuses the arrays */
-		ck_assert_int_eq(procs_sample(r, &s), 0);
+		ck_assert_int_eq(procs_reader_sample(r, &s), 0);
 		ck_assert_uint_gt(s.nproc, 0);
 		const struct proc_counters *self = NULL;
 		for (size_t i = 0; i < s.nproc; i++) {

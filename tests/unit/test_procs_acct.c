@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "source/ident.h"
-#include "source/procs.h"
+#include "core/procs.h"
 #include "source/procs_acct.h"
 #include "source/procs_wdev.h"
 
