@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
 #include "rec/rec.h"
 
 struct bench_dev {

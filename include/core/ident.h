@@ -1,15 +1,10 @@
 /*
- * ident.h - who a block device is: readable and stable names.
+ * ident.h - who a block device is: readable and stable names, as a value.
  *
- * The kernel name and major:minor of a device say little ("dm-3", 253:3) and
- * minors are reused after a reboot.  This module looks up, once when a device
- * appears, what a person recognises (device-mapper name, md name, mount
- * points, filesystem type and label) and what stays the same across reboots
- * (dm UUID, filesystem UUID, WWID, serial), and reads its BDI limits.
- *
- * It is part of the live source: it reads /sys, /proc/self/mountinfo and
- * probes devices with libblkid.  It is not called per sample for known
- * devices: identity lookups cost far more than reading counters.
+ * The kernel name and major:minor say little ("dm-3", 253:3) and minors are
+ * reused after a reboot: an identity adds what a person recognises and what
+ * stays the same across reboots.  A table of them belongs to a source (or a
+ * recording); source/ident_probe.h fills it from /sys and libblkid.
  */
 #ifndef WBTOP_IDENT_H
 #define WBTOP_IDENT_H
@@ -59,15 +54,6 @@ const char *ident_dev_key_name(const struct dev_counters *d, char *buf, size_t l
 struct ident_table *ident_table_new(void);
 void ident_table_free(struct ident_table *t);	/* NULL is a no-op */
 
-/* The identity of major:minor named kname, looked up now if new (or if the
- * name changed: the minor was reused).  NULL only on allocation failure. */
-const struct dev_ident *ident_table_get(struct ident_table *t, uint32_t major,
-					uint32_t minor, const char *kname);
-/* Re-read mount points (and filesystem identity of devices whose mounts
- * changed) when /proc/self/mountinfo has changed since the last call. */
-void ident_table_refresh_mounts(struct ident_table *t);
-/* Re-read the BDI limits of one device (after a knob write). */
-void ident_table_refresh_bdi(struct ident_table *t, uint32_t major, uint32_t minor);
 /* The device major:minor is gone from the current sample.  Its identity
  * stays valid for one more sample (the caller's previous snapshot may point
  * at it), then ident_table_sweep() frees it unless it came back. */
@@ -81,10 +67,21 @@ void ident_table_sweep(struct ident_table *t);
  * with partitions), WWID, serial, loop backing file (NULL if none), kernel
  * name.  Pure. */
 char *ident_key_of(const struct dev_ident *id, bool stack_member, const char *loop_backing);
-/* Whether udev's database (udev_data_dir, normally /run/udev/data) marks
- * block device major:minor as a multipath member path
- * (E:DM_MULTIPATH_DEVICE_PATH=1). */
-bool ident_udev_mpath_path(const char *udev_data_dir, uint32_t major, uint32_t minor);
+/* The identity of major:minor, present or released; NULL if none. */
+struct dev_ident *ident_table_find(struct ident_table *t, uint32_t major, uint32_t minor);
+/* The identity of major:minor named kname, present from now on: the one the table has
+ * (*known true), else an empty one with only the numbers and kname set (*known false; an
+ * identity of another name under the same numbers, a reused minor, is cleared for it) for
+ * the caller to fill.  NULL on allocation failure. */
+struct dev_ident *ident_table_take(struct ident_table *t, uint32_t major, uint32_t minor,
+				   const char *kname, bool *known);
+/* The identities one by one (to refresh them all): i below ident_table_count. */
+size_t ident_table_count(const struct ident_table *t);
+struct dev_ident *ident_table_at(struct ident_table *t, size_t i);
+/* Free an identity's strings (not the identity). */
+void ident_clear(struct dev_ident *id);
+/* A serial no identity has had (key_serial): never 0, never reused. */
+uint64_t ident_serial_new(void);
 
 /* Build an identity from already-known fields (replay of a recording).
  * Takes copies of the strings; NULL on allocation failure. */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "util/hashidx.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/snapshot.h"
 
 struct sqlite3;

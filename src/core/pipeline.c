@@ -7,7 +7,7 @@
 
 #include "core/cause.h"
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/pipeline.h"
 
 struct pipeline {

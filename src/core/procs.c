@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/procs.h"
-#include "source/ident.h"
+#include "core/ident.h"
 
 /* ---- parsing what the kernel says of a task: wchan, stack, thread name ---- */
 

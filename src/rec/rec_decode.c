@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/knob.h"
 #include "rec_replay_priv.h"
 #include "rec/rec_schema.h"

@@ -24,7 +24,7 @@
 #include "sink/cgview.h"
 #include "core/figure.h"
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/jsonl.h"
 #include "core/knob.h"
 #include "core/pipeline.h"

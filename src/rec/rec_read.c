@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/knob.h"
 #include "rec/rec.h"
 #include "rec_replay_priv.h"

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/event.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "rec/rec_schema.h"
 #include "core/snapshot.h"
 #include "core/source.h"

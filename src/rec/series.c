@@ -11,7 +11,7 @@
 #include "core/event.h"
 #include "core/figure.h"
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/pipeline.h"
 #include "rec/rec.h"
 #include "rec/rec_schema.h"

@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
+#include "source/ident_probe.h"
 #include "run/knob_cli.h"
 #include "run/run.h"
 #include "run_screen_priv.h"
@@ -346,7 +347,7 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 	if (!ref)
 		ref = &r->kref;	/* undo and revert: most likely the scope on show */
 	if (ref->bdi && source_idents(r->src))
-		ident_table_refresh_bdi(source_idents(r->src), ref->major, ref->minor);
+		ident_probe_refresh_bdi(source_idents(r->src), ref->major, ref->minor);
 	run_screen_list_knobs(r);
 }
 

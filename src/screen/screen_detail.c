@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/cause.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/knob.h"
 #include "screen_priv.h"
 

@@ -17,7 +17,7 @@
 
 #include "core/figure.h"
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "screen_priv.h"
 #include "util/topk.h"
 

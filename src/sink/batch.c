@@ -20,7 +20,7 @@
 #include "sink/cgview.h"
 #include "core/detect.h"
 #include "core/figure.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/sink.h"
 
 #define DIP_MARK " <<<<<"

@@ -15,7 +15,7 @@
 
 #include "util/grow.h"
 #include "sink/history.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/sink.h"
 
 struct hist_series {

@@ -15,7 +15,7 @@
 
 #include "core/cause.h"
 #include "core/figure.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/jsonl.h"
 #include "core/knob.h"
 #include "sink/sink.h"

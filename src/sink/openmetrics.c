@@ -19,7 +19,7 @@
 #include "core/cause.h"
 #include "sink/cgview.h"
 #include "core/figure.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/knob.h"
 #include "sink/openmetrics.h"
 #include "sink/sink.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/sink.h"
 #include "sink/snapring.h"
 

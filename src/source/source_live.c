@@ -22,7 +22,8 @@
 
 #include "source/diskstats.h"
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
+#include "source/ident_probe.h"
 #include "core/knob.h"
 #include "core/procs.h"
 #include "source/procs_reader.h"
@@ -45,6 +46,7 @@ struct live {
 	struct meminfo_info *mem;
 	struct stat_info *stat;
 	struct ident_table *idents;
+	struct ident_probe *probe;	/* fills idents */
 	char *text;		/* diskstats text, grown to fit */
 	size_t text_cap;
 	struct live_known *known;
@@ -217,7 +219,7 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 	size_t j = 0;
 	bool changed = s->ndev != l->nknown || l->known_stale;
 	ident_table_sweep(l->idents);
-	ident_table_refresh_mounts(l->idents);
+	ident_probe_refresh_mounts(l->probe, l->idents);
 	for (size_t i = 0; i < s->ndev; i++) {
 		struct dev_counters *d = &s->dev[i];
 		if (j < l->nknown && live_same_dev(&l->known[j], d)) {	/* the common case */
@@ -230,12 +232,12 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 			ident_table_release(l->idents, l->known[j].major, l->known[j].minor);
 			j++;
 		}
-		/* Same numbers, another name: ident_table_get() replaces the old
+		/* Same numbers, another name: ident_probe_get() replaces the old
 		 * identity in place, so it is not released (that would free the
 		 * new one later). */
 		if (j < l->nknown && l->known[j].major == d->major && l->known[j].minor == d->minor)
 			j++;
-		d->ident = ident_table_get(l->idents, d->major, d->minor, d->name);
+		d->ident = ident_probe_get(l->probe, l->idents, d->major, d->minor, d->name);
 	}
 	for (; j < l->nknown; j++)
 		ident_table_release(l->idents, l->known[j].major, l->known[j].minor);
@@ -321,6 +323,7 @@ static void live_close(struct source *src)
 		if (l->stat)
 			procps_stat_unref(&l->stat);
 		ident_table_free(l->idents);
+		ident_probe_free(l->probe);
 		procs_reader_free(l->procs);
 		wbsample_close(l->wb);
 		free(l->text);
@@ -394,7 +397,7 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "/proc/meminfo: %s", strerror(-rc));
 	else if ((rc = procps_stat_new(&l->stat)) < 0)
 		snprintf(errbuf, errlen, "/proc/stat: %s", strerror(-rc));
-	else if (!(l->idents = ident_table_new())) {
+	else if (!(l->idents = ident_table_new()) || !(l->probe = ident_probe_new())) {
 		snprintf(errbuf, errlen, "out of memory");
 		rc = -ENOMEM;
 	} else if (access(PROC_DISKSTATS, R_OK) < 0) {

@@ -17,7 +17,7 @@
 #include "source/bdistat.h"
 #include "source/cgsample.h"
 #include "util/grow.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "source/wbcum.h"
 #include "source/wbsample.h"
 #include "source/wbtrace.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "run/compare.h"
-#include "source/ident.h"
+#include "core/ident.h"
 #include "rec/rec.h"
 #include "rec/series.h"
 

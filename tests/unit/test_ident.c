@@ -10,7 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
+#include "source/ident_probe.h"
 
 START_TEST(test_key_top_of_stack)
 {
@@ -80,9 +81,9 @@ START_TEST(test_udev_multipath_path)
 	ck_assert_ptr_nonnull(f);
 	fputs("E:DM_MULTIPATH_DEVICE_PATH=0\nE:ID_SERIAL=X\n", f);
 	fclose(f);
-	ck_assert(ident_udev_mpath_path(dir, 8, 16));
-	ck_assert(!ident_udev_mpath_path(dir, 8, 32));
-	ck_assert(!ident_udev_mpath_path(dir, 8, 48));	/* no record: udev not running */
+	ck_assert(ident_probe_udev_mpath_path(dir, 8, 16));
+	ck_assert(!ident_probe_udev_mpath_path(dir, 8, 32));
+	ck_assert(!ident_probe_udev_mpath_path(dir, 8, 48));	/* no record: udev not running */
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);

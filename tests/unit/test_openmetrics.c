@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/openmetrics.h"
 
 /* A sample with three devices: a whole disk with an identity, a dm device

@@ -18,7 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
 #include "core/procs.h"
 #include "source/procs_acct.h"
 #include "source/procs_wdev.h"

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/procs_view.h"
 #include "rec/rec.h"
 #include "rec/rec_schema.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/ident.h"
+#include "core/ident.h"
 #include "sink/snapring.h"
 
 /* s filled again (its arrays reused, as a source does) with ndev devices (minor = index), at
