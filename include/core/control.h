@@ -194,4 +194,17 @@ double control_deadline_left_s(const struct control *c, uint64_t now_mono_ns);
 size_t control_nevents(const struct control *c);
 const struct wb_event *control_event(const struct control *c, size_t i);
 
+/* Knob values that differ between prev and cur (changed by anyone: wbtop,
+ * sysctl, a tuning daemon), as events stamped with cur's time; at most cap
+ * of them into out.  Returns how many. */
+size_t control_changes(const struct snapshot *prev, const struct snapshot *cur,
+		       struct wb_event *out, size_t cap);
+
+/* Of n changes seen (control_changes), keep in place those that none
+ * of wbtop's own writes own[0..nown) explains: the changes someone else
+ * made.  A write explains its knob and its ratio/bytes partner.  Returns
+ * how many are kept. */
+size_t control_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
+			   size_t nown);
+
 #endif

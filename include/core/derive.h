@@ -152,19 +152,6 @@ static inline bool derive_xwalk_x(struct derive_xwalk *w, const struct snapshot 
 	return derive_xwalk_step(w, prev, cur, obj, dt_s, out);
 }
 
-/* Knob values that differ between prev and cur (changed by anyone: wbtop,
- * sysctl, a tuning daemon), as events stamped with cur's time; at most cap
- * of them into out.  Returns how many. */
-size_t derive_knob_changes(const struct snapshot *prev, const struct snapshot *cur,
-			   struct wb_event *out, size_t cap);
-
-/* Of n changes seen (derive_knob_changes), keep in place those that none
- * of wbtop's own writes own[0..nown) explains: the changes someone else
- * made.  A write explains its knob and its ratio/bytes partner.  Returns
- * how many are kept. */
-size_t derive_knob_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
-			       size_t nown);
-
 /* Seconds between two snapshots (0 if time did not move forward). */
 double derive_dt_s(const struct snapshot *prev, const struct snapshot *cur);
 

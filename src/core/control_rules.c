@@ -485,3 +485,51 @@ const char *control_format_event(const struct wb_event *e, char *buf, size_t len
 		control_cat(buf, len, " (%s)", e->note);
 	return buf;
 }
+
+/* ---- the knob diff: what changed between two samples, and who did it ---- */
+
+size_t control_changes(const struct snapshot *prev, const struct snapshot *cur,
+			   struct wb_event *out, size_t cap)
+{
+	size_t n = 0;
+	if (!prev)
+		return 0;
+	for (int k = 0; k < KNOB_VM_COUNT && n < cap; k++) {
+		if (prev->knob[k] == cur->knob[k] || prev->knob[k] < 0 || cur->knob[k] < 0)
+			continue;
+		struct wb_event *e = &out[n++];
+		memset(e, 0, sizeof *e);
+		e->wall_ns = cur->wall_ns;
+		snprintf(e->knob, sizeof e->knob, "%s", knob_vm_table[k].name);
+		e->old_value = prev->knob[k];
+		e->new_value = e->read_back = cur->knob[k];
+		e->observed = true;
+	}
+	return n;
+}
+
+/* Whether own, a write of wbtop's, explains a change of knob seen: the
+ * same knob, or its ratio/bytes partner (writing one zeroes the other). */
+static bool control_explains(const struct wb_event *own, const char *knob)
+{
+	if (own->observed)
+		return false;
+	if (strcmp(own->knob, knob) == 0)
+		return true;
+	int a = knob_vm_find(own->knob), b = knob_vm_find(knob);
+	return a >= 0 && b >= 0 && knob_vm_table[a].partner == b;
+}
+
+size_t control_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
+			       size_t nown)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool explained = false;
+		for (size_t j = 0; j < nown && !explained; j++)
+			explained = control_explains(&own[j], seen[i].knob);
+		if (!explained)
+			seen[kept++] = seen[i];
+	}
+	return kept;
+}

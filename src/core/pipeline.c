@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cause.h"
+#include "core/control.h"
 #include "util/grow.h"
 #include "core/ident.h"
 #include "core/pipeline.h"
@@ -406,11 +407,11 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	const uint8_t *rec_causes;
 	uint8_t rec_sys_cause = DIP_CAUSE_UNKNOWN;
 	pipeline_recorded_marks(p, f, &rec_causes, &rec_sys_cause);
-	f->nchanges = derive_knob_changes(prev, cur, p->changes, SNAP_NKNOBS);
+	f->nchanges = control_changes(prev, cur, p->changes, SNAP_NKNOBS);
 	if (f->nchanges || f->nevents)
 		p->knob_step = p->step;	/* anyone's change, wbtop's own writes included */
 	/* what a recorded write explains is that write (with its reason), not a change by someone else */
-	f->nchanges = derive_knob_unexplained(p->changes, f->nchanges, f->events, f->nevents);
+	f->nchanges = control_unexplained(p->changes, f->nchanges, f->events, f->nevents);
 	f->changes = p->changes;
 	pipeline_causes(p, f, prev, rec_causes, rec_sys_cause);
 	p->cur = next;

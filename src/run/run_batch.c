@@ -22,6 +22,7 @@
 #include "sink/batch.h"
 #include "core/control.h"
 #include "sink/jsonl.h"
+#include "run/feed.h"
 #include "run/knob_cli.h"
 #include "sink/openmetrics.h"
 #include "core/pipeline.h"
@@ -32,8 +33,6 @@
 #include "core/source.h"
 #include "util/ticker.h"
 
-#define BATCH_RUN_MAX_SINKS 4
-
 struct batch_run {
 	const struct opts *o;
 	struct source *src;
@@ -42,15 +41,12 @@ struct batch_run {
 	FILE *out;
 	const char *out_name;	/* for messages */
 	bool live;
-	struct sink *out_sinks[BATCH_RUN_MAX_SINKS];	/* in the order they print */
-	size_t nout;
-	struct sink *rec;	/* -w, NULL when not recording (or stopped) */
-	struct rec_writer *rec_w;	/* its writer (owned by rec): for the note on the first frame */
+	struct feed *feed;	/* the recorder first, then the outputs in the order they print */
+	struct sink *pending[3];	/* the recorder and outputs, until the feed is made */
+	size_t npending;
+	struct rec_writer *rec_w;	/* -w's writer (owned by its sink): for the note on the first frame */
 	bool rec_failed;	/* the recording stopped on an error: exit status 1 */
 	struct control *ctl;	/* live with --set, --restore-on-exit or --revert-after */
-	size_t ev_done;		/* control's events handed on so far (in a frame) */
-	struct wb_event *evbuf;	/* a frame's changes that no write of wbtop's explains */
-	size_t evcap;
 	/* what is missing of the kernel loop, for stderr once the first frame is out: an output
 	 * that cannot be written then ends wbtop with its one error line, not after a note */
 	char kloop_note[256];
@@ -60,12 +56,11 @@ struct batch_run {
 
 static void batch_run_close(struct batch_run *r)
 {
-	for (size_t i = 0; i < r->nout; i++)
-		sink_close(r->out_sinks[i], NULL, 0);
-	sink_close(r->rec, NULL, 0);
+	feed_free(r->feed);
+	for (size_t i = 0; i < r->npending; i++)
+		sink_close(r->pending[i], NULL, 0);
 	batch_free(r->sel);
 	control_free(r->ctl);
-	free(r->evbuf);
 	pipeline_free(r->pipe);
 	source_close(r->src);
 	if (r->out && r->out != stdout)
@@ -77,8 +72,7 @@ static void batch_run_close(struct batch_run *r)
 static int batch_run_close_rec(struct batch_run *r)
 {
 	char err[512] = "";
-	int rc = sink_close(r->rec, err, sizeof err);
-	r->rec = NULL;
+	int rc = feed_close_recorder(r->feed, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: %s\n", err[0] ? err : strerror(-rc));
 		return 1;
@@ -112,7 +106,7 @@ static int batch_run_add(struct batch_run *r, struct sink *s)
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	r->out_sinks[r->nout++] = s;
+	r->pending[r->npending++] = s;
 	return 0;
 }
 
@@ -166,7 +160,7 @@ static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, cha
 			fprintf(stderr, "wbtop: %s\n", err);
 			return 2;
 		}
-		r->out_sinks[r->nout++] = s;
+		r->pending[r->npending++] = s;
 		batch_sink_set_time(s, batch_run_time_decimals(r, o), o->iso_time);
 		return o->procs ? batch_run_add(r, procs_view_sink_new(r->out, r->out_name)) : 0;
 	}
@@ -179,6 +173,25 @@ static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, cha
 	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? batch_run_keep : NULL, r->sel };
 	bool file = o->output_path != NULL;
 	return batch_run_add(r, om_sink_new(file ? NULL : r->out, file ? o->output_path : r->out_name, &oo));
+}
+
+/* The feed of the sinks made so far: the recorder (when rec), then the outputs. */
+static int batch_run_open_feed(struct batch_run *r, bool rec)
+{
+	if (!(r->feed = feed_new(r->pipe, r->ctl))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	size_t n = r->npending;
+	r->npending = 0;	/* the feed closes them from now on, or feed_add did */
+	for (size_t i = 0; i < n; i++)
+		if (feed_add(r->feed, r->pending[i], rec && i == 0 ? FEED_RECORDER : FEED_OUTPUT) < 0) {
+			while (++i < n)
+				sink_close(r->pending[i], NULL, 0);
+			fprintf(stderr, "wbtop: out of memory\n");
+			return 1;
+		}
+	return 0;
 }
 
 static int batch_run_open(struct batch_run *r, const struct opts *o)
@@ -219,7 +232,7 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		rec_writer_close(w, NULL, 0);
 		return 1;
 	}
-	if (w && !(r->rec = rec_writer_sink(w))) {
+	if (w && !(r->pending[r->npending++] = rec_writer_sink(w))) {
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
@@ -254,38 +267,10 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	return batch_run_open_control(r, o);
-}
-
-/* Live: the frame as every sink gets it, with wbtop's own knob writes
- * since the last interval in events (their results and reasons; the
- * recorder keeps them with this sample) and in changes only what they do
- * not explain: what someone else changed.  The baseline carries none:
- * --set's writes go with the first interval, the one that shows them.
- * The frame itself when there is nothing to add. */
-static const struct frame *batch_run_own(struct batch_run *r, const struct frame *f, struct frame *fr)
-{
-	size_t all = r->ctl ? control_nevents(r->ctl) : 0;
-	if (!f->prev || all == r->ev_done)
-		return f;
-	*fr = *f;
-	fr->events = control_event(r->ctl, r->ev_done);
-	fr->nevents = all - r->ev_done;
-	for (size_t i = r->ev_done; i < all; i++)
-		sink_event(r->rec, control_event(r->ctl, i));
-	r->ev_done = all;
-	if (f->nchanges > r->evcap) {
-		struct wb_event *b = realloc(r->evbuf, f->nchanges * sizeof *b);
-		if (!b)
-			return fr;	/* out of memory: the changes are shown as they are */
-		r->evbuf = b;
-		r->evcap = f->nchanges;
-	}
-	if (f->nchanges)
-		memcpy(r->evbuf, f->changes, f->nchanges * sizeof *r->evbuf);
-	fr->changes = r->evbuf;
-	fr->nchanges = derive_knob_unexplained(r->evbuf, f->nchanges, fr->events, fr->nevents);
-	return fr;
+	/* the knobs last: nothing is written for a run that could not start */
+	if ((status = batch_run_open_control(r, o)))
+		return status;
+	return batch_run_open_feed(r, w != NULL);
 }
 
 /* --restore-on-exit: the writes are events like any other (printed, and
@@ -293,32 +278,11 @@ static const struct frame *batch_run_own(struct batch_run *r, const struct frame
  * 0, or 1 if a knob could not be put back. */
 static int batch_run_restore(struct batch_run *r)
 {
-	size_t nev = control_nevents(r->ctl);
 	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
-	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
-		sink_event(r->rec, control_event(r->ctl, i));
-		for (size_t k = 0; k < r->nout; k++)
-			sink_event(r->out_sinks[k], control_event(r->ctl, i));
-	}
-	const struct frame *f;
-	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
-		sink_frame(r->rec, f);
+	feed_events_now(r->feed);
 	if (rc < 0)
 		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
 	return rc < 0;
-}
-
-/* Store one sample (the baseline too: a replay needs it).  A failing
- * recording stops with one message; the output goes on, and the exit
- * status says the recording is short. */
-static void batch_run_record(struct batch_run *r, const struct frame *f)
-{
-	if (!r->rec || sink_frame(r->rec, f) == 0)
-		return;
-	fprintf(stderr, "wbtop: %s\n", r->rec->errmsg);
-	sink_close(r->rec, NULL, 0);
-	r->rec = NULL;
-	r->rec_failed = true;
 }
 
 /* Once: a recording on a watched device adds its own writes and flushes
@@ -327,7 +291,7 @@ static void batch_run_record(struct batch_run *r, const struct frame *f)
 static void batch_run_self_note(struct batch_run *r, const struct frame *f)
 {
 	char note[512];
-	if (r->rec && !r->o->quiet && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
+	if (feed_recording(r->feed) && !r->o->quiet && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
 		fprintf(stderr, "wbtop: note: %s\n", note);
 }
 
@@ -349,20 +313,24 @@ static void batch_run_shared_note(struct batch_run *r)
 	r->shared_note[0] = '\0';
 }
 
-/* Hand one frame to the output sinks; 0, or the exit status to stop with
- * (-1: the reader went away, stop quietly). */
-static int batch_run_emit(struct batch_run *r, const struct frame *f)
+/* After a frame went to the sinks: a recording that failed stops with one message (the
+ * output goes on, and the exit status says the recording is short); 0, or the exit status
+ * an output's failure stops with (-1: the reader went away, stop quietly). */
+static int batch_run_failures(struct batch_run *r)
 {
-	for (size_t i = 0; i < r->nout; i++) {
-		int rc = sink_frame(r->out_sinks[i], f);
-		if (rc == -EPIPE)
-			return -1;
-		if (rc < 0) {
-			fprintf(stderr, "wbtop: %s\n", r->out_sinks[i]->errmsg);
-			return 1;
-		}
+	struct feed_failure e;
+	int status = 0;
+	while (feed_failed(r->feed, &e)) {
+		if (e.role == FEED_RECORDER)
+			r->rec_failed = true;
+		else if (e.rc == -EPIPE && !status)
+			status = -1;
+		else if (!status)
+			status = 1;
+		if (e.rc != -EPIPE || e.role == FEED_RECORDER)
+			fprintf(stderr, "wbtop: %s\n", e.msg);
 	}
-	return 0;
+	return status;
 }
 
 int run_batch(const struct opts *o)
@@ -380,9 +348,8 @@ int run_batch(const struct opts *o)
 	uint64_t start_ns = ticker_now_ns();
 	long printed = 0;
 	while (!ticker_stop_signal() && (o->count == 0 || printed < o->count)) {
-		const struct frame *step, *f;
-		struct frame own;
-		int rc = pipeline_step(r.pipe, &step);
+		const struct frame *f;
+		int rc = feed_step(r.feed, &f);
 		if (rc == 1)
 			break;
 		if (rc < 0) {
@@ -390,13 +357,11 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
-		f = batch_run_own(&r, step, &own);
-		batch_run_record(&r, f);
+		int e = batch_run_failures(&r);
 		if (!f->prev)
 			batch_run_self_note(&r, f);
 		if (r.rec_failed && o->quiet)
 			break;	/* recording was all there was to do */
-		int e = batch_run_emit(&r, f);
 		if (e) {
 			status = e < 0 ? 0 : e;
 			break;
@@ -414,7 +379,7 @@ int run_batch(const struct opts *o)
 	}
 	if (r.ctl && o->restore_on_exit && control_nchanges(r.ctl) && batch_run_restore(&r) && status == 0)
 		status = 1;
-	if (r.rec && batch_run_close_rec(&r) && status == 0)
+	if (feed_recording(r.feed) && batch_run_close_rec(&r) && status == 0)
 		status = 1;
 	if (r.rec_failed && status == 0)
 		status = 1;

@@ -27,6 +27,7 @@
 #include "run/knob_cli.h"
 #include "run/run.h"
 #include "run_screen_priv.h"
+#include "screen/screen_sink.h"
 #include "run/settings.h"
 #include "sink/sink.h"
 #include "util/ticker.h"
@@ -73,7 +74,9 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 	    !(r->hist = history_new(RUN_SCREEN_HISTORY)) ||
 	    !(r->ring = snapring_new(RUN_SCREEN_KEEP_SAMPLES,
 				     RUN_SCREEN_KEEP_BYTES / sizeof(struct dev_counters))) ||
-	    !(r->hist_sink = history_sink_new(r->hist)) || !(r->ring_sink = snapring_sink_new(r->ring, true))) {
+	    !(r->feed = feed_new(r->pipe, NULL)) ||
+	    feed_add(r->feed, history_sink_new(r->hist), FEED_KEEPER) < 0 ||
+	    feed_add(r->feed, snapring_sink_new(r->ring, true), FEED_KEEPER) < 0) {
 		snprintf(r->err, sizeof r->err, "out of memory");
 		return 1;
 	}
@@ -94,7 +97,7 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 		return 1;
 	}
 	r->rec_w = w;
-	if (w && !(r->rec = rec_writer_sink(w))) {
+	if (w && feed_add(r->feed, rec_writer_sink(w), FEED_RECORDER) < 0) {
 		snprintf(r->err, sizeof r->err, "out of memory");
 		return 1;
 	}
@@ -104,13 +107,14 @@ static int run_screen_open(struct screen_run *r, const struct opts *o)
 			snprintf(r->err, sizeof r->err, "out of memory");
 			return 1;
 		}
+		feed_control(r->feed, r->ctl);
 	}
 	r->st.delay_s = o->delay_s;
 	r->st.source_kind = r->src->ops->kind;
 	r->st.source_label = o->replay_path;
 	r->st.uptime_s = -1;
 	r->st.revert_in_s = -1;
-	r->st.recording = r->rec != NULL;
+	r->st.recording = w != NULL;
 	r->st.replay_speed = 1;
 	r->step_ns = (uint64_t)(o->delay_s * 1e9);
 	if (o->procs && source_sample_procs(r->src, true) == 0)
@@ -135,28 +139,14 @@ static void run_screen_kernel_loop(struct screen_run *r)
 	}
 }
 
-/* Hand control's events from nev on to the history (a mark) and the
- * recording (kept with the next sample). */
-static void run_screen_events_out(struct screen_run *r, size_t nev)
-{
-	for (size_t i = nev; i < control_nevents(r->ctl); i++) {
-		sink_event(r->hist_sink, control_event(r->ctl, i));
-		sink_event(r->rec, control_event(r->ctl, i));
-	}
-}
-
 /* --restore-on-exit: the writes are events like any other, and one more
  * sample shows the knobs back, so a replay ends as the host was left. */
 static void run_screen_restore(struct screen_run *r)
 {
-	size_t nev = control_nevents(r->ctl);
 	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
 	if (rc < 0)
 		fprintf(stderr, "wbtop: --restore-on-exit: %s\n", strerror(-rc));
-	run_screen_events_out(r, nev);
-	const struct frame *f;
-	if (r->rec && control_nevents(r->ctl) > nev && pipeline_step(r->pipe, &f) == 0)
-		sink_frame(r->rec, f);
+	feed_events_now(r->feed);
 }
 
 static void run_screen_close(struct screen_run *r)
@@ -165,10 +155,9 @@ static void run_screen_close(struct screen_run *r)
 	r->scr = NULL;
 	if (r->ctl && r->o->restore_on_exit && control_nchanges(r->ctl))
 		run_screen_restore(r);
-	if (sink_close(r->rec, r->err, sizeof r->err) < 0)
+	if (r->feed && feed_close_recorder(r->feed, r->err, sizeof r->err) < 0)
 		fprintf(stderr, "wbtop: %s\n", r->err);
-	sink_close(r->hist_sink, NULL, 0);
-	sink_close(r->ring_sink, NULL, 0);
+	feed_free(r->feed);	/* the screen's sink too: its screen is gone */
 	control_free(r->ctl);
 	snapring_free(r->ring);
 	history_free(r->hist);
@@ -187,47 +176,15 @@ static double run_screen_uptime_s(void)
 }
 
 /* -w failed: the recording stops, the screen goes on. */
-static void run_screen_rec_failed(struct screen_run *r)
+static void run_screen_failures(struct screen_run *r)
 {
-	if (r->scr)
-		screen_notice(r->scr, "recording stopped: %s", r->rec->errmsg);
-	sink_close(r->rec, NULL, 0);
-	r->rec = NULL;
-	r->st.recording = false;
-}
-
-/* Knob changes by anyone (wbtop, sysctl, a tuning daemon) mark the graph. */
-static void run_screen_knob_changes(struct screen_run *r, const struct frame *f, bool show)
-{
-	/* a replay: the live run's own writes, as made, beside what else changed */
-	if (!f->nchanges && !f->nevents)
-		return;
-	if (r->own_change) {	/* already on the status line, as control reported it */
-		r->own_change = false;
-		return;
-	}
-	if (show)
-		run_screen_knob_note(r, f);
-}
-
-void run_screen_knob_note(struct screen_run *r, const struct frame *f)
-{
-	const struct wb_event *e = f->nevents ? &f->events[f->nevents - 1] : f->nchanges ? &f->changes[0] : NULL;
-	char line[256];
-	if (e)
-		screen_message(r->scr, "%s%s%s", f->nevents ? "" : "knob changed: ",
-			       control_format_event(e, line, sizeof line),
-			       f->nevents + f->nchanges > 1 ? " (and more)" : "");
-}
-
-void run_screen_take(struct screen_run *r, const struct frame *f, bool show)
-{
-	r->f = f;
-	sink_frame(r->hist_sink, f);
-	sink_frame(r->ring_sink, f);
-	if (sink_frame(r->rec, f) < 0)
-		run_screen_rec_failed(r);
-	run_screen_knob_changes(r, f, show);
+	struct feed_failure e;
+	while (feed_failed(r->feed, &e))
+		if (e.role == FEED_RECORDER) {
+			if (r->scr)
+				screen_notice(r->scr, "recording stopped: %s", e.msg);
+			r->st.recording = false;
+		}
 }
 
 static void run_screen_after_write(struct screen_run *r, const struct control_ref *ref, size_t nev,
@@ -237,7 +194,8 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 static bool run_screen_sample(struct screen_run *r)
 {
 	const struct frame *f;
-	int rc = pipeline_step(r->pipe, &f);
+	int rc = feed_step(r->feed, &f);
+	run_screen_failures(r);
 	if (rc < 0 && rc != -EAGAIN && !r->replay) {
 		snprintf(r->err, sizeof r->err, "%s", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
 		r->status = 1;
@@ -246,13 +204,13 @@ static bool run_screen_sample(struct screen_run *r)
 	if (rc == 0 && !r->self_noted) {
 		char note[512];
 		r->self_noted = true;
-		if (r->rec && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
+		if (r->st.recording && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
 			screen_notice(r->scr, "%s", note);
 	}
 	if (rc == 0)
-		run_screen_take(r, f, true);
+		r->f = f;
 	if (r->replay)
-		run_replay_after_step(r, rc);	/* the end, a recording still growing, a bad sample */
+		run_screen_replay_after_step(r, rc);	/* the end, a recording still growing, a bad sample */
 	if (rc != 0)
 		return true;
 	f = r->f;
@@ -271,7 +229,6 @@ static bool run_screen_sample(struct screen_run *r)
 		}
 		r->st.revert_in_s = control_deadline_left_s(r->ctl, ticker_now_ns());
 	}
-	screen_frame(r->scr, f, r->hist);
 	return true;
 }
 
@@ -331,15 +288,12 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 {
 	size_t n = control_nevents(r->ctl);
 	char line[256];
-	run_screen_events_out(r, nev);	/* the recording keeps them with the next sample */
-	if (n > nev) {
+	if (n > nev) {	/* the next frame carries them to the history and the recording */
 		const struct wb_event *e = control_event(r->ctl, n - 1);
 		if (n - nev == 1)
 			screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
 		else
 			screen_message(r->scr, "%s", run_screen_events_line(r, nev, n, line, sizeof line));
-		if (strncmp(e->knob, "bdi:", 4) != 0 && e->result == 0)
-			r->own_change = true;
 	} else if (rc < 0) {
 		screen_message(r->scr, "%s", strerror(-rc));
 	}
@@ -546,7 +500,7 @@ static void run_screen_do(struct screen_run *r, const struct screen_req *q)
 	case SCREEN_REQ_KNOB_CHANGE:
 	case SCREEN_REQ_SPEED:
 		if (r->replay)
-			run_replay_req(r, q);
+			run_screen_replay_req(r, q);
 		else
 			screen_message(r->scr, "only when replaying a recording (wbtop -r FILE)");
 		break;
@@ -607,7 +561,7 @@ static void run_screen_loop(struct screen_run *r)
 				screen_draw(r->scr);
 				break;
 			}
-			if (!r->replay)	/* a replay keeps the recording's pace (run_replay_after_step) */
+			if (!r->replay)	/* a replay keeps the recording's pace (run_screen_replay_after_step) */
 				r->deadline_ns = ticker_next_deadline(r->start_ns, r->step_ns, ticker_now_ns());
 			screen_state(r->scr, &r->st);
 		}
@@ -704,7 +658,7 @@ static int run_screen_main(const struct opts *o, const char *sort, const char *w
 	ticker_install_signals();
 	/* The first sample before the screen: if it fails, say so plainly. */
 	const struct frame *f;
-	int rc = pipeline_step(r.pipe, &f);
+	int rc = feed_step(r.feed, &f);
 	if (rc != 0) {
 		fprintf(stderr, "wbtop: %s\n", rc == 1 ? "the recording holds no sample" :
 			r.src->errmsg[0] ? r.src->errmsg : strerror(-rc));
@@ -718,16 +672,26 @@ static int run_screen_main(const struct opts *o, const char *sort, const char *w
 		run_screen_close(&r);
 		return strncmp(r.err, "--devices", 9) == 0 ? 2 : 1;
 	}
-	run_screen_take(&r, f, false);
+	r.f = f;
+	if (feed_add(r.feed, r.scr_sink = screen_sink_new(r.scr, r.hist, r.live), FEED_OUTPUT) < 0) {
+		r.scr_sink = NULL;
+		screen_free(r.scr);
+		r.scr = NULL;
+		fprintf(stderr, "wbtop: out of memory\n");
+		run_screen_close(&r);
+		return 1;
+	}
+	screen_sink_quiet(r.scr_sink, true);	/* the baseline: nothing to say yet */
+	sink_frame(r.scr_sink, f);
+	screen_sink_quiet(r.scr_sink, false);
+	run_screen_failures(&r);
 	run_screen_warn(&r, warnings);
 	/* --set's events on the status line, and in the recording with the
 	 * first interval (the baseline before it is never an interval) */
-	if (o->nsets) {
+	if (o->nsets)
 		run_screen_after_write(&r, NULL, 0, 0);
-		r.own_change = false;	/* written before the first sample: no change to see */
-	}
 	if (r.replay)
-		run_replay_start(&r);
+		run_screen_replay_start(&r);
 	if (r.replay) {	/* devices of the recording that share a key: said once */
 		char note[768];
 		if (rec_replay_shared_keys(r.src, note, sizeof note) > 0)
@@ -735,7 +699,6 @@ static int run_screen_main(const struct opts *o, const char *sort, const char *w
 	}
 	if (r.live)
 		r.st.uptime_s = run_screen_uptime_s();
-	screen_frame(r.scr, r.f, r.hist);
 	run_screen_loop(&r);
 	status = r.status;
 	run_screen_close(&r);

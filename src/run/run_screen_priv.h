@@ -1,7 +1,7 @@
 /*
  * run_screen_priv.h - what the interactive loop's files share: the loop's
- * state, and the few steps the replay navigation (run_screen_replay.c)
- * takes from the loop (run_screen.c).  Not a public interface.
+ * state, and what the loop (run_screen.c) asks of the replay navigation
+ * (run_screen_replay.c).  Not a public interface.
  */
 #ifndef WBTOP_RUN_SCREEN_PRIV_H
 #define WBTOP_RUN_SCREEN_PRIV_H
@@ -11,6 +11,7 @@
 
 #include "core/control.h"
 #include "sink/history.h"
+#include "run/feed.h"
 #include "run/opts.h"
 #include "core/pipeline.h"
 #include "rec/rec.h"
@@ -26,9 +27,9 @@ struct screen_run {
 	struct snapring *ring;		/* raw samples for "save history" */
 	struct screen *scr;
 	struct control *ctl;		/* NULL on a replay: nothing to write */
-	struct sink *hist_sink, *ring_sink;	/* the two above, fed every frame */
-	struct sink *rec;		/* -w: the recorder, NULL once it failed */
-	struct rec_writer *rec_w;	/* the recorder's writer (owned by rec): for the note below */
+	struct feed *feed;		/* the history, the ring, the recorder (-w) and the screen */
+	struct sink *scr_sink;		/* the screen's, in feed (for quiet) */
+	struct rec_writer *rec_w;	/* the recorder's writer (owned by feed): for the note below */
 	bool self_noted;		/* said once whether the recording is on a watched device */
 	const struct frame *f;		/* the frame on screen */
 	struct screen_state st;
@@ -36,7 +37,6 @@ struct screen_run {
 	long shown;			/* intervals shown, for -n */
 	uint64_t step_ns, start_ns, deadline_ns;
 	struct control_ref kref;	/* the knob panel's scope */
-	bool own_change;		/* wbtop wrote a vm knob: the next sample shows it */
 	/* a replay */
 	bool replay;
 	uint64_t grew_ns;		/* when the followed recording last gave a new sample */
@@ -46,23 +46,14 @@ struct screen_run {
 	bool kernel_loop;		/* start the kernel's writeback loop after the first frame */
 };
 
-/* run_screen.c */
-/* Take one frame into the history, the saved-history ring and the -w
- * recording; show says whether messages (knob changes) go to the screen.
- * r->f is then the frame. */
-void run_screen_take(struct screen_run *r, const struct frame *f, bool show);
-/* The knob writes and changes of f on the status line (the last write, or
- * the first change someone else made). */
-void run_screen_knob_note(struct screen_run *r, const struct frame *f);
-
-/* run_screen_replay.c */
+/* run_screen_replay.c (below run_screen.c: nothing here calls up into it) */
 /* Set the replay up after the first sample: the speed (-d given: about
  * one sample per interval), the position on the top line. */
-void run_replay_start(struct screen_run *r);
+void run_screen_replay_start(struct screen_run *r);
 /* After a sample was shown or the end was met: the position, and when the
  * next sample is due at the replay's speed. */
-void run_replay_after_step(struct screen_run *r, int rc);
+void run_screen_replay_after_step(struct screen_run *r, int rc);
 /* Carry out a navigation request (STEP, SEEK*, DIP, KNOB_CHANGE, SPEED). */
-void run_replay_req(struct screen_run *r, const struct screen_req *q);
+void run_screen_replay_req(struct screen_run *r, const struct screen_req *q);
 
 #endif

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "run_screen_priv.h"
+#include "screen/screen_sink.h"
 #include "util/ticker.h"
 
 /* At the end of a recording still being written: look for a new sample
@@ -38,7 +39,7 @@
 #define RUN_REPLAY_SPEED_MAX 1024.0
 
 /* The sample shown and how many there are, for the top line. */
-static void run_replay_position(struct screen_run *r)
+static void run_screen_replay_position(struct screen_run *r)
 {
 	int64_t n = rec_replay_count(r->src);
 	if (n >= 0)
@@ -49,7 +50,7 @@ static void run_replay_position(struct screen_run *r)
 
 /* When the next sample is due: after its recorded distance from the one
  * shown, divided by the speed. */
-static void run_replay_schedule(struct screen_run *r)
+static void run_screen_replay_schedule(struct screen_run *r)
 {
 	uint64_t pace = RUN_REPLAY_POLL_NS;
 	int64_t next = rec_replay_tell(r->src);
@@ -63,12 +64,12 @@ static void run_replay_schedule(struct screen_run *r)
 	r->deadline_ns = ticker_now_ns() + pace;
 }
 
-static double run_replay_clamp_speed(double v)
+static double run_screen_replay_clamp_speed(double v)
 {
 	return v < RUN_REPLAY_SPEED_MIN ? RUN_REPLAY_SPEED_MIN : v > RUN_REPLAY_SPEED_MAX ? RUN_REPLAY_SPEED_MAX : v;
 }
 
-void run_replay_after_step(struct screen_run *r, int rc)
+void run_screen_replay_after_step(struct screen_run *r, int rc)
 {
 	/* Caught up with a recording still being written: following it from
 	 * now on (new samples come as the writer adds them), until a jump. */
@@ -91,37 +92,38 @@ void run_replay_after_step(struct screen_run *r, int rc)
 		r->ended = true;
 		screen_message(r->scr, "%s: the replay stops here", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
 	}
-	run_replay_position(r);
-	run_replay_schedule(r);
+	run_screen_replay_position(r);
+	run_screen_replay_schedule(r);
 }
 
 /* Take samples up to index target into the history, and show the last. */
-static void run_replay_feed(struct screen_run *r, int64_t target)
+static void run_screen_replay_feed(struct screen_run *r, int64_t target)
 {
 	const struct frame *f;
 	int rc = 0;
-	while (rec_replay_tell(r->src) <= target && (rc = pipeline_step(r->pipe, &f)) == 0)
-		run_screen_take(r, f, false);
+	screen_sink_quiet(r->scr_sink, true);	/* the history's fill says nothing */
+	while (rec_replay_tell(r->src) <= target && (rc = feed_step(r->feed, &f)) == 0)
+		r->f = f;
+	screen_sink_quiet(r->scr_sink, false);
 	r->ended = false;
 	r->st.replay_waiting = false;
 	if (rc < 0 && rc != -EAGAIN) {
 		r->ended = true;
 		screen_message(r->scr, "%s", r->src->errmsg[0] ? r->src->errmsg : strerror(-rc));
 	}
-	run_replay_position(r);
-	screen_frame(r->scr, r->f, r->hist);
-	run_replay_schedule(r);
+	run_screen_replay_position(r);
+	run_screen_replay_schedule(r);
 }
 
 /* Show sample index target (clamped to the recording). */
-static void run_replay_jump(struct screen_run *r, int64_t target)
+static void run_screen_replay_jump(struct screen_run *r, int64_t target)
 {
 	int64_t count = rec_replay_count(r->src);
 	if (count <= 0)
 		return;
 	target = target < 0 ? 0 : target >= count ? count - 1 : target;
 	if (target == r->st.replay_index + 1 && rec_replay_tell(r->src) == target) {
-		run_replay_feed(r, target);	/* the next one: no jump, the history goes on */
+		run_screen_replay_feed(r, target);	/* the next one: no jump, the history goes on */
 		return;
 	}
 	size_t ndev = r->f && r->f->cur->ndev ? r->f->cur->ndev : 1;
@@ -137,29 +139,29 @@ static void run_replay_jump(struct screen_run *r, int64_t target)
 	pipeline_restart(r->pipe);
 	history_clear(r->hist);
 	snapring_clear(r->ring);
-	run_replay_feed(r, target);
+	run_screen_replay_feed(r, target);
 }
 
-void run_replay_start(struct screen_run *r)
+void run_screen_replay_start(struct screen_run *r)
 {
-	run_replay_position(r);
+	run_screen_replay_position(r);
 	/* -d on a replay: about one sample per interval, at the recording's
 	 * mean interval (its first one is often short). */
 	int64_t n = r->st.replay_count;
 	if (r->o->delay_given && n >= 2) {
 		int64_t w0 = rec_replay_wall_ns(r->src, 0), w1 = rec_replay_wall_ns(r->src, n - 1);
 		if (w0 >= 0 && w1 > w0)
-			r->st.replay_speed = run_replay_clamp_speed((double)(w1 - w0) / 1e9 / (double)(n - 1) /
+			r->st.replay_speed = run_screen_replay_clamp_speed((double)(w1 - w0) / 1e9 / (double)(n - 1) /
 								    r->o->delay_s);
 	}
 	/* Open on the first interval, not on a sample without rates. */
 	if (r->st.replay_count >= 2)
-		run_replay_feed(r, 1);
+		run_screen_replay_feed(r, 1);
 	else
-		run_replay_schedule(r);
+		run_screen_replay_schedule(r);
 }
 
-static void run_replay_step(struct screen_run *r, int64_t n)
+static void run_screen_replay_step(struct screen_run *r, int64_t n)
 {
 	int64_t target = r->st.replay_index + n;
 	r->st.paused = true;	/* stepping is looking closely: the play stops */
@@ -168,12 +170,12 @@ static void run_replay_step(struct screen_run *r, int64_t n)
 	else if (target >= rec_replay_count(r->src))
 		screen_message(r->scr, "at the last sample%s", r->st.replay_waiting ? " (more may come)" : "");
 	else
-		run_replay_jump(r, target);
+		run_screen_replay_jump(r, target);
 }
 
 /* The index of the first sample at or after wall_ns; the last one if the
  * recording ends before. */
-static int64_t run_replay_index_at(struct screen_run *r, int64_t wall_ns)
+static int64_t run_screen_replay_index_at(struct screen_run *r, int64_t wall_ns)
 {
 	int64_t i = rec_replay_find_time(r->src, wall_ns);
 	int64_t n = rec_replay_count(r->src);
@@ -193,7 +195,7 @@ static int64_t run_replay_index_at(struct screen_run *r, int64_t wall_ns)
 	return i;
 }
 
-static void run_replay_seek_time(struct screen_run *r, const char *text)
+static void run_screen_replay_seek_time(struct screen_run *r, const char *text)
 {
 	int64_t start = rec_replay_wall_ns(r->src, 0), t;
 	if (start < 0 || rec_time_parse(text, start, &t) < 0) {
@@ -201,12 +203,12 @@ static void run_replay_seek_time(struct screen_run *r, const char *text)
 			       "the epoch, +30s, -2m, start, end)", text);
 		return;
 	}
-	int64_t i = run_replay_index_at(r, t);
+	int64_t i = run_screen_replay_index_at(r, t);
 	if (i >= 0)
-		run_replay_jump(r, i);
+		run_screen_replay_jump(r, i);
 }
 
-static void run_replay_mark(struct screen_run *r, unsigned kind, int dir)
+static void run_screen_replay_mark(struct screen_run *r, unsigned kind, int dir)
 {
 	const char *what = kind == REC_MARK_DIP ? "dip" : "knob change";
 	int64_t i = rec_replay_next_mark(r->src, r->st.replay_index, dir, kind);
@@ -215,45 +217,45 @@ static void run_replay_mark(struct screen_run *r, unsigned kind, int dir)
 	else if (i < 0)
 		screen_message(r->scr, "%s: %s", what, strerror((int)-i));
 	else
-		run_replay_jump(r, i);
+		run_screen_replay_jump(r, i);
 	if (i >= 0 && kind == REC_MARK_KNOB && r->f)
-		run_screen_knob_note(r, r->f);	/* what changed there */
+		screen_sink_knob_note(r->scr, r->f, false);	/* what changed there */
 }
 
-void run_replay_req(struct screen_run *r, const struct screen_req *q)
+void run_screen_replay_req(struct screen_run *r, const struct screen_req *q)
 {
 	switch (q->kind) {
 	case SCREEN_REQ_STEP:
-		run_replay_step(r, (int64_t)q->value);
+		run_screen_replay_step(r, (int64_t)q->value);
 		break;
 	case SCREEN_REQ_SEEK:
 		if (r->f) {
-			int64_t i = run_replay_index_at(r, r->f->cur->wall_ns + (int64_t)(q->value * 1e9));
+			int64_t i = run_screen_replay_index_at(r, r->f->cur->wall_ns + (int64_t)(q->value * 1e9));
 			if (i >= 0)
-				run_replay_jump(r, i);
+				run_screen_replay_jump(r, i);
 		}
 		break;
 	case SCREEN_REQ_SEEK_START:
-		run_replay_jump(r, 0);
+		run_screen_replay_jump(r, 0);
 		break;
 	case SCREEN_REQ_SEEK_END:
-		run_replay_jump(r, rec_replay_count(r->src) - 1);
+		run_screen_replay_jump(r, rec_replay_count(r->src) - 1);
 		break;
 	case SCREEN_REQ_SEEK_TIME:
-		run_replay_seek_time(r, q->text);
+		run_screen_replay_seek_time(r, q->text);
 		break;
 	case SCREEN_REQ_DIP:
-		run_replay_mark(r, REC_MARK_DIP, q->value > 0 ? 1 : -1);
+		run_screen_replay_mark(r, REC_MARK_DIP, q->value > 0 ? 1 : -1);
 		break;
 	case SCREEN_REQ_KNOB_CHANGE:
-		run_replay_mark(r, REC_MARK_KNOB, q->value > 0 ? 1 : -1);
+		run_screen_replay_mark(r, REC_MARK_KNOB, q->value > 0 ? 1 : -1);
 		break;
 	case SCREEN_REQ_SPEED: {
 		char b[16];
-		r->st.replay_speed = run_replay_clamp_speed(r->st.replay_speed * q->value);
+		r->st.replay_speed = run_screen_replay_clamp_speed(r->st.replay_speed * q->value);
 		screen_message(r->scr, "speed %s", screen_fmt_speed(r->st.replay_speed, b, sizeof b));
 		if (!r->ended)
-			run_replay_schedule(r);
+			run_screen_replay_schedule(r);
 		break;
 	}
 	default:
