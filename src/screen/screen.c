@@ -26,7 +26,7 @@
 #include "core/cause.h"
 #include "util/grow.h"
 #include "util/msgq.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 
 #include <term.h>	/* after curses.h; only for setupterm() below */
 
@@ -354,7 +354,7 @@ int scr_add_pad(struct screen *s, struct scr_line *ln, enum scr_role role, const
 		int width, bool left)
 {
 	char buf[512];
-	screen_pad_into(buf, sizeof buf, 0, text, width, left);
+	screen_calc_pad_into(buf, sizeof buf, 0, text, width, left);
 	return scr_add(s, ln, role, buf);
 }
 
@@ -464,7 +464,7 @@ static void scr_draw_replay_pos(struct screen *s, struct scr_line *ln)
 	char buf[64];
 	snprintf(buf, sizeof buf, "%" PRId64 "/%" PRId64, s->st.replay_index + 1, s->st.replay_count);
 	scr_field(s, ln, " sample", SCR_NORMAL, buf);
-	scr_field(s, ln, " speed", SCR_NORMAL, screen_fmt_speed(s->st.replay_speed, buf, sizeof buf));
+	scr_field(s, ln, " speed", SCR_NORMAL, screen_calc_fmt_speed(s->st.replay_speed, buf, sizeof buf));
 	/* the interval before the file: the file is known, it was given */
 	if (s->f && s->f->sys.status == RATE_OK) {
 		snprintf(buf, sizeof buf, "%.3gs", s->f->sys.dt_s);
@@ -492,7 +492,7 @@ void scr_draw_top_line(struct screen *s)
 		if (s->st.replay_idle_s >= 10.0 && s->st.replay_idle_s >= 3 * interval) {
 			char idle[16];
 			snprintf(wait, sizeof wait, " FOLLOWING, nothing new for %s ",
-				 screen_fmt_duration(s->st.replay_idle_s, idle, sizeof idle));
+				 screen_calc_fmt_duration(s->st.replay_idle_s, idle, sizeof idle));
 		} else {
 			snprintf(wait, sizeof wait, " FOLLOWING ");
 		}
@@ -509,7 +509,7 @@ void scr_draw_top_line(struct screen *s)
 		scr_addf(s, &ln, SCR_NORMAL, " %s", buf);
 	}
 	if (s->st.uptime_s >= 0)
-		scr_field(s, &ln, " up", SCR_NORMAL, screen_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
+		scr_field(s, &ln, " up", SCR_NORMAL, screen_calc_fmt_uptime(s->st.uptime_s, buf, sizeof buf));
 	if (replay) {
 		scr_draw_replay_pos(s, &ln);
 	} else {
@@ -711,8 +711,8 @@ static void scr_draw_sys_graph(struct screen *s, int y, int bars)
 		secs = (double)(now->wall_ns - old->wall_ns) / 1e9;
 	}
 	snprintf(title, sizeof title, "system writes (bo), last %s, now %s/s   ^ dip   * knob change",
-		 screen_fmt_duration(secs, a, sizeof a),
-		 screen_fmt_kb(s->f && s->f->sys.status == RATE_OK ? s->f->sys.bo_kbps : NAN, b, sizeof b));
+		 screen_calc_fmt_duration(secs, a, sizeof a),
+		 screen_calc_fmt_kb(s->f && s->f->sys.status == RATE_OK ? s->f->sys.bo_kbps : NAN, b, sizeof b));
 	scr_draw_rule(s, y, title);
 	if (!s->h || !scr_scratch(s, (size_t)w))
 		return;
@@ -752,7 +752,7 @@ static void scr_draw_main(struct screen *s)
 {
 	int avail = LINES - SCR_TOP_ROWS - 1;
 	int bars;
-	int table = screen_split_rows(avail, scr_table_want(s), &bars);
+	int table = screen_calc_split_rows(avail, scr_table_want(s), &bars);
 	if (s->procs_open) {
 		table = scr_procs_table_rows(s, avail);
 		scr_procs_update(s, avail - table - 3);	/* before the summary: it counts the throttled */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sink/cgview.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 
 /* The page's rows: the columns that fit, in registry order, then the path. */
 static void scr_cg_header(struct screen *s, int y, const struct fig_cg **cols, size_t ncols)

@@ -1,9 +1,9 @@
 /*
- * screen_priv.h - what the screen_*.c files share: the screen's state and
+ * screen_data.h - what the screen_*.c files share: the screen's state and
  * the drawing helpers.  Not a public interface: only screen_*.c include it.
  */
-#ifndef WBTOP_SCREEN_PRIV_H
-#define WBTOP_SCREEN_PRIV_H
+#ifndef WBTOP_SCREEN_DATA_H
+#define WBTOP_SCREEN_DATA_H
 
 #include <curses.h>
 #include <regex.h>

@@ -16,7 +16,7 @@
 #include "core/cause.h"
 #include "source/ident.h"
 #include "core/knob.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 
 /* Writes "label value" pairs across rows, wrapping when one doesn't fit. */
 struct scr_flow {
@@ -107,7 +107,7 @@ static const char *scr_detail_kb(double kb, const char *unit, char *b, size_t n)
 	if (isnan(kb))
 		return "-";
 	char v[16];
-	snprintf(b, n, "%s%s", screen_fmt_kb(kb, v, sizeof v), unit);
+	snprintf(b, n, "%s%s", screen_calc_fmt_kb(kb, v, sizeof v), unit);
 	return b;
 }
 
@@ -182,7 +182,7 @@ static void scr_detail_rates(struct screen *s, struct scr_flow *fl, size_t i)
 		const struct fig_dev *col = s->cols[c];
 		char v[24];
 		scr_flow_field(s, fl, col->screen.title, SCR_NORMAL,
-			       screen_fmt_num(scr_col_value(col, r), 9, col->screen.prec, v, sizeof v));
+			       screen_calc_fmt_num(scr_col_value(col, r), 9, col->screen.prec, v, sizeof v));
 	}
 }
 

@@ -18,7 +18,7 @@
 #include "core/figure.h"
 #include "util/grow.h"
 #include "source/ident.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 #include "util/topk.h"
 
 #define SCR_NAME_MIN 12
@@ -294,7 +294,7 @@ static double scr_sort_key(const struct screen *s, size_t i, const struct dev_ra
 static int scr_name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct dev_counters *dev = arg;
-	return screen_name_cmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
+	return screen_calc_name_cmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
 }
 
 static bool scr_name_ranks(struct screen *s)
@@ -550,14 +550,14 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
 	/* the label and the cells, all in the row's colour, put in as one text */
 	char text[512];
-	size_t n = screen_pad_into(text, sizeof text, 0,
+	size_t n = screen_calc_pad_into(text, sizeof text, 0,
 				   scr_dev_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
 		const struct fig_dev *col = s->cols[c];
-		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
-		n = screen_pad_into(text, sizeof text, n, v, col->screen.width, false);
+		screen_calc_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
+		n = screen_calc_pad_into(text, sizeof text, n, v, col->screen.width, false);
 	}
 	scr_add(s, &ln, role, text);
 	scr_add(s, &ln, SCR_NORMAL, " ");

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "screen_priv.h"
+#include "screen_data.h"
 
 static const char *const scr_blocks_utf8[9] = {
 	" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
@@ -37,8 +37,8 @@ static void scr_graph_axis(struct screen *s, int y, int x, int h, double max, bo
 			   const char *unit)
 {
 	char v[16], label[24];
-	snprintf(label, sizeof label, "%s%s", kb ? screen_fmt_kb(max, v, sizeof v) :
-		 screen_fmt_num(max, 5, 1, v, sizeof v), unit);
+	snprintf(label, sizeof label, "%s%s", kb ? screen_calc_fmt_kb(max, v, sizeof v) :
+		 screen_calc_fmt_num(max, 5, 1, v, sizeof v), unit);
 	struct scr_line ln = { y, 0, x - 1 };
 	scr_addf(s, &ln, SCR_DIM, "%*s", x - 1, label);
 	ln = (struct scr_line){ y + h - 1, 0, x - 1 };
@@ -53,7 +53,7 @@ void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *
 	double max = scr_series_max(vals, w, 0);
 	scr_graph_axis(s, y, x, h, max, kb, unit);
 	for (int i = 0; i < w && x + i < COLS; i++) {
-		int e = screen_bar_eighths(vals[i], max, h);
+		int e = screen_calc_bar_eighths(vals[i], max, h);
 		attr_t a = scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
 		for (int r = 0; r < h && e > r * 8; r++) {
 			int cell = e - r * 8;
@@ -83,7 +83,7 @@ void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, c
 	cchar_t cells[256];
 	bool whole = m > 0 && m <= (int)(sizeof cells / sizeof cells[0]);
 	for (int i = 0; whole && i < m; i++) {
-		int level = screen_spark_level(vals[i], max, 8);
+		int level = screen_calc_spark_level(vals[i], max, 8);
 		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
 		const cchar_t *cc = scr_glyph(s, g, scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
 		if (cc)
@@ -96,7 +96,7 @@ void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, c
 		return;
 	}
 	for (int i = 0; i < n && ln->x < ln->xmax; i++) {
-		int level = screen_spark_level(vals[i], max, 8);
+		int level = screen_calc_spark_level(vals[i], max, 8);
 		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
 		scr_put_glyph(s, ln->y, ln->x, g, scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
 		ln->x++;

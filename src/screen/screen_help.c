@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/figure.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 
 static const struct {
 	const char *keys;

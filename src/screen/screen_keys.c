@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "util/msgq.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 
 static bool scr_is_enter(int ch)
 {
@@ -56,7 +56,7 @@ static void scr_prompt_done(struct screen *s, struct screen_req *req)
 		req->ref = s->kn.n ? s->kitems[s->ksel].ref : req->ref;
 		snprintf(req->text, sizeof req->text, "%s", s->input);
 	} else if (p == SCR_PROMPT_TIME) {
-		req->kind = screen_parse_seek(s->input, &req->value);
+		req->kind = screen_calc_parse_seek(s->input, &req->value);
 		snprintf(req->text, sizeof req->text, "%s", s->input);
 	} else if (p == SCR_PROMPT_SAVE) {
 		if (!s->input[0]) {
@@ -165,7 +165,7 @@ static void scr_open_save_prompt(struct screen *s)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	char name[64];
-	screen_save_name((int64_t)ts.tv_sec * 1000000000, name, sizeof name);
+	screen_calc_save_name((int64_t)ts.tv_sec * 1000000000, name, sizeof name);
 	char path[sizeof s->input];
 	snprintf(path, sizeof path, "./%s", name);
 	scr_prompt_open(s, SCR_PROMPT_SAVE, path);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen_priv.h"
+#include "screen_data.h"
 
 void screen_set_knobs(struct screen *s, const struct screen_knobs *k)
 {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen_priv.h"
+#include "screen_data.h"
 
 #define SCR_PCMD_MIN 24	/* "kworker/u8:2+flush-254:0" */
 #define SCR_PCOLS_MAX 16
@@ -41,11 +41,11 @@ static void scr_pcell(const struct fig_proc *f, const struct proc_row *r, char *
 	else if (have == FIG_PROC_NONE)
 		snprintf(b, n, "%s", f->form == FIG_PROC_TEXT ? "" : "-");
 	else if (f->form == FIG_PROC_KBPS)
-		screen_fmt_kb(v, b, n);
+		screen_calc_fmt_kb(v, b, n);
 	else if (f->form == FIG_PROC_PCT)
-		screen_fmt_num(v, f->screen.width - 1, 1, b, n);
+		screen_calc_fmt_num(v, f->screen.width - 1, 1, b, n);
 	else if (f->form == FIG_PROC_NUM)
-		screen_fmt_num(v, f->screen.width - 1, 0, b, n);
+		screen_calc_fmt_num(v, f->screen.width - 1, 0, b, n);
 }
 
 /* The columns that fit width, leaving the command its minimum; the trace's
@@ -117,9 +117,9 @@ static void scr_procs_totals(struct screen *s, int y)
 		scr_field(s, &ln, " hidden", SCR_WARN, a);
 	}
 	if (p->status == RATE_OK) {
-		snprintf(c, sizeof c, "%zu at %s/s", p->nwriting, screen_fmt_kb(p->write_kbps, a, sizeof a));
+		snprintf(c, sizeof c, "%zu at %s/s", p->nwriting, screen_calc_fmt_kb(p->write_kbps, a, sizeof a));
 		scr_field(s, &ln, " writing", SCR_NORMAL, c);
-		snprintf(c, sizeof c, "%s/s", p->bo_kbps < 0 ? "-" : screen_fmt_kb(p->bo_kbps, b, sizeof b));
+		snprintf(c, sizeof c, "%s/s", p->bo_kbps < 0 ? "-" : screen_calc_fmt_kb(p->bo_kbps, b, sizeof b));
 		scr_field(s, &ln, " bo", SCR_NORMAL, c);
 	} else {
 		scr_add(s, &ln, SCR_DIM, "  first process sample: rates from the next interval");

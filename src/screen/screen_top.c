@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/knob.h"
-#include "screen_priv.h"
+#include "screen_data.h"
 
 static bool scr_rates_ok(const struct screen *s)
 {
@@ -32,14 +32,14 @@ static void scr_section(struct screen *s, struct scr_line *ln, const char *title
 
 static const char *scr_kb(double kb, char *buf, size_t len)
 {
-	return screen_fmt_kb(kb, buf, len);
+	return screen_calc_fmt_kb(kb, buf, len);
 }
 
 static const char *scr_kbps(const struct screen *s, double kbps, char *buf, size_t len)
 {
 	if (!scr_rates_ok(s))
 		return "-";
-	screen_fmt_kb(kbps, buf, len);
+	screen_calc_fmt_kb(kbps, buf, len);
 	return buf;
 }
 
@@ -49,7 +49,7 @@ static const char *scr_int(double v, char *buf, size_t len)
 	if (v < 99999.5)
 		snprintf(buf, len, "%.0f", v);
 	else
-		screen_fmt_num(v, 5, 0, buf, len);
+		screen_calc_fmt_num(v, 5, 0, buf, len);
 	return buf;
 }
 
@@ -121,7 +121,7 @@ void scr_gauge_cells(struct screen *s, struct scr_line *ln, int w, uint64_t dirt
 		if (nd == 0 && dirty_kb)
 			nd = nd + nw < w ? 1 : 0;	/* some dirt is not none */
 	}
-	int bg = screen_mark_pos(mark_kb, scale, w);
+	int bg = screen_calc_mark_pos(mark_kb, scale, w);
 	bool over = scale && used >= scale;
 	scr_add(s, ln, SCR_NORMAL, "[");
 	for (int i = 0; i < w && ln->x < ln->xmax; i++) {
@@ -150,7 +150,7 @@ static void scr_gauge_bar(struct screen *s, struct scr_line *ln, int w, const st
 
 /* The trend over the history's last SCR_TREND_WINDOW_S; tr keeps the
  * frame's own rates when the history has none. */
-static void scr_gauge_trend(struct screen *s, struct screen_trend *tr)
+static void scr_gauge_trend(struct screen *s, struct screen_calc_trend *tr)
 {
 	size_t n = s->h ? history_len(s->h) : 0;
 	if (n == 0 || !scr_scratch(s, 3 * n))
@@ -162,8 +162,8 @@ static void scr_gauge_trend(struct screen *s, struct screen_trend *tr)
 		written[i] = h->valid ? h->written_kbps : NAN;
 		dt[i] = older ? (double)(h->wall_ns - older->wall_ns) / 1e9 : s->f->sys.dt_s;
 	}
-	struct screen_trend got;
-	if (screen_trend(dirtied, written, dt, n, SCR_TREND_WINDOW_S, &got))
+	struct screen_calc_trend got;
+	if (screen_calc_trend(dirtied, written, dt, n, SCR_TREND_WINDOW_S, &got))
 		*tr = got;
 }
 
@@ -195,23 +195,23 @@ void scr_draw_gauge(struct screen *s, int y)
 		return;
 	/* Net growth of dirty memory: what is dirtied minus what is written,
 	 * over the last SCR_TREND_WINDOW_S, said first ("30s avg"). */
-	struct screen_trend tr = { r->dirtied_kbps, r->written_kbps, 0 };
+	struct screen_calc_trend tr = { r->dirtied_kbps, r->written_kbps, 0 };
 	scr_gauge_trend(s, &tr);
 	/* the window the forecasts average over, said last */
 	char win[24];
 	snprintf(win, sizeof win, "(%.0fs avg)", tr.span_s > 0 ? tr.span_s : r->dt_s);
 	double growth_kbps = tr.dirtied_kbps - tr.written_kbps;
-	double t = screen_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
+	double t = screen_calc_time_to_limit_s(used, r->dirty_thresh_kb, growth_kbps);
 	/* What the room holds, in this order: the window (a forecast can't be read without
 	 * it), when the limit is reached, when the dirty data drains, then the growth's rate,
 	 * then the drain's (ASCII: a byte a column; scr_field puts a space each side). */
-	double d = screen_drain_s(used, tr.written_kbps);
+	double d = screen_calc_drain_s(used, tr.written_kbps);
 	char grow[24], lim[24] = "", drain[24] = "", drain_rate[48];
 	snprintf(grow, sizeof grow, "+%s/s,", scr_kb(growth_kbps, a, sizeof a));
 	if (t >= 0)
-		screen_fmt_duration(t, lim, sizeof lim);
+		screen_calc_fmt_duration(t, lim, sizeof lim);
 	if (d >= 0)
-		screen_fmt_duration(d, drain, sizeof drain);
+		screen_calc_fmt_duration(d, drain, sizeof drain);
 	snprintf(drain_rate, sizeof drain_rate, "%s at %s/s", drain, scr_kb(tr.written_kbps, b, sizeof b));
 	int room = ln.xmax - ln.x - ((int)strlen(win) + 2);
 	int w_lim = t >= 0 ? (int)(strlen("limit in") + strlen(lim)) + 2 : (int)strlen(" not growing");
