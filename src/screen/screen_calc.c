@@ -38,8 +38,8 @@ const char *screen_calc_fmt_kb(double kb, char *buf, size_t len)
 }
 
 /* Powers of ten up to the most decimals the fast path writes; all exact as doubles. */
-static const double scr_pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
-static const uint64_t scr_pow10_u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+static const double screen_calc_pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+static const uint64_t screen_calc_pow10_u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 
 /* The nearest integer to |v| * 10^prec, ties to even, from the exact product: y is the
  * rounded product and e (by fma) what rounding lost, so y + e is exact.  Below 2^50 a
@@ -47,8 +47,8 @@ static const uint64_t scr_pow10_u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000
  * only at one half does e's sign decide. */
 static uint64_t screen_calc_round_scaled(double a, int prec)
 {
-	double y = a * scr_pow10[prec];
-	double e = fma(a, scr_pow10[prec], -y);
+	double y = a * screen_calc_pow10[prec];
+	double e = fma(a, screen_calc_pow10[prec], -y);
 	double q = floor(y), fr = y - q;
 	uint64_t n = (uint64_t)q;
 	if (fr > 0.5 || (fr == 0.5 && (e > 0 || (e == 0 && (n & 1)))))
@@ -70,10 +70,10 @@ static void screen_calc_copy_cut(char *buf, size_t len, const char *t, size_t n)
 int screen_calc_fmt_fixed(double v, int prec, char *buf, size_t len)
 {
 	double a = fabs(v);
-	if (prec < 0 || prec > 6 || !(a < 1e15 / scr_pow10[prec]))
+	if (prec < 0 || prec > 6 || !(a < 1e15 / screen_calc_pow10[prec]))
 		return snprintf(buf, len, "%.*f", prec, v);	/* NAN, inf, huge: printf's own */
 	uint64_t n = screen_calc_round_scaled(a, prec);
-	uint64_t ip = n / scr_pow10_u[prec], fp = n % scr_pow10_u[prec];
+	uint64_t ip = n / screen_calc_pow10_u[prec], fp = n % screen_calc_pow10_u[prec];
 	char tmp[24];
 	int t = 0;
 	for (int k = 0; k < prec; k++, fp /= 10)
