@@ -1,21 +1,11 @@
 /*
  * screen.h - the interactive monitor's view: every line of curses code.
- *
- * The screen draws what the loop hands it (a pipeline frame, the history of
- * recent frames, the loop's own state) and turns keys into requests.  View
- * matters (sorting, filtering, scrolling, the help page, a device's detail,
- * idle devices shown or not) it settles itself; anything that changes what
- * is sampled or what the system does (quit, pause, the interval, knob
- * writes, replay navigation) it returns as a struct screen_req for the loop
- * to carry out.  It reads no /proc or /sys file and writes no knob: the same
- * screen shows live data and replayed recordings.
- *
- * It is not a library module in one respect: it owns the terminal.
- * screen_new() puts it in curses mode, screen_free() restores it, and an
- * atexit handler restores it on any other way out.
- *
- * The second half of this header is pure (no curses): formatting and
- * arithmetic the screen shows, kept apart so they can be unit-tested.
+ * It draws what the loop hands it (a frame, the history, the loop's state)
+ * and turns keys into requests (struct screen_req) for what changes the
+ * sampling or the system; view matters it settles itself.  It reads no
+ * /proc or /sys file and writes no knob.  It owns the terminal from
+ * screen_new() to screen_free().  Types: screen_types.h; pure helpers:
+ * screen_calc.h (doc/screen.md, "Inside").
  */
 #ifndef WBTOP_SCREEN_H
 #define WBTOP_SCREEN_H

@@ -1,12 +1,8 @@
 /*
- * screen_detail.c - one device's page (Enter on a row): who it is (names,
- * stable key, mounts, filesystem, hardware), its BDI limits, every iostat
- * figure of the last interval, the kernel's writeback loop for it (a gauge
- * of its dirty pages against its threshold, bandwidth, throttling), and
- * graphs of its recent writes and await.
- *
- * The identity is what the source looked up when the device appeared
- * (ident.h); BDI limits are as of that lookup or the last knob write.
+ * screen_detail.c - one device's page (Enter on a row): who it is, its BDI
+ * limits, every iostat figure of the last interval, the kernel's writeback
+ * loop for it, and graphs of its recent writes and await.  The identity is
+ * what the source looked up when the device appeared (ident.h).
  */
 #include <inttypes.h>
 #include <math.h>

@@ -2,11 +2,7 @@
  * screen_devices.c - the device table: which devices show (filter, idle),
  * in what order (sort column), which columns fit the width, the selected
  * row and scrolling, and a sparkline of each device's recent writes.
- *
- * The columns are the figure registry's rows with a screen title (figure.h);
- * a column with a level above 0 is added, in level order, only when the
- * terminal is wide enough, and the flush and discard columns only when some
- * device shown has done any.
+ * Columns are the figure registry's rows with a screen title (figure.h).
  * No cap on devices: the row order is an index array grown with the set.
  */
 #include <ctype.h>

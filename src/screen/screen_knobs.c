@@ -1,13 +1,8 @@
 /*
- * screen_knobs.c - the knob panel (e): the writeback knobs (or, from a
- * device's detail, its BDI limits) with their values now and at start,
- * which member of each ratio/bytes pair is in force, and control's
- * explanation of a value while it is typed.
- *
- * The panel only asks: the loop lists the knobs through control, previews
- * and writes values, and hands the answers back (screen_knobs_set,
- * screen_knobs_set_preview).  When control says knobs can't be written, the
- * panel shows them read-only with the reason and offers no edit.
+ * screen_knobs.c - the knob panel (e): the writeback knobs (or a device's
+ * BDI limits) with their values now and at start, which member of each
+ * pair is in force, and control's explanation of a value being typed.
+ * The panel only asks: the loop reads, previews and writes through control.
  */
 #include <inttypes.h>
 #include <stdio.h>

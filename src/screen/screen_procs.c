@@ -1,15 +1,8 @@
 /*
  * screen_procs.c - the process pane (p): who writes, who is held back by
  * the dirty limits, and the kernel's writeback threads, in place of the
- * throughput graph.
- *
- * The rows and totals are procs_rank's (procs.h), from the frame's two
- * snapshots; this file only lays them out.  The loop samples processes
- * while the pane is open (a sample of them costs about 2 ms per 100
- * processes); a replay shows the processes its recording holds, if any.
- * Throttling comes from the writeback trace when the frame has it (ms
- * paused per second, the device a task was held on); otherwise it is read
- * from where a task sleeps (wchan): best effort, and the pane says so.
+ * throughput graph.  The rows and totals are procs_rank's (procs.h); this
+ * file only lays them out (doc/screen.md, "Inside").
  */
 #include <inttypes.h>
 #include <math.h>
