@@ -377,7 +377,7 @@ static void run_screen_save_settings(struct screen_run *r)
 	const char *kv[][2] = {
 		{ "delay", delay }, { "sort", v.sort }, { "filter", v.filter },
 		{ "show_idle", v.show_idle ? "yes" : "no" }, { "dip", dip },
-		{ "layout", screen_layout_name(v.procs_open) },
+		{ "layout", screen_calc_layout_name(v.procs_open) },
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof kv / sizeof kv[0] && rc == 0; i++)
@@ -585,7 +585,7 @@ static void run_screen_check_settings(const struct settings *set, struct opts *e
 			name, set->sort);
 	bool procs;
 	char why[160];
-	if ((set->have & SETTINGS_LAYOUT) && screen_layout_parse(set->layout, &procs, why, sizeof why) < 0)
+	if ((set->have & SETTINGS_LAYOUT) && screen_calc_layout_parse(set->layout, &procs, why, sizeof why) < 0)
 		fprintf(warn, "wbtop: %s: layout '%s': %s; ignored\n", name, set->layout, why);
 	else if ((set->have & SETTINGS_LAYOUT) && procs)
 		eff->procs = true;	/* -P only opens it: the command line cannot close it */

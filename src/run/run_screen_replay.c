@@ -189,7 +189,7 @@ static int64_t run_screen_replay_index_at(struct screen_run *r, int64_t wall_ns)
 		screen_message(r->scr, "the recording ends at %s: its last sample", when);
 		i = n - 1;
 	}
-	if (i > 0 && screen_seek_take_earlier(wall_ns, rec_replay_wall_ns(r->src, i - 1),
+	if (i > 0 && screen_calc_seek_take_earlier(wall_ns, rec_replay_wall_ns(r->src, i - 1),
 					      rec_replay_wall_ns(r->src, i)))
 		i--;
 	return i;
@@ -253,7 +253,7 @@ void run_screen_replay_req(struct screen_run *r, const struct screen_req *q)
 	case SCREEN_REQ_SPEED: {
 		char b[16];
 		r->st.replay_speed = run_screen_replay_clamp_speed(r->st.replay_speed * q->value);
-		screen_message(r->scr, "speed %s", screen_fmt_speed(r->st.replay_speed, b, sizeof b));
+		screen_message(r->scr, "speed %s", screen_calc_fmt_speed(r->st.replay_speed, b, sizeof b));
 		if (!r->ended)
 			run_screen_replay_schedule(r);
 		break;

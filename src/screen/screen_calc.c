@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "screen/screen.h"
+#include "screen/screen_calc.h"
 
-const char *screen_fmt_kb(double kb, char *buf, size_t len)
+const char *screen_calc_fmt_kb(double kb, char *buf, size_t len)
 {
 	if (isnan(kb) || kb < 0) {
 		snprintf(buf, len, "-");
@@ -38,17 +38,17 @@ const char *screen_fmt_kb(double kb, char *buf, size_t len)
 }
 
 /* Powers of ten up to the most decimals the fast path writes; all exact as doubles. */
-static const double scr_pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
-static const uint64_t scr_pow10_u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+static const double screen_calc_pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+static const uint64_t screen_calc_pow10_u[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 
 /* The nearest integer to |v| * 10^prec, ties to even, from the exact product: y is the
  * rounded product and e (by fma) what rounding lost, so y + e is exact.  Below 2^50 a
  * fraction of y other than one half is at least an ulp of y from it, more than |e|, so
  * only at one half does e's sign decide. */
-static uint64_t scr_round_scaled(double a, int prec)
+static uint64_t screen_calc_round_scaled(double a, int prec)
 {
-	double y = a * scr_pow10[prec];
-	double e = fma(a, scr_pow10[prec], -y);
+	double y = a * screen_calc_pow10[prec];
+	double e = fma(a, screen_calc_pow10[prec], -y);
 	double q = floor(y), fr = y - q;
 	uint64_t n = (uint64_t)q;
 	if (fr > 0.5 || (fr == 0.5 && (e > 0 || (e == 0 && (n & 1)))))
@@ -57,7 +57,7 @@ static uint64_t scr_round_scaled(double a, int prec)
 }
 
 /* t (n bytes) into buf as snprintf would: cut to len - 1 bytes. */
-static void scr_copy_cut(char *buf, size_t len, const char *t, size_t n)
+static void screen_calc_copy_cut(char *buf, size_t len, const char *t, size_t n)
 {
 	if (!len)
 		return;
@@ -67,13 +67,13 @@ static void scr_copy_cut(char *buf, size_t len, const char *t, size_t n)
 	buf[n] = 0;
 }
 
-int screen_fmt_fixed(double v, int prec, char *buf, size_t len)
+int screen_calc_fmt_fixed(double v, int prec, char *buf, size_t len)
 {
 	double a = fabs(v);
-	if (prec < 0 || prec > 6 || !(a < 1e15 / scr_pow10[prec]))
+	if (prec < 0 || prec > 6 || !(a < 1e15 / screen_calc_pow10[prec]))
 		return snprintf(buf, len, "%.*f", prec, v);	/* NAN, inf, huge: printf's own */
-	uint64_t n = scr_round_scaled(a, prec);
-	uint64_t ip = n / scr_pow10_u[prec], fp = n % scr_pow10_u[prec];
+	uint64_t n = screen_calc_round_scaled(a, prec);
+	uint64_t ip = n / screen_calc_pow10_u[prec], fp = n % screen_calc_pow10_u[prec];
 	char tmp[24];
 	int t = 0;
 	for (int k = 0; k < prec; k++, fp /= 10)
@@ -89,11 +89,11 @@ int screen_fmt_fixed(double v, int prec, char *buf, size_t len)
 	char out[24];
 	for (int k = 0; k < t; k++)
 		out[k] = tmp[t - 1 - k];
-	scr_copy_cut(buf, len, out, (size_t)t);
+	screen_calc_copy_cut(buf, len, out, (size_t)t);
 	return t;
 }
 
-size_t screen_pad_into(char *buf, size_t cap, size_t n, const char *text, int width, bool left)
+size_t screen_calc_pad_into(char *buf, size_t cap, size_t n, const char *text, int width, bool left)
 {
 	size_t len = strlen(text), w = width > 0 ? (size_t)width : 0;
 	if (left && len > w)
@@ -115,14 +115,14 @@ size_t screen_pad_into(char *buf, size_t cap, size_t n, const char *text, int wi
 	return n;
 }
 
-const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
+const char *screen_calc_fmt_num(double v, int width, int prec, char *buf, size_t len)
 {
 	if (isnan(v)) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
 	for (int p = prec; p >= 0; p--) {
-		int n = screen_fmt_fixed(v, p, buf, len);
+		int n = screen_calc_fmt_fixed(v, p, buf, len);
 		if (n <= width)
 			return buf;
 	}
@@ -131,13 +131,13 @@ const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
 	for (int u = 0; u < 4; u++) {
 		x /= 1000.0;
 		char t[32];
-		int n = screen_fmt_fixed(x, 0, t, sizeof t);
+		int n = screen_calc_fmt_fixed(x, 0, t, sizeof t);
 		if (n < 0 || n > 30)
 			n = snprintf(buf, len, "%.0f%c", x, units[u]);
 		else {
 			t[n++] = units[u];
 			t[n] = 0;
-			scr_copy_cut(buf, len, t, (size_t)n);
+			screen_calc_copy_cut(buf, len, t, (size_t)n);
 		}
 		if (n <= width)
 			return buf;
@@ -145,7 +145,7 @@ const char *screen_fmt_num(double v, int width, int prec, char *buf, size_t len)
 	return buf;
 }
 
-const char *screen_fmt_duration(double s, char *buf, size_t len)
+const char *screen_calc_fmt_duration(double s, char *buf, size_t len)
 {
 	if (isnan(s) || s < 0) {
 		snprintf(buf, len, "-");
@@ -168,28 +168,28 @@ const char *screen_fmt_duration(double s, char *buf, size_t len)
 	return buf;
 }
 
-static bool scr_is_digit(char c)
+static bool screen_calc_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
 /* The run of digits at p: its length, and in *sig where its significant digits (those after
  * the leading zeros) begin. */
-static size_t scr_digit_run(const char *p, const char **sig)
+static size_t screen_calc_digit_run(const char *p, const char **sig)
 {
 	size_t n = 0;
-	while (p[n] == '0' && scr_is_digit(p[n + 1]))
+	while (p[n] == '0' && screen_calc_is_digit(p[n + 1]))
 		n++;
 	*sig = p + n;
-	while (scr_is_digit(p[n]))
+	while (screen_calc_is_digit(p[n]))
 		n++;
 	return n;
 }
 
-int screen_name_cmp(const char *a, const char *b)
+int screen_calc_name_cmp(const char *a, const char *b)
 {
 	while (*a && *b) {
-		if (!scr_is_digit(*a) || !scr_is_digit(*b)) {
+		if (!screen_calc_is_digit(*a) || !screen_calc_is_digit(*b)) {
 			if (*a != *b)
 				return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
 			a++, b++;
@@ -198,7 +198,7 @@ int screen_name_cmp(const char *a, const char *b)
 		/* two numbers: by value (the longer of the significant digits, or the first digit
 		 * that differs), then the one written shorter (fewer leading zeros) first */
 		const char *sa, *sb;
-		size_t na = scr_digit_run(a, &sa), nb = scr_digit_run(b, &sb);
+		size_t na = screen_calc_digit_run(a, &sa), nb = screen_calc_digit_run(b, &sb);
 		size_t la = na - (size_t)(sa - a), lb = nb - (size_t)(sb - b);
 		if (la != lb)
 			return la < lb ? -1 : 1;
@@ -212,7 +212,7 @@ int screen_name_cmp(const char *a, const char *b)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
-const char *screen_fmt_uptime(double s, char *buf, size_t len)
+const char *screen_calc_fmt_uptime(double s, char *buf, size_t len)
 {
 	if (isnan(s) || s < 0) {
 		snprintf(buf, len, "-");
@@ -228,7 +228,7 @@ const char *screen_fmt_uptime(double s, char *buf, size_t len)
 	return buf;
 }
 
-double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps)
+double screen_calc_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth_kbps)
 {
 	if (limit_kb == 0)
 		return -1;
@@ -239,14 +239,14 @@ double screen_time_to_limit_s(uint64_t used_kb, uint64_t limit_kb, double growth
 	return (double)(limit_kb - used_kb) / growth_kbps;
 }
 
-double screen_drain_s(uint64_t pending_kb, double written_kbps)
+double screen_calc_drain_s(uint64_t pending_kb, double written_kbps)
 {
 	if (isnan(written_kbps) || written_kbps <= 0)
 		return -1;
 	return (double)pending_kb / written_kbps;
 }
 
-int screen_spark_level(double v, double max, int levels)
+int screen_calc_spark_level(double v, double max, int levels)
 {
 	if (isnan(v) || v <= 0 || levels <= 0)
 		return 0;
@@ -256,7 +256,7 @@ int screen_spark_level(double v, double max, int levels)
 	return l < 1 ? 1 : l;
 }
 
-int screen_bar_eighths(double v, double max, int rows)
+int screen_calc_bar_eighths(double v, double max, int rows)
 {
 	if (isnan(v) || v <= 0 || !(max > 0) || rows <= 0)
 		return 0;
@@ -266,7 +266,7 @@ int screen_bar_eighths(double v, double max, int rows)
 	return e < 1 ? 1 : e;	/* a little is not nothing */
 }
 
-int screen_mark_pos(uint64_t value, uint64_t scale, int width)
+int screen_calc_mark_pos(uint64_t value, uint64_t scale, int width)
 {
 	if (scale == 0 || width <= 0 || value > scale)
 		return -1;
@@ -276,7 +276,7 @@ int screen_mark_pos(uint64_t value, uint64_t scale, int width)
 
 /* ---- replay and history ---- */
 
-enum screen_req_kind screen_parse_seek(const char *text, double *seconds)
+enum screen_req_kind screen_calc_parse_seek(const char *text, double *seconds)
 {
 	static const struct {
 		char unit;
@@ -307,13 +307,13 @@ enum screen_req_kind screen_parse_seek(const char *text, double *seconds)
 	return SCREEN_REQ_SEEK;
 }
 
-const char *screen_fmt_speed(double speed, char *buf, size_t len)
+const char *screen_calc_fmt_speed(double speed, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.3gx", speed);
 	return buf;
 }
 
-const char *screen_save_name(int64_t wall_ns, char *buf, size_t len)
+const char *screen_calc_save_name(int64_t wall_ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(wall_ns / 1000000000);
 	struct tm tm;
@@ -322,7 +322,7 @@ const char *screen_save_name(int64_t wall_ns, char *buf, size_t len)
 	return buf;
 }
 
-int screen_layout_parse(const char *text, bool *procs, char *why, size_t len)
+int screen_calc_layout_parse(const char *text, bool *procs, char *why, size_t len)
 {
 	static const char *const panes[] = { "sys", "devices", "graph", "procs" };
 	bool seen[4] = { false };
@@ -350,20 +350,20 @@ int screen_layout_parse(const char *text, bool *procs, char *why, size_t len)
 	return 0;
 }
 
-const char *screen_layout_name(bool procs)
+const char *screen_calc_layout_name(bool procs)
 {
 	return procs ? "sys devices procs" : "sys devices graph";
 }
 
-bool screen_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t later_ns)
+bool screen_calc_seek_take_earlier(int64_t target_ns, int64_t earlier_ns, int64_t later_ns)
 {
 	if (earlier_ns < 0 || later_ns <= earlier_ns || earlier_ns >= target_ns)
 		return false;
 	return (target_ns - earlier_ns) * 10 < later_ns - earlier_ns;
 }
 
-bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const double *dt_s,
-		  size_t n, double window_s, struct screen_trend *out)
+bool screen_calc_trend(const double *dirtied_kbps, const double *written_kbps,
+		       const double *dt_s, size_t n, double window_s, struct screen_calc_trend *out)
 {
 	double span = 0, dirtied_kb = 0, written_kb = 0;
 	for (size_t i = 0; i < n && span < window_s; i++) {
@@ -383,7 +383,7 @@ bool screen_trend(const double *dirtied_kbps, const double *written_kbps, const 
 	return true;
 }
 
-int screen_split_rows(int avail, int want, int *bars)
+int screen_calc_split_rows(int avail, int want, int *bars)
 {
 	int least = avail / 4;
 	least = least < 2 ? 2 : least > 12 ? 12 : least;

@@ -8,20 +8,22 @@
 #include <string.h>
 
 #include "sink/cgview.h"
-#include "screen_priv.h"
+#include "screen_cgroups.h"
+#include "screen_paint.h"
+#include "screen_title.h"
 
 /* The page's rows: the columns that fit, in registry order, then the path. */
-static void scr_cg_header(struct screen *s, int y, const struct fig_cg **cols, size_t ncols)
+static void screen_cgroups_header(struct screen *s, int y, const struct fig_cg **cols, size_t ncols)
 {
 	struct scr_line ln = { y, 0, COLS };
 	move(y, 0);
 	for (size_t c = 0; c < ncols; c++)
-		scr_addf(s, &ln, SCR_HEADER, "%*s", cols[c]->screen.width, cols[c]->screen.title);
-	scr_add(s, &ln, SCR_HEADER, "  PATH");
-	scr_fill(s, &ln, SCR_HEADER, " ", COLS);
+		screen_paint_addf(s, &ln, SCR_HEADER, "%*s", cols[c]->screen.width, cols[c]->screen.title);
+	screen_paint_add(s, &ln, SCR_HEADER, "  PATH");
+	screen_paint_fill(s, &ln, SCR_HEADER, " ", COLS);
 }
 
-static void scr_cg_row(struct screen *s, int y, const struct cgview_row *r,
+static void screen_cgroups_row(struct screen *s, int y, const struct cgview_row *r,
 		       const struct fig_cg **cols, size_t ncols)
 {
 	struct scr_line ln = { y, 0, COLS };
@@ -30,27 +32,27 @@ static void scr_cg_row(struct screen *s, int y, const struct cgview_row *r,
 		size_t k = (size_t)(cols[c] - fig_cg_table);
 		bool thr = cols[c]->kind == SNAP_XCG_TASK_THROTTLED_MS && (r->have & 1u << k) && r->v[k] > 0;
 		if (r->have & 1u << k)
-			scr_addf(s, &ln, thr ? SCR_WARN : role, "%*.*f", cols[c]->screen.width,
+			screen_paint_addf(s, &ln, thr ? SCR_WARN : role, "%*.*f", cols[c]->screen.width,
 				 cols[c]->screen.prec, r->v[k]);
 		else
-			scr_addf(s, &ln, SCR_DIM, "%*s", cols[c]->screen.width, "-");
+			screen_paint_addf(s, &ln, SCR_DIM, "%*s", cols[c]->screen.width, "-");
 	}
 	char label[300];
 	cgview_label(r, label, sizeof label);
-	scr_add(s, &ln, role, "  ");
+	screen_paint_add(s, &ln, role, "  ");
 	/* a long path keeps its end, which tells cgroups apart: "..a91e279ae20f" */
 	size_t room = ln.xmax > ln.x ? (size_t)(ln.xmax - ln.x) : 0, len = strlen(label);
 	if (len > room && room > 2) {
-		scr_add(s, &ln, SCR_DIM, "..");
-		scr_add(s, &ln, role, label + len - (room - 2));
+		screen_paint_add(s, &ln, SCR_DIM, "..");
+		screen_paint_add(s, &ln, role, label + len - (room - 2));
 	} else {
-		scr_add(s, &ln, role, label);
+		screen_paint_add(s, &ln, role, label);
 	}
 }
 
 /* The columns that fit, level by level (the throttled time and the dirty
  * pages first), shown in registry order.  Returns how many. */
-static size_t scr_cg_cols(const struct fig_cg **cols)
+static size_t screen_cgroups_cols(const struct fig_cg **cols)
 {
 	bool take[FIG_CG_MAX] = { false };
 	int width = 2 + 8;	/* the path's gap and its first characters */
@@ -69,17 +71,17 @@ static size_t scr_cg_cols(const struct fig_cg **cols)
 	return n;
 }
 
-void scr_draw_cgroups(struct screen *s)
+void screen_cgroups_draw(struct screen *s)
 {
-	scr_draw_top_line(s);
-	scr_draw_rule(s, 1, "memory cgroups (C: back)   KiB, KiB/s; THR_MS: ms/s its tasks were paused");
+	screen_title_draw(s);
+	screen_paint_rule(s, 1, "memory cgroups (C: back)   KiB, KiB/s; THR_MS: ms/s its tasks were paused");
 	const struct fig_cg *cols[FIG_CG_MAX];
-	size_t ncols = scr_cg_cols(cols);
-	scr_cg_header(s, 2, cols, ncols);
+	size_t ncols = screen_cgroups_cols(cols);
+	screen_cgroups_header(s, 2, cols, ncols);
 	int y = 3, ymax = LINES - 1;
 	if (!s->f || !s->f->cur->ncg || cgview_build(&s->cgv, s->f->prev, s->f->cur, s->f->sys.dt_s) < 0) {
 		struct scr_line ln = { y, 0, COLS };
-		scr_add(s, &ln, SCR_DIM, "no memory cgroup in this sample (the kernel writeback loop needs "
+		screen_paint_add(s, &ln, SCR_DIM, "no memory cgroup in this sample (the kernel writeback loop needs "
 			"root; a recording made without it has none)");
 		return;
 	}
@@ -88,18 +90,19 @@ void scr_draw_cgroups(struct screen *s)
 		if (s->cgv.row[i].idle && !s->show_idle)
 			hidden++;
 		else if (y < ymax - 1)
-			scr_cg_row(s, y++, &s->cgv.row[i], cols, ncols);
+			screen_cgroups_row(s, y++, &s->cgv.row[i], cols, ncols);
 		else
 			more++;	/* below the last row: counted, not cut silently */
 	}
 	struct scr_line ln = { y, 0, COLS };
 	if (more)
-		scr_addf(s, &ln, SCR_DIM, "%zu more below the screen  ", more);
+		screen_paint_addf(s, &ln, SCR_DIM, "%zu more below the screen  ", more);
 	if (hidden)
-		scr_addf(s, &ln, SCR_DIM, "%zu idle cgroup%s hidden (a: show)", hidden, hidden == 1 ? "" : "s");
+		screen_paint_addf(s, &ln, SCR_DIM, "%zu idle cgroup%s hidden (a: show)", hidden,
+				  hidden == 1 ? "" : "s");
 }
 
-bool scr_cgroups_key(struct screen *s, int ch, struct screen_req *req)
+bool screen_cgroups_key(struct screen *s, int ch, struct screen_req *req)
 {
 	(void)req;
 	switch (ch) {
@@ -119,7 +122,7 @@ bool scr_cgroups_key(struct screen *s, int ch, struct screen_req *req)
 	return false;
 }
 
-void scr_cgroups_free(struct screen *s)
+void screen_cgroups_free(struct screen *s)
 {
 	cgview_free(&s->cgv);
 }

@@ -2,11 +2,7 @@
  * screen_devices.c - the device table: which devices show (filter, idle),
  * in what order (sort column), which columns fit the width, the selected
  * row and scrolling, and a sparkline of each device's recent writes.
- *
- * The columns are the figure registry's rows with a screen title (figure.h);
- * a column with a level above 0 is added, in level order, only when the
- * terminal is wide enough, and the flush and discard columns only when some
- * device shown has done any.
+ * Columns are the figure registry's rows with a screen title (figure.h).
  * No cap on devices: the row order is an index array grown with the set.
  */
 #include <ctype.h>
@@ -18,7 +14,12 @@
 #include "core/figure.h"
 #include "util/grow.h"
 #include "core/ident.h"
-#include "screen_priv.h"
+#include "screen/screen_calc.h"
+#include "screen_clock.h"
+#include "screen_devices.h"
+#include "screen_graph.h"
+#include "screen_paint.h"
+#include "screen_say.h"
 #include "util/topk.h"
 
 #define SCR_NAME_MIN 12
@@ -36,7 +37,7 @@
 #define SCR_DIPS_LATELY_NS (60 * (int64_t)1000000000)
 
 /* The columns, in screen order, from the figure registry: once per screen. */
-void scr_cols_init(struct screen *s)
+void screen_devices_cols_init(struct screen *s)
 {
 	s->ncols = fig_dev_screen_cols(s->cols, SCR_MAX_COLS);
 	s->max_level = 0;
@@ -45,16 +46,16 @@ void scr_cols_init(struct screen *s)
 			s->max_level = s->cols[c]->screen.level;
 	s->write_col = fig_dev_write_rate();
 	const struct fig_dev *first = fig_dev_sort_first();
-	s->sort_col = first ? scr_col_by_title(s, first->screen.title) : -1;
+	s->sort_col = first ? screen_devices_col_by_title(s, first->screen.title) : -1;
 }
 
 /* The columns that fit this width, and the name and sparkline widths. */
-struct scr_layout {
+struct screen_devices_layout {
 	bool on[SCR_MAX_COLS];
 	int name_w, spark_w;
 };
 
-static bool scr_col_needed(const struct screen *s, const struct fig_dev *c)
+static bool screen_devices_col_needed(const struct screen *s, const struct fig_dev *c)
 {
 	return fig_dev_wanted(c, s->want_discard, s->want_flush);
 }
@@ -62,12 +63,13 @@ static bool scr_col_needed(const struct screen *s, const struct fig_dev *c)
 /* Add the optional columns that fit, in level order, keeping room for a
  * readable name and a useful sparkline: who a device is matters more than
  * its merge counts. */
-static void scr_layout_optional(const struct screen *s, int width, struct scr_layout *L, int *used)
+static void screen_devices_layout_optional(const struct screen *s, int width,
+					   struct screen_devices_layout *L, int *used)
 {
 	for (int level = 1; level <= s->max_level; level++)
 		for (size_t c = 0; c < s->ncols; c++) {
 			const struct fig_dev *col = s->cols[c];
-			if (col->screen.level != level || !scr_col_needed(s, col))
+			if (col->screen.level != level || !screen_devices_col_needed(s, col))
 				continue;
 			if (width - *used - col->screen.width < SCR_NAME_PREF + 1 + SCR_SPARK_PREF)
 				return;
@@ -80,17 +82,17 @@ static void scr_layout_optional(const struct screen *s, int width, struct scr_la
  * it must not come and go with every burst. */
 #define SCR_COL_HOLD_NS 10000000000ull
 
-static bool scr_col_quiet(const struct screen *s, unsigned need)
+static bool screen_devices_col_quiet(const struct screen *s, unsigned need)
 {
 	uint64_t seen = need == FIG_NEED_FLUSH ? s->flush_seen_ns : s->discard_seen_ns;
-	return !seen || scr_now_ns() - seen > SCR_COL_HOLD_NS;
+	return !seen || screen_clock_now_ns() - seen > SCR_COL_HOLD_NS;
 }
 
-static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
+static void screen_devices_layout(const struct screen *s, int width, struct screen_devices_layout *L)
 {
 	int used = 1;	/* the dip marker */
 	for (size_t c = 0; c < s->ncols; c++) {
-		L->on[c] = s->cols[c]->screen.level == 0 && scr_col_needed(s, s->cols[c]);
+		L->on[c] = s->cols[c]->screen.level == 0 && screen_devices_col_needed(s, s->cols[c]);
 		used += L->on[c] ? s->cols[c]->screen.width : 0;
 	}
 	/* Narrow: the discard, then the flush columns give way to the name. */
@@ -105,11 +107,11 @@ static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 	 * while) give way before a name is cut: the name tells devices apart. */
 	for (size_t g = 0; g < 2; g++)
 		for (size_t c = s->ncols; c-- > 0 && width - used < s->label_max + 1 + SCR_SPARK_MIN;)
-			if (L->on[c] && (s->cols[c]->need & give_way[g]) && scr_col_quiet(s, give_way[g])) {
+			if (L->on[c] && (s->cols[c]->need & give_way[g]) && screen_devices_col_quiet(s, give_way[g])) {
 				L->on[c] = false;
 				used -= s->cols[c]->screen.width;
 			}
-	scr_layout_optional(s, width, L, &used);
+	screen_devices_layout_optional(s, width, L, &used);
 	int rest = width - used;	/* name, a space, the sparkline */
 	int name = rest - 1 - SCR_SPARK_PREF;
 	name = name < SCR_NAME_MIN ? SCR_NAME_MIN : name > SCR_NAME_MAX ? SCR_NAME_MAX : name;
@@ -124,7 +126,7 @@ static void scr_layout(const struct screen *s, int width, struct scr_layout *L)
 
 /* ---- names, keys and the filter ---- */
 
-static void scr_append(char *buf, size_t len, const char *text, size_t n)
+static void screen_devices_append(char *buf, size_t len, const char *text, size_t n)
 {
 	size_t have = strlen(buf);
 	if (have + 1 >= len)
@@ -135,22 +137,22 @@ static void scr_append(char *buf, size_t len, const char *text, size_t n)
 	buf[have + n] = '\0';
 }
 
-const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len)
+const char *screen_devices_label(const struct dev_counters *d, char *buf, size_t len)
 {
 	const struct dev_ident *id = d->ident;
 	buf[0] = '\0';
 	const char *base = id && id->label_short ? id->label_short : d->name;
-	scr_append(buf, len, base, strlen(base));
+	screen_devices_append(buf, len, base, strlen(base));
 	if (id && id->mounts) {
 		size_t first = strcspn(id->mounts, " ");
-		scr_append(buf, len, " ", 1);
-		scr_append(buf, len, id->mounts, first);
+		screen_devices_append(buf, len, " ", 1);
+		screen_devices_append(buf, len, id->mounts, first);
 		if (id->mounts[first])
-			scr_append(buf, len, "+", 1);	/* mounted in more places */
+			screen_devices_append(buf, len, "+", 1);	/* mounted in more places */
 	}
 	if (id && id->fstype) {
-		scr_append(buf, len, " ", 1);
-		scr_append(buf, len, id->fstype, strlen(id->fstype));
+		screen_devices_append(buf, len, " ", 1);
+		screen_devices_append(buf, len, id->fstype, strlen(id->fstype));
 	}
 	/* One byte, one column: anything else would break the table. */
 	for (char *p = buf; *p; p++)
@@ -159,9 +161,9 @@ const char *scr_dev_label(const struct dev_counters *d, char *buf, size_t len)
 	return buf;
 }
 
-const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf, size_t len)
+const char *screen_devices_label_fit(const struct dev_counters *d, int width, char *buf, size_t len)
 {
-	scr_dev_label(d, buf, len);
+	screen_devices_label(d, buf, len);
 	const struct dev_ident *id = d->ident;
 	if ((int)strlen(buf) <= width || width <= 0 || !id)
 		return buf;
@@ -174,14 +176,14 @@ const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf
 	size_t tail_len = id->mounts ? first : tail ? strlen(tail) : 0;
 	int room = width - (int)strlen(base) - 1;
 	buf[0] = '\0';
-	scr_append(buf, len, base, strlen(base));
+	screen_devices_append(buf, len, base, strlen(base));
 	if (tail && room >= 4) {
-		scr_append(buf, len, " ", 1);
+		screen_devices_append(buf, len, " ", 1);
 		if ((int)tail_len > room) {
-			scr_append(buf, len, "..", 2);
-			scr_append(buf, len, tail + tail_len - (size_t)(room - 2), (size_t)(room - 2));
+			screen_devices_append(buf, len, "..", 2);
+			screen_devices_append(buf, len, tail + tail_len - (size_t)(room - 2), (size_t)(room - 2));
 		} else {
-			scr_append(buf, len, tail, tail_len);
+			screen_devices_append(buf, len, tail, tail_len);
 		}
 	}
 	for (char *p = buf; *p; p++)
@@ -190,7 +192,7 @@ const char *scr_dev_label_fit(const struct dev_counters *d, int width, char *buf
 	return buf;
 }
 
-bool scr_set_filter(struct screen *s, const char *text)
+bool screen_devices_set_filter(struct screen *s, const char *text)
 {
 	if (!text || !*text) {
 		if (s->have_filter)
@@ -204,7 +206,7 @@ bool scr_set_filter(struct screen *s, const char *text)
 	if (rc != 0) {
 		char why[128];
 		regerror(rc, &re, why, sizeof why);
-		screen_message(s, "filter '%s': %s", text, why);
+		screen_say_answer(s, "filter '%s': %s", text, why);
 		return false;
 	}
 	if (s->have_filter)
@@ -216,24 +218,25 @@ bool scr_set_filter(struct screen *s, const char *text)
 	return true;
 }
 
-static bool scr_match(const struct screen *s, const char *text)
+static bool screen_devices_match(const struct screen *s, const char *text)
 {
 	return text && regexec(&s->filter, text, 0, NULL, 0) == 0;
 }
 
-static bool scr_filter_match(const struct screen *s, const struct dev_counters *d)
+static bool screen_devices_filter_match(const struct screen *s, const struct dev_counters *d)
 {
 	const struct dev_ident *id = d->ident;
-	return scr_match(s, d->name) ||
-	       (id && (scr_match(s, id->label_short) || scr_match(s, id->dm_name) ||
-		       scr_match(s, id->md_name) || scr_match(s, id->mounts) ||
-		       scr_match(s, id->fstype) || scr_match(s, id->fs_label) || scr_match(s, id->key)));
+	return screen_devices_match(s, d->name) ||
+	       (id && (screen_devices_match(s, id->label_short) || screen_devices_match(s, id->dm_name) ||
+		       screen_devices_match(s, id->md_name) || screen_devices_match(s, id->mounts) ||
+		       screen_devices_match(s, id->fstype) || screen_devices_match(s, id->fs_label) ||
+		       screen_devices_match(s, id->key)));
 }
 
 /* Whether device i passes the filter.  Matching is eight regexec calls: the verdict is kept
  * per device until the filter or the device's identity changes (an identity lives as long as
  * the device does and is replaced, not changed, when its names change). */
-static bool scr_selected_by_filter(struct screen *s, size_t i)
+static bool screen_devices_selected_by_filter(struct screen *s, size_t i)
 {
 	if (!s->have_filter)
 		return true;
@@ -246,12 +249,12 @@ static bool scr_selected_by_filter(struct screen *s, size_t i)
 		m->major = d->major;
 		m->minor = d->minor;
 		memcpy(m->name, d->name, sizeof m->name);
-		m->ok = scr_filter_match(s, d);
+		m->ok = screen_devices_filter_match(s, d);
 	}
 	return m->ok;
 }
 
-void scr_devs_free(struct screen *s)
+void screen_devices_free(struct screen *s)
 {
 	if (s->have_filter)
 		regfree(&s->filter);
@@ -274,13 +277,13 @@ void scr_devs_free(struct screen *s)
 /* The table shows a page of rows of maybe thousands of devices, so a frame does not sort
  * them all: it gives each device shown a sort key (one figure, from what the step derived
  * anyway where it can), and the rows up to the last one drawn are selected from those keys
- * (scr_order_upto), the rest left unordered.  Ties go by the device's place in name order,
+ * (screen_devices_order_upto), the rest left unordered.  Ties go by the device's place in name order,
  * a number kept until the set of devices changes. */
 
-/* Device i's sort key for a column other than the write rate (scr_devs_update takes that one
+/* Device i's sort key for a column other than the write rate (screen_devices_update takes that one
  * as the step derived it): its figure, or +-INFINITY (at the end) without one; briefs are the
  * frame's (asked once a frame, not a device). */
-static double scr_sort_key(const struct screen *s, size_t i, const struct dev_rates *briefs)
+static double screen_devices_sort_key(const struct screen *s, size_t i, const struct dev_rates *briefs)
 {
 	const struct fig_dev *col = s->cols[s->sort_col];
 	double none = col->sort == FIG_SORT_DESC ? -INFINITY : INFINITY;
@@ -291,13 +294,13 @@ static double scr_sort_key(const struct screen *s, size_t i, const struct dev_ra
 }
 
 /* Each device's place in name order, when the devices are not the ones of the last frame. */
-static int scr_name_cmp(const void *a, const void *b, void *arg)
+static int screen_devices_name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct dev_counters *dev = arg;
-	return screen_name_cmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
+	return screen_calc_name_cmp(dev[*(const uint32_t *)a].name, dev[*(const uint32_t *)b].name);
 }
 
-static bool scr_name_ranks(struct screen *s)
+static bool screen_devices_name_ranks(struct screen *s)
 {
 	const struct snapshot *cur = s->f->cur;
 	bool same = s->nrank == cur->ndev;
@@ -321,7 +324,7 @@ static bool scr_name_ranks(struct screen *s)
 		s->rank_dev[i].minor = cur->dev[i].minor;
 		memcpy(s->rank_dev[i].name, cur->dev[i].name, sizeof s->rank_dev[i].name);
 	}
-	qsort_r(by_name, cur->ndev, sizeof *by_name, scr_name_cmp, cur->dev);
+	qsort_r(by_name, cur->ndev, sizeof *by_name, screen_devices_name_cmp, cur->dev);
 	for (size_t k = 0; k < cur->ndev; k++)
 		s->name_rank[by_name[k]] = (uint32_t)k;
 	free(by_name);
@@ -330,7 +333,7 @@ static bool scr_name_ranks(struct screen *s)
 	return true;
 }
 
-static bool scr_devs_grow(struct screen *s, size_t n)
+static bool screen_devices_grow(struct screen *s, size_t n)
 {
 	size_t had = s->cap_order;
 	if (n <= had)
@@ -348,7 +351,7 @@ static bool scr_devs_grow(struct screen *s, size_t n)
 }
 
 /* Device i's series in the history (NULL: none), found at its place in the frame. */
-static const struct hist_series *scr_dev_series(const struct screen *s, size_t i)
+static const struct hist_series *screen_devices_series(const struct screen *s, size_t i)
 {
 	const char *const *keys = frame_dev_keys(s->f);
 	const uint64_t *ids = frame_dev_ids(s->f);
@@ -357,23 +360,23 @@ static const struct hist_series *scr_dev_series(const struct screen *s, size_t i
 
 /* Did device i dip in the last SCR_DIPS_LATELY_NS of samples (this frame's time), by the
  * history's marks? */
-static bool scr_dipped_lately(const struct screen *s, size_t i)
+static bool screen_devices_dipped_lately(const struct screen *s, size_t i)
 {
-	const struct hist_series *hs = scr_dev_series(s, i);
+	const struct hist_series *hs = screen_devices_series(s, i);
 	int64_t at, now = s->f->cur->wall_ns;
 	return hs && history_last_dip(s->h, hs, &at) && at <= now && now - at <= SCR_DIPS_LATELY_NS;
 }
 
-static bool scr_dev_shown(const struct screen *s, size_t i, const struct dev_rates *briefs)
+static bool screen_devices_shown(const struct screen *s, size_t i, const struct dev_rates *briefs)
 {
 	const struct dev_rates *r = &briefs[i];
 	bool dip = s->f->dev_dip && s->f->dev_dip[i];
 	if (s->only_dips)
-		return dip || scr_dipped_lately(s, i);
+		return dip || screen_devices_dipped_lately(s, i);
 	return s->show_idle || dip || (r->status == RATE_OK && r->active);
 }
 
-void scr_order_upto(struct screen *s, size_t n)
+void screen_devices_order_upto(struct screen *s, size_t n)
 {
 	if (n > s->norder)
 		n = s->norder;
@@ -387,7 +390,7 @@ void scr_order_upto(struct screen *s, size_t n)
 }
 
 /* Where the selected device is in the order: the candidates before it, counted. */
-static bool scr_rank_of_sel(struct screen *s, size_t *rank)
+static bool screen_devices_rank_of_sel(struct screen *s, size_t *rank)
 {
 	for (size_t k = 0; k < s->norder; k++) {
 		const struct dev_counters *d = &s->f->cur->dev[s->cand[k].idx];
@@ -402,32 +405,32 @@ static bool scr_rank_of_sel(struct screen *s, size_t *rank)
 
 /* Once the user has picked a row, the selection follows that device when the order
  * changes; until then it stays on the top row. */
-static void scr_keep_selection(struct screen *s)
+static void screen_devices_keep_selection(struct screen *s)
 {
 	if (!s->have_sel) {
 		s->sel = 0;
 		return;
 	}
-	if (scr_rank_of_sel(s, &s->sel))
+	if (screen_devices_rank_of_sel(s, &s->sel))
 		return;
 	/* the device is gone or hidden: stay at the same place in the table */
 	if (s->sel >= s->norder)
 		s->sel = s->norder ? s->norder - 1 : 0;
 	if (s->norder) {
-		scr_order_upto(s, s->sel + 1);
+		screen_devices_order_upto(s, s->sel + 1);
 		s->sel_major = s->f->cur->dev[s->order[s->sel]].major;
 		s->sel_minor = s->f->cur->dev[s->order[s->sel]].minor;
 	}
 }
 
-void scr_devs_update(struct screen *s)
+void screen_devices_update(struct screen *s)
 {
 	s->norder = s->nselected = s->nsorted = 0;
 	s->want_flush = s->want_discard = false;
 	if (!s->f)
 		return;
 	const struct snapshot *cur = s->f->cur;
-	if (!scr_devs_grow(s, cur->ndev) || !scr_name_ranks(s))
+	if (!screen_devices_grow(s, cur->ndev) || !screen_devices_name_ranks(s))
 		return;	/* an empty table this frame; the next may fit */
 	s->key_asc = s->sort_col >= 0 && s->cols[s->sort_col]->sort == FIG_SORT_ASC;
 	const struct dev_rates *briefs = frame_dev_briefs(s->f);
@@ -445,10 +448,10 @@ void scr_devs_update(struct screen *s)
 	bool want_flush = false, want_discard = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *d = &cur->dev[i];
-		if (!scr_selected_by_filter(s, i))
+		if (!screen_devices_selected_by_filter(s, i))
 			continue;
 		nselected++;
-		if (!scr_dev_shown(s, i, briefs))
+		if (!screen_devices_shown(s, i, briefs))
 			continue;
 		struct topk_item *c = &cand[norder++];
 		c->idx = (uint32_t)i;
@@ -456,7 +459,7 @@ void scr_devs_update(struct screen *s)
 		if (by_write)	/* the default: the rate the dip detector was given */
 			c->key = write_kbps[i] < 0 ? none : write_kbps[i];
 		else
-			c->key = keyed ? scr_sort_key(s, i, briefs) : 0.0;
+			c->key = keyed ? screen_devices_sort_key(s, i, briefs) : 0.0;
 		/* "has them": the device has done flushes or discards at all */
 		want_flush |= d->nfields >= 17 && d->f[DS_FL_IOS] > 0;
 		want_discard |= d->nfields >= 15 && d->f[DS_DC_IOS] > 0;
@@ -465,16 +468,16 @@ void scr_devs_update(struct screen *s)
 	s->nselected = nselected;
 	s->want_flush = want_flush;
 	s->want_discard = want_discard;
-	scr_keep_selection(s);
+	screen_devices_keep_selection(s);
 }
 
-size_t scr_order_at(struct screen *s, size_t k)
+size_t screen_devices_order_at(struct screen *s, size_t k)
 {
-	scr_order_upto(s, k + 1);
+	screen_devices_order_upto(s, k + 1);
 	return s->order[k];
 }
 
-const struct dev_counters *scr_selected(struct screen *s, size_t *index)
+const struct dev_counters *screen_devices_selected(struct screen *s, size_t *index)
 {
 	if (!s->f)
 		return NULL;
@@ -482,7 +485,7 @@ const struct dev_counters *scr_selected(struct screen *s, size_t *index)
 	if (!s->have_sel) {	/* the top row */
 		if (!s->norder)
 			return NULL;
-		size_t i = scr_order_at(s, 0);
+		size_t i = screen_devices_order_at(s, 0);
 		if (index)
 			*index = i;
 		return &cur->dev[i];
@@ -496,11 +499,11 @@ const struct dev_counters *scr_selected(struct screen *s, size_t *index)
 	return NULL;
 }
 
-void scr_note_selection(struct screen *s)
+void screen_devices_note_selection(struct screen *s)
 {
 	if (!s->norder)
 		return;
-	const struct dev_counters *d = &s->f->cur->dev[scr_order_at(s, s->sel)];
+	const struct dev_counters *d = &s->f->cur->dev[screen_devices_order_at(s, s->sel)];
 	s->sel_major = d->major;
 	s->sel_minor = d->minor;
 	s->have_sel = true;
@@ -508,11 +511,11 @@ void scr_note_selection(struct screen *s)
 
 /* ---- drawing ---- */
 
-static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
+static void screen_devices_draw_header(struct screen *s, int y, const struct screen_devices_layout *L)
 {
 	struct scr_line ln = { y, 0, COLS };
 	char buf[192];
-	attr_t a = scr_attr(s, SCR_HEADER);
+	attr_t a = screen_paint_attr(s, SCR_HEADER);
 	attron(a);
 	mvhline(y, 0, ' ', COLS);
 	attroff(a);
@@ -523,7 +526,7 @@ static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
 	else
 		snprintf(buf, sizeof buf, " DEVICE%s", by_name);
 	struct scr_line name = { y, 0, L->name_w + 1 };
-	scr_add(s, &name, SCR_HEADER, buf);	/* (the row is already blank in the header colour) */
+	screen_paint_add(s, &name, SCR_HEADER, buf);	/* (the row is already blank in the header colour) */
 	ln.x = L->name_w + 1;
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
@@ -532,14 +535,14 @@ static void scr_draw_header(struct screen *s, int y, const struct scr_layout *L)
 		const char *arrow = (int)c == s->sort_col ? (s->sort_rev ? (s->utf8 ? "\u25b2" : "^") :
 						(s->utf8 ? "\u25bc" : "v")) : "";
 		int pad = col->width - (int)strlen(col->title) - (*arrow ? 1 : 0);
-		scr_addf(s, &ln, SCR_HEADER, "%*s", pad, "");
-		scr_add(s, &ln, SCR_HEADER, arrow);
-		scr_add(s, &ln, SCR_HEADER, col->title);
+		screen_paint_addf(s, &ln, SCR_HEADER, "%*s", pad, "");
+		screen_paint_add(s, &ln, SCR_HEADER, arrow);
+		screen_paint_add(s, &ln, SCR_HEADER, col->title);
 	}
-	scr_add(s, &ln, SCR_HEADER, " writes");
+	screen_paint_add(s, &ln, SCR_HEADER, " writes");
 }
 
-static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_layout *L, bool sel)
+static void screen_devices_draw_row(struct screen *s, int y, size_t i, const struct screen_devices_layout *L, bool sel)
 {
 	const struct dev_counters *d = &s->f->cur->dev[i];
 	const struct dev_rates *r = frame_dev_rate(s->f, i);
@@ -547,33 +550,34 @@ static void scr_draw_row(struct screen *s, int y, size_t i, const struct scr_lay
 	enum scr_role role = dip ? SCR_DIP : (r->status == RATE_OK && r->active) ? SCR_NORMAL : SCR_DIM;
 	struct scr_line ln = { y, 0, COLS };
 	char name[160], v[24];
-	scr_add(s, &ln, SCR_DIP, dip ? "!" : " ");
+	screen_paint_add(s, &ln, SCR_DIP, dip ? "!" : " ");
 	/* the label and the cells, all in the row's colour, put in as one text */
 	char text[512];
-	size_t n = screen_pad_into(text, sizeof text, 0,
-				   scr_dev_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
+	size_t n = screen_calc_pad_into(text, sizeof text, 0,
+				   screen_devices_label_fit(d, L->name_w, name, sizeof name), L->name_w, true);
 	for (size_t c = 0; c < s->ncols; c++) {
 		if (!L->on[c])
 			continue;
 		const struct fig_dev *col = s->cols[c];
-		screen_fmt_num(scr_col_value(col, r), col->screen.width - 1, col->screen.prec, v, sizeof v);
-		n = screen_pad_into(text, sizeof text, n, v, col->screen.width, false);
+		screen_calc_fmt_num(screen_devices_col_value(col, r), col->screen.width - 1, col->screen.prec,
+				    v, sizeof v);
+		n = screen_calc_pad_into(text, sizeof text, n, v, col->screen.width, false);
 	}
-	scr_add(s, &ln, role, text);
-	scr_add(s, &ln, SCR_NORMAL, " ");
-	const struct hist_series *hs = scr_dev_series(s, i);
-	if (hs && L->spark_w > 0 && scr_scratch(s, (size_t)L->spark_w)) {
+	screen_paint_add(s, &ln, role, text);
+	screen_paint_add(s, &ln, SCR_NORMAL, " ");
+	const struct hist_series *hs = screen_devices_series(s, i);
+	if (hs && L->spark_w > 0 && screen_graph_scratch(s, (size_t)L->spark_w)) {
 		history_series(s->h, hs, history_dev_field(fig_dev_write_rate()), s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
-		scr_draw_spark(s, &ln, s->vals, s->dips, L->spark_w, SCR_SPARK_FLOOR_KBPS);
+		screen_graph_spark(s, &ln, s->vals, s->dips, L->spark_w, SCR_SPARK_FLOOR_KBPS);
 	}
 	if (sel) {
-		attr_t a = scr_attr(s, dip ? SCR_SELECT_DIP : SCR_SELECT);
+		attr_t a = screen_paint_attr(s, dip ? SCR_SELECT_DIP : SCR_SELECT);
 		mvchgat(y, 0, -1, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
 	}
 }
 
-static void scr_draw_empty(struct screen *s, int y)
+static void screen_devices_draw_empty(struct screen *s, int y)
 {
 	const char *why;
 	if (!s->f || !s->f->prev)
@@ -585,14 +589,14 @@ static void scr_draw_empty(struct screen *s, int y)
 	else
 		why = "  no device is busy (a: show idle devices too)";
 	struct scr_line ln = { y, 0, COLS };
-	scr_add(s, &ln, SCR_DIM, why);
+	screen_paint_add(s, &ln, SCR_DIM, why);
 }
 
 /* What the layout needs of the rows on show: their longest label, and
  * whether any had flushes or discards this frame. */
-static void scr_measure_rows(struct screen *s, int page)
+static void screen_devices_measure_rows(struct screen *s, int page)
 {
-	uint64_t now = scr_now_ns();
+	uint64_t now = screen_clock_now_ns();
 	s->label_max = 0;
 	for (int r = 0; r < page && s->top + (size_t)r < s->norder; r++) {
 		size_t i = s->order[s->top + (size_t)r];
@@ -609,12 +613,12 @@ static void scr_measure_rows(struct screen *s, int page)
 				s->discard_seen_ns = now;
 		}
 		char label[160];
-		int n = (int)strlen(scr_dev_label(&s->f->cur->dev[i], label, sizeof label));
+		int n = (int)strlen(screen_devices_label(&s->f->cur->dev[i], label, sizeof label));
 		s->label_max = n > s->label_max ? n : s->label_max;
 	}
 }
 
-void scr_draw_devices(struct screen *s, int y, int rows)
+void screen_devices_draw(struct screen *s, int y, int rows)
 {
 	int page = rows - 1;	/* the header takes a row */
 	s->table_rows = page > 0 ? page : 1;
@@ -625,25 +629,25 @@ void scr_draw_devices(struct screen *s, int y, int rows)
 	if (s->top + (size_t)s->table_rows > s->norder)
 		s->top = s->norder > (size_t)s->table_rows ? s->norder - (size_t)s->table_rows : 0;
 	if (s->norder) {
-		scr_order_upto(s, s->top + (size_t)page);
-		scr_measure_rows(s, page);
+		screen_devices_order_upto(s, s->top + (size_t)page);
+		screen_devices_measure_rows(s, page);
 	}
-	struct scr_layout L;
-	scr_layout(s, COLS, &L);
-	scr_draw_header(s, y, &L);
+	struct screen_devices_layout L;
+	screen_devices_layout(s, COLS, &L);
+	screen_devices_draw_header(s, y, &L);
 	if (!s->norder) {
-		scr_draw_empty(s, y + 1);
+		screen_devices_draw_empty(s, y + 1);
 		return;
 	}
 	for (int r = 0; r < page && s->top + (size_t)r < s->norder; r++) {
 		size_t k = s->top + (size_t)r;
-		scr_draw_row(s, y + 1 + r, s->order[k], &L, k == s->sel);
+		screen_devices_draw_row(s, y + 1 + r, s->order[k], &L, k == s->sel);
 	}
 }
 
 /* ---- keys: selection, scrolling, sorting, idle devices ---- */
 
-static void scr_move_sel(struct screen *s, long delta)
+static void screen_devices_move_sel(struct screen *s, long delta)
 {
 	if (!s->norder)
 		return;
@@ -653,14 +657,14 @@ static void scr_move_sel(struct screen *s, long delta)
 	if (to >= (long)s->norder)
 		to = (long)s->norder - 1;
 	s->sel = (size_t)to;
-	scr_note_selection(s);
+	screen_devices_note_selection(s);
 }
 
 /* The next sort column among those shown (-1, the name, comes first). */
-static void scr_step_sort(struct screen *s, int dir)
+static void screen_devices_step_sort(struct screen *s, int dir)
 {
-	struct scr_layout L;
-	scr_layout(s, COLS, &L);
+	struct screen_devices_layout L;
+	screen_devices_layout(s, COLS, &L);
 	int c = s->sort_col;
 	for (size_t tries = 0; tries <= s->ncols; tries++) {
 		c += dir;
@@ -674,7 +678,7 @@ static void scr_step_sort(struct screen *s, int dir)
 	s->sort_col = c;
 }
 
-int scr_col_by_title(const struct screen *s, const char *title)
+int screen_devices_col_by_title(const struct screen *s, const char *title)
 {
 	for (size_t c = 0; c < s->ncols; c++)
 		if (strcmp(s->cols[c]->screen.title, title) == 0)
@@ -683,7 +687,7 @@ int scr_col_by_title(const struct screen *s, const char *title)
 }
 
 /* The column a key sorts by (figure.h: screen.key), -1 if none. */
-static int scr_col_by_key(const struct screen *s, int ch)
+static int screen_devices_col_by_key(const struct screen *s, int ch)
 {
 	for (size_t c = 0; ch > 0 && c < s->ncols; c++)
 		if (s->cols[c]->screen.key == ch)
@@ -691,25 +695,25 @@ static int scr_col_by_key(const struct screen *s, int ch)
 	return -1;
 }
 
-double scr_col_value(const struct fig_dev *col, const struct dev_rates *r)
+double screen_devices_col_value(const struct fig_dev *col, const struct dev_rates *r)
 {
 	return fig_dev_available(col, r) ? fig_dev_value(col, r) * col->screen.scale : NAN;
 }
 
-bool scr_set_sort(struct screen *s, const char *name)
+bool screen_devices_set_sort(struct screen *s, const char *name)
 {
 	if (strcmp(name, "name") == 0) {
 		s->sort_col = -1;
 		return true;
 	}
-	int c = scr_col_by_title(s, name);
+	int c = screen_devices_col_by_title(s, name);
 	if (c < 0)
 		return false;
 	s->sort_col = c;
 	return true;
 }
 
-bool screen_sort_known(const char *name)
+bool screen_devices_sort_known(const char *name)
 {
 	const struct fig_dev *cols[SCR_MAX_COLS];
 	size_t n = fig_dev_screen_cols(cols, SCR_MAX_COLS);
@@ -719,7 +723,7 @@ bool screen_sort_known(const char *name)
 	return strcmp(name, "name") == 0;
 }
 
-void screen_get_view(const struct screen *s, struct screen_view *v)
+void screen_devices_get_view(const struct screen *s, struct screen_view *v)
 {
 	v->procs_open = s->procs_open;
 	v->sort = s->sort_col < 0 ? "name" : s->cols[s->sort_col]->screen.title;
@@ -728,29 +732,29 @@ void screen_get_view(const struct screen *s, struct screen_view *v)
 	v->show_idle = s->show_idle;
 }
 
-bool scr_devs_key(struct screen *s, int ch)
+bool screen_devices_key(struct screen *s, int ch)
 {
 	long page = s->table_rows > 1 ? s->table_rows - 1 : 1;
 	switch (ch) {
-	case KEY_UP: case 'k': scr_move_sel(s, -1); return true;
-	case KEY_DOWN: case 'j': scr_move_sel(s, 1); return true;
-	case KEY_PPAGE: scr_move_sel(s, -page); return true;
-	case KEY_NPAGE: scr_move_sel(s, page); return true;
-	case KEY_HOME: case 'g': scr_move_sel(s, -(long)s->norder); return true;
-	case KEY_END: case 'G': scr_move_sel(s, (long)s->norder); return true;
-	case '<': scr_step_sort(s, -1); break;
-	case '>': scr_step_sort(s, 1); break;
+	case KEY_UP: case 'k': screen_devices_move_sel(s, -1); return true;
+	case KEY_DOWN: case 'j': screen_devices_move_sel(s, 1); return true;
+	case KEY_PPAGE: screen_devices_move_sel(s, -page); return true;
+	case KEY_NPAGE: screen_devices_move_sel(s, page); return true;
+	case KEY_HOME: case 'g': screen_devices_move_sel(s, -(long)s->norder); return true;
+	case KEY_END: case 'G': screen_devices_move_sel(s, (long)s->norder); return true;
+	case '<': screen_devices_step_sort(s, -1); break;
+	case '>': screen_devices_step_sort(s, 1); break;
 	case 'R': s->sort_rev = !s->sort_rev; break;
 	case 'N': s->sort_col = -1; s->sort_rev = false; break;
 	case 'a': s->show_idle = !s->show_idle; break;
 	case '!': s->only_dips = !s->only_dips; break;
 	default:
-		if (scr_col_by_key(s, ch) < 0)
+		if (screen_devices_col_by_key(s, ch) < 0)
 			return false;
-		s->sort_col = scr_col_by_key(s, ch);
+		s->sort_col = screen_devices_col_by_key(s, ch);
 		s->sort_rev = false;
 		break;
 	}
-	scr_devs_update(s);
+	screen_devices_update(s);
 	return true;
 }

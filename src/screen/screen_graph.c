@@ -9,14 +9,17 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "screen_priv.h"
+#include "util/grow.h"
+#include "screen/screen_calc.h"
+#include "screen_graph.h"
+#include "screen_paint.h"
 
-static const char *const scr_blocks_utf8[9] = {
+static const char *const screen_graph_blocks_utf8[9] = {
 	" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
 };
-static const char *const scr_spark_ascii[9] = { " ", ".", ":", "-", "=", "+", "*", "#", "@" };
+static const char *const screen_graph_spark_ascii[9] = { " ", ".", ":", "-", "=", "+", "*", "#", "@" };
 
-static double scr_series_max(const double *vals, int n, double floor_max)
+static double screen_graph_series_max(const double *vals, int n, double floor_max)
 {
 	double max = floor_max;
 	for (int i = 0; i < n; i++)
@@ -26,38 +29,39 @@ static double scr_series_max(const double *vals, int n, double floor_max)
 }
 
 /* One cell of a bar holding eighths (0..8) of its height. */
-static const char *scr_bar_cell(const struct screen *s, int eighths)
+static const char *screen_graph_bar_cell(const struct screen *s, int eighths)
 {
 	if (s->utf8)
-		return scr_blocks_utf8[eighths];
+		return screen_graph_blocks_utf8[eighths];
 	return eighths == 0 ? " " : eighths < 4 ? "." : "#";
 }
 
-static void scr_graph_axis(struct screen *s, int y, int x, int h, double max, bool kb,
+static void screen_graph_axis(struct screen *s, int y, int x, int h, double max, bool kb,
 			   const char *unit)
 {
 	char v[16], label[24];
-	snprintf(label, sizeof label, "%s%s", kb ? screen_fmt_kb(max, v, sizeof v) :
-		 screen_fmt_num(max, 5, 1, v, sizeof v), unit);
+	snprintf(label, sizeof label, "%s%s", kb ? screen_calc_fmt_kb(max, v, sizeof v) :
+		 screen_calc_fmt_num(max, 5, 1, v, sizeof v), unit);
 	struct scr_line ln = { y, 0, x - 1 };
-	scr_addf(s, &ln, SCR_DIM, "%*s", x - 1, label);
+	screen_paint_addf(s, &ln, SCR_DIM, "%*s", x - 1, label);
 	ln = (struct scr_line){ y + h - 1, 0, x - 1 };
-	scr_addf(s, &ln, SCR_DIM, "%*s", x - 1, "0");
+	screen_paint_addf(s, &ln, SCR_DIM, "%*s", x - 1, "0");
 }
 
-void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *vals,
+void screen_graph_draw(struct screen *s, int y, int x, int h, int w, const double *vals,
 		    const bool *dips, const bool *evs, bool kb, const char *unit)
 {
 	if (h < 1 || w < 1)
 		return;
-	double max = scr_series_max(vals, w, 0);
-	scr_graph_axis(s, y, x, h, max, kb, unit);
+	double max = screen_graph_series_max(vals, w, 0);
+	screen_graph_axis(s, y, x, h, max, kb, unit);
 	for (int i = 0; i < w && x + i < COLS; i++) {
-		int e = screen_bar_eighths(vals[i], max, h);
-		attr_t a = scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
+		int e = screen_calc_bar_eighths(vals[i], max, h);
+		attr_t a = screen_paint_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
 		for (int r = 0; r < h && e > r * 8; r++) {
 			int cell = e - r * 8;
-			scr_put_glyph(s, y + h - 1 - r, x + i, scr_bar_cell(s, cell > 8 ? 8 : cell), a);
+			screen_paint_put_glyph(s, y + h - 1 - r, x + i,
+					       screen_graph_bar_cell(s, cell > 8 ? 8 : cell), a);
 		}
 		/* the mark row: knob changes win over dips, both over the baseline */
 		enum scr_role role = SCR_DIM;
@@ -69,23 +73,24 @@ void scr_draw_graph(struct screen *s, int y, int x, int h, int w, const double *
 			role = SCR_DIP;
 			mark = "^";
 		}
-		scr_put_glyph(s, y + h, x + i, mark, scr_attr(s, role));
+		screen_paint_put_glyph(s, y + h, x + i, mark, screen_paint_attr(s, role));
 	}
 }
 
-void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, const bool *dips,
+void screen_graph_spark(struct screen *s, struct scr_line *ln, const double *vals, const bool *dips,
 		    int n, double floor_max)
 {
-	double max = scr_series_max(vals, n, floor_max);
+	double max = screen_graph_series_max(vals, n, floor_max);
 	int m = n < ln->xmax - ln->x ? n : ln->xmax - ln->x;
 	/* the row's cells made first and put in with one call (a call a cell was most of
 	 * drawing a sparkline); cell by cell only when a glyph has no cell */
 	cchar_t cells[256];
 	bool whole = m > 0 && m <= (int)(sizeof cells / sizeof cells[0]);
 	for (int i = 0; whole && i < m; i++) {
-		int level = screen_spark_level(vals[i], max, 8);
-		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
-		const cchar_t *cc = scr_glyph(s, g, scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
+		int level = screen_calc_spark_level(vals[i], max, 8);
+		const char *g = s->utf8 ? screen_graph_blocks_utf8[level] : screen_graph_spark_ascii[level];
+		attr_t a = screen_paint_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH);
+		const cchar_t *cc = screen_paint_glyph(s, g, a);
 		if (cc)
 			cells[i] = *cc;
 		whole = cc != NULL;
@@ -96,9 +101,18 @@ void scr_draw_spark(struct screen *s, struct scr_line *ln, const double *vals, c
 		return;
 	}
 	for (int i = 0; i < n && ln->x < ln->xmax; i++) {
-		int level = screen_spark_level(vals[i], max, 8);
-		const char *g = s->utf8 ? scr_blocks_utf8[level] : scr_spark_ascii[level];
-		scr_put_glyph(s, ln->y, ln->x, g, scr_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
+		int level = screen_calc_spark_level(vals[i], max, 8);
+		const char *g = s->utf8 ? screen_graph_blocks_utf8[level] : screen_graph_spark_ascii[level];
+		screen_paint_put_glyph(s, ln->y, ln->x, g, screen_paint_attr(s, dips && dips[i] ? SCR_DIP : SCR_GRAPH));
 		ln->x++;
 	}
+}
+
+bool screen_graph_scratch(struct screen *s, size_t n)
+{
+	const struct grow_part parts[] = {
+		{ (void **)&s->vals, sizeof *s->vals }, { (void **)&s->dips, sizeof *s->dips },
+		{ (void **)&s->evs, sizeof *s->evs },
+	};
+	return grow_arrays(parts, sizeof parts / sizeof parts[0], &s->cap_vals, n, n) == 0;
 }

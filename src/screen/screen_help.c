@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "core/figure.h"
-#include "screen_priv.h"
+#include "screen_help.h"
+#include "screen_paint.h"
 
 static const struct {
 	const char *keys;
 	const char *what;
-} scr_help_keys[] = {
+} screen_help_keys[] = {
 	{ "q", "quit; on another page: back to the main screen" },
 	{ "space", "pause / resume sampling; on a replay: play / pause" },
 	{ "d", "change the interval (seconds, fractions allowed)" },
@@ -19,7 +20,7 @@ static const struct {
 	{ "Up Down", "select a device; PgUp PgDn Home End (and j k g G) too" },
 	{ "Enter", "the selected device's detail: history, identity, BDI limits" },
 	{ "< > R", "sort by the previous / next column; R reverses the order" },
-	{ NULL, NULL },	/* the sort keys, from the registry: scr_help_sort_keys */
+	{ NULL, NULL },	/* the sort keys, from the registry: screen_help_sort_keys */
 	{ "f /", "filter devices by name or regex (empty: all devices)" },
 	{ "a", "show / hide idle devices" },
 	{ "!", "only the devices that dipped in the last minute / all again" },
@@ -42,7 +43,7 @@ static const struct {
 static const struct {
 	const char *mark;
 	const char *what;
-} scr_help_marks[] = {
+} screen_help_marks[] = {
 	{ "!", "a device whose write rate dipped this interval (red)" },
 	{ "^", "under the graph: an interval in which writes dipped" },
 	{ "*", "under the graph: a knob change; before a knob value: in force" },
@@ -57,7 +58,7 @@ static const struct {
 };
 
 /* Append text to buf (len bytes in all), cut short if it does not fit. */
-static void scr_help_append(char *buf, size_t len, const char *text)
+static void screen_help_append(char *buf, size_t len, const char *text)
 {
 	size_t at = strlen(buf);
 	snprintf(buf + at, len - at, "%s", text);
@@ -65,7 +66,7 @@ static void scr_help_append(char *buf, size_t len, const char *text)
 
 /* The line of the sort keys: the figure the screen sorts by at start, then
  * name, then the other columns that have a key, in the screen's order. */
-static void scr_help_sort_keys(char *keys, size_t klen, char *what, size_t wlen)
+static void screen_help_sort_keys(char *keys, size_t klen, char *what, size_t wlen)
 {
 	const struct fig_dev *cols[64], *first = fig_dev_sort_first();
 	size_t n = fig_dev_screen_cols(cols, sizeof cols / sizeof cols[0]);
@@ -75,65 +76,65 @@ static void scr_help_sort_keys(char *keys, size_t klen, char *what, size_t wlen)
 		if (!cols[c]->screen.key || cols[c] == first)
 			continue;
 		char k[4] = { ' ', cols[c]->screen.key, '\0' };
-		scr_help_append(keys, klen, k);
-		scr_help_append(what, wlen, ", ");
-		scr_help_append(what, wlen, fig_dev_key_word(cols[c]));
+		screen_help_append(keys, klen, k);
+		screen_help_append(what, wlen, ", ");
+		screen_help_append(what, wlen, fig_dev_key_word(cols[c]));
 	}
 }
 
 /* The page as lines: a title, the keys, the marks. */
 enum { SCR_HELP_TITLE, SCR_HELP_BLANK, SCR_HELP_KEY, SCR_HELP_MARKS, SCR_HELP_MARK };
 
-static size_t scr_help_nkeys(void)
+static size_t screen_help_nkeys(void)
 {
-	return sizeof scr_help_keys / sizeof scr_help_keys[0];
+	return sizeof screen_help_keys / sizeof screen_help_keys[0];
 }
 
-static size_t scr_help_lines(void)
+static size_t screen_help_lines(void)
 {
-	return 2 + scr_help_nkeys() + 2 + sizeof scr_help_marks / sizeof scr_help_marks[0];
+	return 2 + screen_help_nkeys() + 2 + sizeof screen_help_marks / sizeof screen_help_marks[0];
 }
 
-static void scr_help_line(struct screen *s, int y, size_t i)
+static void screen_help_line(struct screen *s, int y, size_t i)
 {
 	struct scr_line ln = { y, 0, COLS };
-	size_t nk = scr_help_nkeys();
+	size_t nk = screen_help_nkeys();
 	if (i == 0) {
-		scr_add(s, &ln, SCR_TITLE, "wbtop - a top-like monitor for Linux writeback: keys");
+		screen_paint_add(s, &ln, SCR_TITLE, "wbtop - a top-like monitor for Linux writeback: keys");
 	} else if (i >= 2 && i < 2 + nk) {
 		char keys[32], what[160];
-		const char *k = scr_help_keys[i - 2].keys, *w = scr_help_keys[i - 2].what;
+		const char *k = screen_help_keys[i - 2].keys, *w = screen_help_keys[i - 2].what;
 		if (!k) {
-			scr_help_sort_keys(keys, sizeof keys, what, sizeof what);
+			screen_help_sort_keys(keys, sizeof keys, what, sizeof what);
 			k = keys;
 			w = what;
 		}
-		scr_addf(s, &ln, SCR_TITLE, "  %-14s", k);
-		scr_add(s, &ln, SCR_NORMAL, w);
+		screen_paint_addf(s, &ln, SCR_TITLE, "  %-14s", k);
+		screen_paint_add(s, &ln, SCR_NORMAL, w);
 	} else if (i == 3 + nk) {
-		scr_add(s, &ln, SCR_TITLE, "marks");
+		screen_paint_add(s, &ln, SCR_TITLE, "marks");
 	} else if (i >= 4 + nk) {
-		scr_addf(s, &ln, SCR_DIP, "  %-14s", scr_help_marks[i - 4 - nk].mark);
-		scr_add(s, &ln, SCR_NORMAL, scr_help_marks[i - 4 - nk].what);
+		screen_paint_addf(s, &ln, SCR_DIP, "  %-14s", screen_help_marks[i - 4 - nk].mark);
+		screen_paint_add(s, &ln, SCR_NORMAL, screen_help_marks[i - 4 - nk].what);
 	}
 }
 
-void scr_draw_help(struct screen *s)
+void screen_help_draw(struct screen *s)
 {
 	int rows = LINES - 1;
-	size_t n = scr_help_lines();
+	size_t n = screen_help_lines();
 	if (s->help_top + (size_t)rows > n)
 		s->help_top = n > (size_t)rows ? n - (size_t)rows : 0;
 	for (int y = 0; y < rows && s->help_top + (size_t)y < n; y++)
-		scr_help_line(s, y, s->help_top + (size_t)y);
+		screen_help_line(s, y, s->help_top + (size_t)y);
 }
 
-bool scr_help_more(const struct screen *s)
+bool screen_help_more(const struct screen *s)
 {
-	return s->help_top + (size_t)(LINES - 1) < scr_help_lines();
+	return s->help_top + (size_t)(LINES - 1) < screen_help_lines();
 }
 
-bool scr_help_key(struct screen *s, int ch)
+bool screen_help_key(struct screen *s, int ch)
 {
 	switch (ch) {
 	case KEY_DOWN: case 'j': s->help_top++; return true;

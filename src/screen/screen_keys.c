@@ -11,42 +11,41 @@
 #include <time.h>
 
 #include "util/msgq.h"
-#include "screen_priv.h"
+#include "screen/screen_calc.h"
+#include "screen_cgroups.h"
+#include "screen_detail.h"
+#include "screen_devices.h"
+#include "screen_help.h"
+#include "screen_keys.h"
+#include "screen_knobs.h"
+#include "screen_say.h"
+#include "screen_title.h"
 
-static bool scr_is_enter(int ch)
+static bool screen_keys_is_enter(int ch)
 {
 	return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
 }
 
-static bool scr_is_backspace(int ch)
+static bool screen_keys_is_backspace(int ch)
 {
 	return ch == KEY_BACKSPACE || ch == 127 || ch == 8;
 }
 
-static void scr_prompt_open(struct screen *s, enum scr_prompt p, const char *initial)
-{
-	s->prompt = p;
-	snprintf(s->input, sizeof s->input, "%s", initial ? initial : "");
-	s->ninput = strlen(s->input);
-	s->input_hint = false;
-	msgq_dismiss(s->msgq);	/* the prompt takes the line */
-}
-
 /* The typed line is complete: act on it. */
-static void scr_prompt_done(struct screen *s, struct screen_req *req)
+static void screen_keys_prompt_done(struct screen *s, struct screen_req *req)
 {
 	enum scr_prompt p = s->prompt;
 	s->prompt = SCR_PROMPT_NONE;
 	if (p == SCR_PROMPT_FILTER) {
-		scr_set_filter(s, s->input);
-		scr_devs_update(s);
+		screen_devices_set_filter(s, s->input);
+		screen_devices_update(s);
 	} else if (p == SCR_PROMPT_DELAY) {
 		char *end;
 		double v = strtod(s->input, &end);
 		while (*end == ' ')
 			end++;
 		if (end == s->input || *end || !isfinite(v) || v < 0.01 || v > 86400)
-			screen_message(s, "interval '%s': give seconds between 0.01 and 86400", s->input);
+			screen_say_answer(s, "interval '%s': give seconds between 0.01 and 86400", s->input);
 		else {
 			req->kind = SCREEN_REQ_DELAY;
 			req->value = v;
@@ -56,11 +55,11 @@ static void scr_prompt_done(struct screen *s, struct screen_req *req)
 		req->ref = s->kn.n ? s->kitems[s->ksel].ref : req->ref;
 		snprintf(req->text, sizeof req->text, "%s", s->input);
 	} else if (p == SCR_PROMPT_TIME) {
-		req->kind = screen_parse_seek(s->input, &req->value);
+		req->kind = screen_calc_parse_seek(s->input, &req->value);
 		snprintf(req->text, sizeof req->text, "%s", s->input);
 	} else if (p == SCR_PROMPT_SAVE) {
 		if (!s->input[0]) {
-			screen_message(s, "history not saved: no file name given");
+			screen_say_answer(s, "history not saved: no file name given");
 			return;
 		}
 		req->kind = SCREEN_REQ_SAVE_HISTORY;
@@ -69,15 +68,15 @@ static void scr_prompt_done(struct screen *s, struct screen_req *req)
 }
 
 /* Line editing on the status line; a knob value is previewed as typed. */
-static void scr_prompt_key(struct screen *s, int ch, struct screen_req *req)
+static void screen_keys_prompt_key(struct screen *s, int ch, struct screen_req *req)
 {
 	if (ch == 27) {		/* Esc */
 		s->prompt = SCR_PROMPT_NONE;
 		s->have_preview = false;
 		return;
 	}
-	if (scr_is_enter(ch)) {
-		scr_prompt_done(s, req);
+	if (screen_keys_is_enter(ch)) {
+		screen_keys_prompt_done(s, req);
 		return;
 	}
 	bool hint = s->input_hint;
@@ -86,7 +85,7 @@ static void scr_prompt_key(struct screen *s, int ch, struct screen_req *req)
 		s->ninput = 0;
 		s->input[0] = '\0';
 	}
-	if (scr_is_backspace(ch)) {
+	if (screen_keys_is_backspace(ch)) {
 		if (s->ninput)
 			s->input[--s->ninput] = '\0';
 	} else if (ch == 21) {	/* Ctrl-U */
@@ -105,13 +104,8 @@ static void scr_prompt_key(struct screen *s, int ch, struct screen_req *req)
 	}
 }
 
-void scr_open_knob_prompt(struct screen *s, const char *initial)
-{
-	scr_prompt_open(s, SCR_PROMPT_KNOB, initial);
-}
-
 /* The time prompt starts at the time of the sample shown. */
-static void scr_open_time_prompt(struct screen *s)
+static void screen_keys_open_time_prompt(struct screen *s)
 {
 	char now[32] = "";
 	if (s->f) {
@@ -120,13 +114,13 @@ static void scr_open_time_prompt(struct screen *s)
 		if (localtime_r(&t, &tm))
 			strftime(now, sizeof now, "%H:%M:%S", &tm);
 	}
-	scr_prompt_open(s, SCR_PROMPT_TIME, now);
+	screen_say_prompt(s, SCR_PROMPT_TIME, now);
 	s->input_hint = true;	/* Enter keeps it, a key typed starts afresh */
 }
 
 /* Moving through a recording: the same keys on every page, so a device's
  * page or the knob panel can be stepped through time too. */
-static bool scr_replay_key(struct screen *s, int ch, struct screen_req *req)
+static bool screen_keys_replay(struct screen *s, int ch, struct screen_req *req)
 {
 	static const struct {
 		int ch;
@@ -139,17 +133,17 @@ static bool scr_replay_key(struct screen *s, int ch, struct screen_req *req)
 		{ '+', SCREEN_REQ_SPEED, 2 }, { '=', SCREEN_REQ_SPEED, 2 }, { '-', SCREEN_REQ_SPEED, 0.5 },
 	};
 	if (ch == 't') {
-		if (scr_is_replay(s))
-			scr_open_time_prompt(s);
+		if (screen_title_is_replay(s))
+			screen_keys_open_time_prompt(s);
 		else
-			screen_message(s, "t: only when replaying a recording (wbtop -r FILE)");
+			screen_say_answer(s, "t: only when replaying a recording (wbtop -r FILE)");
 		return true;
 	}
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if (keys[i].ch != ch)
 			continue;
-		if (!scr_is_replay(s)) {
-			screen_message(s, "%c: only when replaying a recording (wbtop -r FILE)", ch);
+		if (!screen_title_is_replay(s)) {
+			screen_say_answer(s, "%c: only when replaying a recording (wbtop -r FILE)", ch);
 			return true;
 		}
 		req->kind = keys[i].kind;
@@ -160,34 +154,34 @@ static bool scr_replay_key(struct screen *s, int ch, struct screen_req *req)
 }
 
 /* w: the prompt offers a new file named after the time now. */
-static void scr_open_save_prompt(struct screen *s)
+static void screen_keys_open_save_prompt(struct screen *s)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	char name[64];
-	screen_save_name((int64_t)ts.tv_sec * 1000000000, name, sizeof name);
+	screen_calc_save_name((int64_t)ts.tv_sec * 1000000000, name, sizeof name);
 	char path[sizeof s->input];
 	snprintf(path, sizeof path, "./%s", name);
-	scr_prompt_open(s, SCR_PROMPT_SAVE, path);
+	screen_say_prompt(s, SCR_PROMPT_SAVE, path);
 }
 
 /* Keys that mean the same on every page. */
-static bool scr_global_key(struct screen *s, int ch, struct screen_req *req)
+static bool screen_keys_global(struct screen *s, int ch, struct screen_req *req)
 {
-	if (scr_replay_key(s, ch, req))
+	if (screen_keys_replay(s, ch, req))
 		return true;
 	switch (ch) {
 	case ' ':
 		req->kind = SCREEN_REQ_PAUSE;
 		return true;
 	case 'd': {
-		if (scr_is_replay(s)) {
-			screen_message(s, "a replay keeps its recorded intervals: + and - change the speed");
+		if (screen_title_is_replay(s)) {
+			screen_say_answer(s, "a replay keeps its recorded intervals: + and - change the speed");
 			return true;
 		}
 		char cur[32];
 		snprintf(cur, sizeof cur, "%g", s->st.delay_s);
-		scr_prompt_open(s, SCR_PROMPT_DELAY, cur);
+		screen_say_prompt(s, SCR_PROMPT_DELAY, cur);
 		return true;
 	}
 	case 'u':
@@ -205,9 +199,9 @@ static bool scr_global_key(struct screen *s, int ch, struct screen_req *req)
 	return false;
 }
 
-static void scr_main_key(struct screen *s, int ch, struct screen_req *req)
+static void screen_keys_main(struct screen *s, int ch, struct screen_req *req)
 {
-	if (scr_global_key(s, ch, req) || scr_devs_key(s, ch))
+	if (screen_keys_global(s, ch, req) || screen_devices_key(s, ch))
 		return;
 	switch (ch) {
 	case 'q':
@@ -220,7 +214,7 @@ static void scr_main_key(struct screen *s, int ch, struct screen_req *req)
 		break;
 	case 'f':
 	case '/':
-		scr_prompt_open(s, SCR_PROMPT_FILTER, s->filter_text);
+		screen_say_prompt(s, SCR_PROMPT_FILTER, s->filter_text);
 		break;
 	case 'W':
 		req->kind = SCREEN_REQ_SAVE_SETTINGS;
@@ -237,28 +231,28 @@ static void scr_main_key(struct screen *s, int ch, struct screen_req *req)
 		req->value = s->procs_open;
 		break;
 	case 'w':
-		scr_open_save_prompt(s);
+		screen_keys_open_save_prompt(s);
 		break;
 	case 'C':
 		s->view = SCR_VIEW_CGROUPS;
 		break;
 	case KEY_LEFT:
 	case KEY_RIGHT:
-		if (scr_is_replay(s)) {
+		if (screen_title_is_replay(s)) {
 			req->kind = SCREEN_REQ_STEP;
 			req->value = ch == KEY_LEFT ? -1 : 1;
 		}
 		break;
 	default:
-		if (scr_is_enter(ch) && scr_selected(s, NULL)) {
-			scr_note_selection(s);	/* the page stays on this device */
+		if (screen_keys_is_enter(ch) && screen_devices_selected(s, NULL)) {
+			screen_devices_note_selection(s);	/* the page stays on this device */
 			s->view = SCR_VIEW_DETAIL;
 		}
 		break;
 	}
 }
 
-bool screen_key(struct screen *s, struct screen_req *req)
+bool screen_keys_read(struct screen *s, struct screen_req *req)
 {
 	memset(req, 0, sizeof *req);
 	int ch = getch();
@@ -268,7 +262,7 @@ bool screen_key(struct screen *s, struct screen_req *req)
 		msgq_dismiss(s->msgq);	/* a key answers the message */
 	if (s->prompt != SCR_PROMPT_NONE) {
 		if (ch != KEY_RESIZE)
-			scr_prompt_key(s, ch, req);
+			screen_keys_prompt_key(s, ch, req);
 		return true;
 	}
 	if (COLS < SCR_MIN_COLS || LINES < SCR_MIN_ROWS) {
@@ -278,23 +272,23 @@ bool screen_key(struct screen *s, struct screen_req *req)
 	}
 	switch (s->view) {
 	case SCR_VIEW_MAIN:
-		scr_main_key(s, ch, req);
+		screen_keys_main(s, ch, req);
 		break;
 	case SCR_VIEW_HELP:
-		if (!scr_help_key(s, ch))
+		if (!screen_help_key(s, ch))
 			s->view = SCR_VIEW_MAIN;	/* any other key leaves it, as in top */
 		break;
 	case SCR_VIEW_DETAIL:
-		if (!scr_global_key(s, ch, req))
-			scr_detail_key(s, ch, req);
+		if (!screen_keys_global(s, ch, req))
+			screen_detail_key(s, ch, req);
 		break;
 	case SCR_VIEW_KNOBS:
-		if (!scr_knobs_key(s, ch, req))
-			scr_global_key(s, ch, req);
+		if (!screen_knobs_key(s, ch, req))
+			screen_keys_global(s, ch, req);
 		break;
 	case SCR_VIEW_CGROUPS:
-		if (!scr_global_key(s, ch, req))
-			scr_cgroups_key(s, ch, req);
+		if (!screen_keys_global(s, ch, req))
+			screen_cgroups_key(s, ch, req);
 		break;
 	}
 	return true;

@@ -1,22 +1,21 @@
 /*
- * screen_knobs.c - the knob panel (e): the writeback knobs (or, from a
- * device's detail, its BDI limits) with their values now and at start,
- * which member of each ratio/bytes pair is in force, and control's
- * explanation of a value while it is typed.
- *
- * The panel only asks: the loop lists the knobs through control, previews
- * and writes values, and hands the answers back (screen_set_knobs,
- * screen_set_preview).  When control says knobs can't be written, the
- * panel shows them read-only with the reason and offers no edit.
+ * screen_knobs.c - the knob panel (e): the writeback knobs (or a device's
+ * BDI limits) with their values now and at start, which member of each
+ * pair is in force, and control's explanation of a value being typed.
+ * The panel only asks: the loop reads, previews and writes through control.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen_priv.h"
+#include "screen_knobs.h"
+#include "screen_paint.h"
+#include "screen_say.h"
+#include "screen_title.h"
+#include "screen_top.h"
 
-void screen_set_knobs(struct screen *s, const struct screen_knobs *k)
+void screen_knobs_set(struct screen *s, const struct screen_knobs *k)
 {
 	if (k->n > s->cap_k) {
 		struct control_item *it = realloc(s->kitems, k->n * sizeof *it);
@@ -36,7 +35,7 @@ void screen_set_knobs(struct screen *s, const struct screen_knobs *k)
 		s->ksel = s->nk ? s->nk - 1 : 0;
 }
 
-void screen_set_preview(struct screen *s, int rc, const char *text)
+void screen_knobs_set_preview(struct screen *s, int rc, const char *text)
 {
 	snprintf(s->preview, sizeof s->preview, "%s", text ? text : "");
 	s->preview_rc = rc;
@@ -44,12 +43,12 @@ void screen_set_preview(struct screen *s, int rc, const char *text)
 }
 
 /* Why knobs can't be written, never empty. */
-static const char *scr_knob_reason(const struct screen *s)
+static const char *screen_knobs_reason(const struct screen *s)
 {
 	return s->kn.reason && *s->kn.reason ? s->kn.reason : "no write access";
 }
 
-void scr_knobs_free(struct screen *s)
+void screen_knobs_free(struct screen *s)
 {
 	free(s->kitems);
 	s->kitems = NULL;
@@ -58,18 +57,18 @@ void scr_knobs_free(struct screen *s)
 
 #define SCR_KNOB_NAME_W 30
 
-static void scr_knob_row(struct screen *s, int y, const struct control_item *it, bool sel)
+static void screen_knobs_row(struct screen *s, int y, const struct control_item *it, bool sel)
 {
 	char v[32], st[32];
 	struct scr_line ln = { y, 0, COLS };
 	if (it->absent) {
 		char why[64];
-		scr_add(s, &ln, SCR_TITLE, sel ? ">" : " ");
-		scr_addf(s, &ln, SCR_DIM, "%-*.*s %10s %10s  %s", SCR_KNOB_NAME_W, SCR_KNOB_NAME_W,
+		screen_paint_add(s, &ln, SCR_TITLE, sel ? ">" : " ");
+		screen_paint_addf(s, &ln, SCR_DIM, "%-*.*s %10s %10s  %s", SCR_KNOB_NAME_W, SCR_KNOB_NAME_W,
 			 it->name, "-", "-", knob_absent_text(it->def, why, sizeof why));
 		if (sel)
-			mvchgat(y, 0, -1, scr_attr(s, SCR_SELECT) & ~A_COLOR,
-				(short)PAIR_NUMBER(scr_attr(s, SCR_SELECT)), NULL);
+			mvchgat(y, 0, -1, screen_paint_attr(s, SCR_SELECT) & ~A_COLOR,
+				(short)PAIR_NUMBER(screen_paint_attr(s, SCR_SELECT)), NULL);
 		return;
 	}
 	knob_format_value(it->def->kind, it->value, v, sizeof v);
@@ -78,24 +77,24 @@ static void scr_knob_row(struct screen *s, int y, const struct control_item *it,
 	 * bytes are two views of one value, neither "in force" over the other */
 	bool pair = !it->ref.bdi && it->def->partner >= 0;
 	enum scr_role role = it->in_force ? SCR_NORMAL : SCR_DIM;
-	scr_add(s, &ln, SCR_TITLE, sel ? ">" : " ");
-	scr_addf(s, &ln, role, "%-*.*s", SCR_KNOB_NAME_W, SCR_KNOB_NAME_W, it->name);
-	scr_addf(s, &ln, pair && it->in_force ? SCR_TITLE : role, " %c%9s",
+	screen_paint_add(s, &ln, SCR_TITLE, sel ? ">" : " ");
+	screen_paint_addf(s, &ln, role, "%-*.*s", SCR_KNOB_NAME_W, SCR_KNOB_NAME_W, it->name);
+	screen_paint_addf(s, &ln, pair && it->in_force ? SCR_TITLE : role, " %c%9s",
 		 pair && it->in_force ? '*' : ' ', v);
-	scr_addf(s, &ln, it->value != it->start ? SCR_EVENT : SCR_DIM, " %10s", st);
+	screen_paint_addf(s, &ln, it->value != it->start ? SCR_EVENT : SCR_DIM, " %10s", st);
 	/* the help only when it fits whole; the selected knob's is shown below anyway */
 	if (ln.x + 2 + (int)strlen(it->def->help) <= ln.xmax)
-		scr_addf(s, &ln, SCR_DIM, "  %s", it->def->help);
+		screen_paint_addf(s, &ln, SCR_DIM, "  %s", it->def->help);
 	if (sel)
-		mvchgat(y, 0, -1, scr_attr(s, SCR_SELECT) & ~A_COLOR,
-			(short)PAIR_NUMBER(scr_attr(s, SCR_SELECT)), NULL);
+		mvchgat(y, 0, -1, screen_paint_attr(s, SCR_SELECT) & ~A_COLOR,
+			(short)PAIR_NUMBER(screen_paint_attr(s, SCR_SELECT)), NULL);
 }
 
-static void scr_knob_footer(struct screen *s, int y)
+static void screen_knobs_footer(struct screen *s, int y)
 {
 	struct scr_line ln = { y, 0, COLS };
 	if (!s->kn.can_write) {
-		scr_addf(s, &ln, SCR_WARN, " read-only: %s", scr_knob_reason(s));
+		screen_paint_addf(s, &ln, SCR_WARN, " read-only: %s", screen_knobs_reason(s));
 		return;
 	}
 	static const char *const keys[][2] = {
@@ -103,21 +102,21 @@ static void scr_knob_footer(struct screen *s, int y)
 		{ "c", " confirm  " }, { "Esc", " back  " },
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		scr_add(s, &ln, SCR_TITLE, keys[i][0]);
-		scr_add(s, &ln, SCR_NORMAL, keys[i][1]);
+		screen_paint_add(s, &ln, SCR_TITLE, keys[i][0]);
+		screen_paint_add(s, &ln, SCR_NORMAL, keys[i][1]);
 	}
-	scr_addf(s, &ln, s->kn.nchanges ? SCR_EVENT : SCR_DIM, "(%zu change%s)", s->kn.nchanges,
+	screen_paint_addf(s, &ln, s->kn.nchanges ? SCR_EVENT : SCR_DIM, "(%zu change%s)", s->kn.nchanges,
 		 s->kn.nchanges == 1 ? "" : "s");
 }
 
-void scr_draw_knobs(struct screen *s)
+void screen_knobs_draw(struct screen *s)
 {
-	scr_draw_top_line(s);
+	screen_title_draw(s);
 	/* The gauge and knob rows show what a change does, when there is room. */
 	int y = 1;
 	if (s->f && LINES >= 24) {
-		scr_draw_gauge(s, 1);
-		scr_draw_knob_rows(s, 3);
+		screen_top_draw_gauge(s, 1);
+		screen_top_draw_knob_rows(s, 3);
 		y = 5;
 	}
 	char title[96];
@@ -125,19 +124,20 @@ void scr_draw_knobs(struct screen *s)
 		snprintf(title, sizeof title, "BDI limits of %" PRIu32 ":%" PRIu32, s->kn.major, s->kn.minor);
 	else
 		snprintf(title, sizeof title, "writeback knobs");
-	scr_draw_rule(s, y++, title);
+	screen_paint_rule(s, y++, title);
 	struct scr_line ln = { y++, 0, COLS };
-	scr_addf(s, &ln, SCR_HEADER, " %-*s %10s %10s  %s", SCR_KNOB_NAME_W, "knob", "now", "at start",
+	screen_paint_addf(s, &ln, SCR_HEADER, " %-*s %10s %10s  %s", SCR_KNOB_NAME_W, "knob", "now", "at start",
 		 COLS >= 130 ? "what it does" : "");
-	mvchgat(ln.y, 0, -1, scr_attr(s, SCR_HEADER) & ~A_COLOR,
-		(short)PAIR_NUMBER(scr_attr(s, SCR_HEADER)), NULL);
+	mvchgat(ln.y, 0, -1, screen_paint_attr(s, SCR_HEADER) & ~A_COLOR,
+		(short)PAIR_NUMBER(screen_paint_attr(s, SCR_HEADER)), NULL);
 	if (!s->nk) {
 		ln = (struct scr_line){ y++, 0, COLS };
-		scr_add(s, &ln, SCR_DIM, s->kn.bdi ? "  this device has no BDI limits" : "  reading the knobs...");
+		screen_paint_add(s, &ln, SCR_DIM,
+				 s->kn.bdi ? "  this device has no BDI limits" : "  reading the knobs...");
 	}
 	for (size_t i = 0; i < s->nk && y < LINES - 6; i++)
-		scr_knob_row(s, y++, &s->kitems[i], i == s->ksel);
-	scr_knob_footer(s, y++);
+		screen_knobs_row(s, y++, &s->kitems[i], i == s->ksel);
+	screen_knobs_footer(s, y++);
 	y++;
 	if (s->nk) {
 		const struct control_item *it = &s->kitems[s->ksel];
@@ -146,17 +146,17 @@ void scr_draw_knobs(struct screen *s)
 		if (it->absent)
 			snprintf(why, sizeof why, " (%s)", knob_absent_text(it->def, absent, sizeof absent));
 		snprintf(help, sizeof help, "%s: %s%s", it->name, it->def->help, why);
-		y = scr_wrap(s, y, 1, SCR_NORMAL, help, 2);
+		y = screen_paint_wrap(s, y, 1, SCR_NORMAL, help, 2);
 	}
 	if (s->have_preview && s->prompt == SCR_PROMPT_KNOB) {
 		enum scr_role role = s->preview_rc < 0 ? SCR_DIP : s->preview_rc > 0 ? SCR_WARN : SCR_NORMAL;
 		char line[300];
 		snprintf(line, sizeof line, "-> %s", s->preview);
-		scr_wrap(s, y, 1, role, line, LINES - 1 - y);
+		screen_paint_wrap(s, y, 1, role, line, LINES - 1 - y);
 	}
 }
 
-bool scr_knobs_key(struct screen *s, int ch, struct screen_req *req)
+bool screen_knobs_key(struct screen *s, int ch, struct screen_req *req)
 {
 	switch (ch) {
 	case 27: case 'q': case KEY_LEFT:
@@ -180,20 +180,20 @@ bool scr_knobs_key(struct screen *s, int ch, struct screen_req *req)
 		if (!s->nk)
 			return true;
 		if (!s->kn.can_write) {
-			screen_message(s, "knobs are read-only: %s", scr_knob_reason(s));
+			screen_say_answer(s, "knobs are read-only: %s", screen_knobs_reason(s));
 			return true;
 		}
 		const struct control_item *it = &s->kitems[s->ksel];
 		if (it->absent) {
 			char why[64];
-			screen_message(s, "%s: %s", it->name, knob_absent_text(it->def, why, sizeof why));
+			screen_say_answer(s, "%s: %s", it->name, knob_absent_text(it->def, why, sizeof why));
 			return true;
 		}
 		char v[32] = "";
 		if (it->value >= 0)
 			snprintf(v, sizeof v, "%" PRId64, it->value);
 		s->have_preview = false;
-		scr_open_knob_prompt(s, v);
+		screen_say_prompt(s, SCR_PROMPT_KNOB, v);
 		req->kind = SCREEN_REQ_KNOB_PREVIEW;
 		req->ref = it->ref;
 		snprintf(req->text, sizeof req->text, "%s", v);

@@ -1,15 +1,8 @@
 /*
  * screen_procs.c - the process pane (p): who writes, who is held back by
  * the dirty limits, and the kernel's writeback threads, in place of the
- * throughput graph.
- *
- * The rows and totals are procs_rank's (procs.h), from the frame's two
- * snapshots; this file only lays them out.  The loop samples processes
- * while the pane is open (a sample of them costs about 2 ms per 100
- * processes); a replay shows the processes its recording holds, if any.
- * Throttling comes from the writeback trace when the frame has it (ms
- * paused per second, the device a task was held on); otherwise it is read
- * from where a task sleeps (wchan): best effort, and the pane says so.
+ * throughput graph.  The rows and totals are procs_rank's (procs.h); this
+ * file only lays them out (doc/screen.md, "Inside").
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen_priv.h"
+#include "screen/screen_calc.h"
+#include "screen_paint.h"
+#include "screen_procs.h"
+#include "screen_title.h"
 
 #define SCR_PCMD_MIN 24	/* "kworker/u8:2+flush-254:0" */
 #define SCR_PCOLS_MAX 16
@@ -25,14 +21,14 @@
 /* The pane's columns (figure.h: the process rows with a screen title), in
  * pane order; columns with a level above 0 are added, in level order, when
  * the terminal is wide enough; the command takes the rest of the row. */
-static size_t scr_pcols(const struct fig_proc **cols)
+static size_t screen_procs_cols(const struct fig_proc **cols)
 {
 	return fig_proc_screen_cols(cols, SCR_PCOLS_MAX);
 }
 
 /* One cell as the pane shows it: rates with units, "-" for no number,
  * nothing for no word. */
-static void scr_pcell(const struct fig_proc *f, const struct proc_row *r, char *b, size_t n)
+static void screen_procs_cell(const struct fig_proc *f, const struct proc_row *r, char *b, size_t n)
 {
 	double v = 0;
 	enum fig_proc_have have = f->get(r, &v, b, n);
@@ -41,16 +37,16 @@ static void scr_pcell(const struct fig_proc *f, const struct proc_row *r, char *
 	else if (have == FIG_PROC_NONE)
 		snprintf(b, n, "%s", f->form == FIG_PROC_TEXT ? "" : "-");
 	else if (f->form == FIG_PROC_KBPS)
-		screen_fmt_kb(v, b, n);
+		screen_calc_fmt_kb(v, b, n);
 	else if (f->form == FIG_PROC_PCT)
-		screen_fmt_num(v, f->screen.width - 1, 1, b, n);
+		screen_calc_fmt_num(v, f->screen.width - 1, 1, b, n);
 	else if (f->form == FIG_PROC_NUM)
-		screen_fmt_num(v, f->screen.width - 1, 0, b, n);
+		screen_calc_fmt_num(v, f->screen.width - 1, 0, b, n);
 }
 
 /* The columns that fit width, leaving the command its minimum; the trace's
  * only when the frame has it. */
-static void scr_pcols_layout(int width, bool traced, const struct fig_proc **cols, size_t n,
+static void screen_procs_cols_layout(int width, bool traced, const struct fig_proc **cols, size_t n,
 			     bool on[SCR_PCOLS_MAX])
 {
 	int used = 0, max_level = 0;
@@ -68,14 +64,14 @@ static void scr_pcols_layout(int width, bool traced, const struct fig_proc **col
 			}
 }
 
-void scr_procs_free(struct screen *s)
+void screen_procs_free(struct screen *s)
 {
 	free(s->prows);
 	s->prows = NULL;
 	s->nprows = s->cap_prows = 0;
 }
 
-void scr_procs_update(struct screen *s, int rows)
+void screen_procs_update(struct screen *s, int rows)
 {
 	s->nprows = 0;
 	s->have_psum = s->f && s->f->cur->nproc > 0;
@@ -94,73 +90,73 @@ void scr_procs_update(struct screen *s, int rows)
 	s->nprows = procs_rank(s->f->prev, s->f->cur, s->f->sys.dt_s, s->prows, want, &s->psum);
 }
 
-void scr_procs_summary_field(struct screen *s, struct scr_line *ln)
+void screen_procs_summary_field(struct screen *s, struct scr_line *ln)
 {
 	if (!s->procs_open || !s->have_psum)
 		return;
 	char b[24];
 	snprintf(b, sizeof b, "%zu", s->psum.nthrottled);
-	scr_field(s, ln, "thr", s->psum.nthrottled ? SCR_WARN : SCR_NORMAL, b);
+	screen_paint_field(s, ln, "thr", s->psum.nthrottled ? SCR_WARN : SCR_NORMAL, b);
 }
 
 /* The pane's first row below the rule: the totals over all processes. */
-static void scr_procs_totals(struct screen *s, int y)
+static void screen_procs_totals(struct screen *s, int y)
 {
 	const struct procs_summary *p = &s->psum;
 	struct scr_line ln = { y, 0, COLS };
 	char a[32], b[32], c[48];
 	snprintf(a, sizeof a, "%zu", p->ntasks);
-	scr_field(s, &ln, "tasks", SCR_NORMAL, a);
+	screen_paint_field(s, &ln, "tasks", SCR_NORMAL, a);
 	/* first: it explains the zeros after it, and a narrow line drops the tail */
 	if (p->nhidden) {
 		snprintf(a, sizeof a, "%zu (not root)", p->nhidden);
-		scr_field(s, &ln, " hidden", SCR_WARN, a);
+		screen_paint_field(s, &ln, " hidden", SCR_WARN, a);
 	}
 	if (p->status == RATE_OK) {
-		snprintf(c, sizeof c, "%zu at %s/s", p->nwriting, screen_fmt_kb(p->write_kbps, a, sizeof a));
-		scr_field(s, &ln, " writing", SCR_NORMAL, c);
-		snprintf(c, sizeof c, "%s/s", p->bo_kbps < 0 ? "-" : screen_fmt_kb(p->bo_kbps, b, sizeof b));
-		scr_field(s, &ln, " bo", SCR_NORMAL, c);
+		snprintf(c, sizeof c, "%zu at %s/s", p->nwriting, screen_calc_fmt_kb(p->write_kbps, a, sizeof a));
+		screen_paint_field(s, &ln, " writing", SCR_NORMAL, c);
+		snprintf(c, sizeof c, "%s/s", p->bo_kbps < 0 ? "-" : screen_calc_fmt_kb(p->bo_kbps, b, sizeof b));
+		screen_paint_field(s, &ln, " bo", SCR_NORMAL, c);
 	} else {
-		scr_add(s, &ln, SCR_DIM, "  first process sample: rates from the next interval");
+		screen_paint_add(s, &ln, SCR_DIM, "  first process sample: rates from the next interval");
 	}
 	snprintf(c, sizeof c, p->traced ? "%zu (trace)" : "%zu (wchan, best effort)", p->nthrottled);
-	scr_field(s, &ln, " throttled", p->nthrottled ? SCR_WARN : SCR_NORMAL, c);
+	screen_paint_field(s, &ln, " throttled", p->nthrottled ? SCR_WARN : SCR_NORMAL, c);
 	snprintf(a, sizeof a, "%zu", p->ndstate);
-	scr_field(s, &ln, " D", SCR_NORMAL, a);
+	screen_paint_field(s, &ln, " D", SCR_NORMAL, a);
 	if (p->status == RATE_OK) {
 		snprintf(a, sizeof a, "%.0f%%", p->flusher_cpu_pct);
-		scr_field(s, &ln, " flushers cpu", SCR_NORMAL, a);
+		screen_paint_field(s, &ln, " flushers cpu", SCR_NORMAL, a);
 		snprintf(a, sizeof a, "%.0f%%", p->kswapd_cpu_pct);
-		scr_field(s, &ln, " kswapd cpu", SCR_NORMAL, a);
+		screen_paint_field(s, &ln, " kswapd cpu", SCR_NORMAL, a);
 	}
 	if (p->nwait_unknown) {
 		snprintf(a, sizeof a, "%zu", p->nwait_unknown);
-		scr_field(s, &ln, " wait unknown", SCR_WARN, a);
+		screen_paint_field(s, &ln, " wait unknown", SCR_WARN, a);
 	}
 	if (p->nomitted) {
 		snprintf(a, sizeof a, "%zu", p->nomitted);
-		scr_field(s, &ln, " not shown", SCR_DIM, a);
+		screen_paint_field(s, &ln, " not shown", SCR_DIM, a);
 	}
 }
 
-static void scr_procs_header(struct screen *s, int y, const struct fig_proc **cols, size_t n,
+static void screen_procs_header(struct screen *s, int y, const struct fig_proc **cols, size_t n,
 			     const bool on[SCR_PCOLS_MAX])
 {
 	struct scr_line ln = { y, 0, COLS };
-	attr_t a = scr_attr(s, SCR_HEADER);
+	attr_t a = screen_paint_attr(s, SCR_HEADER);
 	attron(a);
 	mvhline(y, 0, ' ', COLS);
 	attroff(a);
 	for (size_t c = 0; c < n; c++)
 		if (on[c])
-			scr_addf(s, &ln, SCR_HEADER, cols[c]->screen.left ? " %-*s" : "%*s",
+			screen_paint_addf(s, &ln, SCR_HEADER, cols[c]->screen.left ? " %-*s" : "%*s",
 				 cols[c]->screen.left ? cols[c]->screen.width - 1 : cols[c]->screen.width,
 				 cols[c]->screen.title);
-	scr_add(s, &ln, SCR_HEADER, " command");
+	screen_paint_add(s, &ln, SCR_HEADER, " command");
 }
 
-static enum scr_role scr_procs_role(const struct proc_row *r)
+static enum scr_role screen_procs_role(const struct proc_row *r)
 {
 	if (r->throttled)
 		return SCR_WARN;
@@ -169,21 +165,21 @@ static enum scr_role scr_procs_role(const struct proc_row *r)
 	return r->kind == PROCS_KIND_FLUSHER || r->kind == PROCS_KIND_KSWAPD ? SCR_LABEL : SCR_NORMAL;
 }
 
-static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, const struct fig_proc **cols,
+static void screen_procs_row(struct screen *s, int y, const struct proc_row *r, const struct fig_proc **cols,
 			  size_t n, const bool on[SCR_PCOLS_MAX])
 {
 	struct scr_line ln = { y, 0, COLS };
-	enum scr_role role = scr_procs_role(r);
+	enum scr_role role = screen_procs_role(r);
 	char v[64];
 	for (size_t c = 0; c < n; c++) {
 		if (!on[c])
 			continue;
 		int w = cols[c]->screen.width;
-		scr_pcell(cols[c], r, v, sizeof v);
+		screen_procs_cell(cols[c], r, v, sizeof v);
 		if (cols[c]->screen.left)
-			scr_addf(s, &ln, role, " %-*.*s", w - 1, w - 1, v);
+			screen_paint_addf(s, &ln, role, " %-*.*s", w - 1, w - 1, v);
 		else
-			scr_addf(s, &ln, role, "%*s", w, v);
+			screen_paint_addf(s, &ln, role, "%*s", w, v);
 	}
 	/* Names come from the processes: anything unprintable would break the row. */
 	char cmd[sizeof r->cmdline + 16];
@@ -191,42 +187,42 @@ static void scr_procs_row(struct screen *s, int y, const struct proc_row *r, con
 	for (char *p = cmd; *p; p++)
 		if ((unsigned char)*p < 32 || (unsigned char)*p > 126)
 			*p = '?';
-	scr_add(s, &ln, role, " ");
-	scr_add(s, &ln, role, cmd);
+	screen_paint_add(s, &ln, role, " ");
+	screen_paint_add(s, &ln, role, cmd);
 }
 
-static void scr_procs_none(struct screen *s, int y)
+static void screen_procs_none(struct screen *s, int y)
 {
-	const char *why = scr_is_replay(s) ? "this recording holds no process samples (recordings "
+	const char *why = screen_title_is_replay(s) ? "this recording holds no process samples (recordings "
 					     "keep devices, system figures and knobs)"
 			  : !s->st.procs_sampled ? "processes cannot be sampled (out of memory)"
 			  : "sampling processes: the first figures come with the next interval...";
-	scr_wrap(s, y, 2, SCR_DIM, why, 2);
+	screen_paint_wrap(s, y, 2, SCR_DIM, why, 2);
 }
 
-void scr_draw_procs(struct screen *s, int y, int rows)
+void screen_procs_draw(struct screen *s, int y, int rows)
 {
-	scr_draw_rule(s, y, s->have_psum && s->psum.traced
+	screen_paint_rule(s, y, s->have_psum && s->psum.traced
 		      ? "processes (p: close)   thr: paused in balance_dirty_pages   ms/s, held: how long, on which device"
 		      : "processes (p: close)   thr: held by the dirty limits or the block layer");
 	if (rows < 2)
 		return;
 	if (!s->have_psum) {
-		scr_procs_none(s, y + 1);
+		screen_procs_none(s, y + 1);
 		return;
 	}
-	scr_procs_totals(s, y + 1);
+	screen_procs_totals(s, y + 1);
 	if (rows < 3)
 		return;
 	const struct fig_proc *cols[SCR_PCOLS_MAX];
-	size_t n = scr_pcols(cols);
+	size_t n = screen_procs_cols(cols);
 	bool on[SCR_PCOLS_MAX];
-	scr_pcols_layout(COLS, s->psum.traced, cols, n, on);
-	scr_procs_header(s, y + 2, cols, n, on);
+	screen_procs_cols_layout(COLS, s->psum.traced, cols, n, on);
+	screen_procs_header(s, y + 2, cols, n, on);
 	for (size_t i = 0; i < s->nprows && (int)i < rows - 3; i++)
-		scr_procs_row(s, y + 3 + (int)i, &s->prows[i], cols, n, on);
+		screen_procs_row(s, y + 3 + (int)i, &s->prows[i], cols, n, on);
 	if (!s->nprows) {
 		struct scr_line ln = { y + 3, 0, COLS };
-		scr_add(s, &ln, SCR_DIM, "  no process wrote or waited in D state in this interval");
+		screen_paint_add(s, &ln, SCR_DIM, "  no process wrote or waited in D state in this interval");
 	}
 }

@@ -26,7 +26,7 @@ static const struct {
 START_TEST(test_fmt_kb)
 {
 	char buf[16];
-	ck_assert_str_eq(screen_fmt_kb(kb_cases[_i].kb, buf, sizeof buf), kb_cases[_i].want);
+	ck_assert_str_eq(screen_calc_fmt_kb(kb_cases[_i].kb, buf, sizeof buf), kb_cases[_i].want);
 }
 END_TEST
 
@@ -43,7 +43,7 @@ static const struct {
 START_TEST(test_fmt_num)
 {
 	char buf[32];
-	ck_assert_str_eq(screen_fmt_num(num_cases[_i].v, num_cases[_i].width, num_cases[_i].prec,
+	ck_assert_str_eq(screen_calc_fmt_num(num_cases[_i].v, num_cases[_i].width, num_cases[_i].prec,
 					buf, sizeof buf), num_cases[_i].want);
 }
 END_TEST
@@ -56,7 +56,7 @@ static void fixed_check(double v, int prec, size_t len)
 	char want[64], got[64];
 	memset(got, 'x', sizeof got);
 	int wn = snprintf(want, len, "%.*f", prec, v);
-	int gn = screen_fmt_fixed(v, prec, got, len);
+	int gn = screen_calc_fmt_fixed(v, prec, got, len);
 	ck_assert_msg(wn == gn && (len == 0 || strcmp(want, got) == 0),
 		      "%.17g prec %d len %zu: printf \"%s\" (%d), fast \"%s\" (%d)", v, prec, len,
 		      want, wn, got, gn);
@@ -107,7 +107,7 @@ START_TEST(test_pad_into)
 						snprintf(want + 2, cap - 2, "%-*.*s", width, width, texts[t]);
 					else
 						snprintf(want + 2, cap - 2, "%*s", width, texts[t]);
-					size_t n = screen_pad_into(got, cap, 2, texts[t], width, left);
+					size_t n = screen_calc_pad_into(got, cap, 2, texts[t], width, left);
 					ck_assert_msg(strcmp(want, got) == 0 && n == strlen(want),
 						      "\"%s\" width %d left %d cap %zu: \"%s\", got \"%s\" (%zu)",
 						      texts[t], width, left, cap, want, got, n);
@@ -127,7 +127,7 @@ static const struct {
 START_TEST(test_fmt_duration)
 {
 	char buf[24];
-	ck_assert_str_eq(screen_fmt_duration(dur_cases[_i].s, buf, sizeof buf), dur_cases[_i].want);
+	ck_assert_str_eq(screen_calc_fmt_duration(dur_cases[_i].s, buf, sizeof buf), dur_cases[_i].want);
 }
 END_TEST
 
@@ -142,7 +142,7 @@ static const struct {
 START_TEST(test_fmt_uptime)
 {
 	char buf[32];
-	ck_assert_str_eq(screen_fmt_uptime(up_cases[_i].s, buf, sizeof buf), up_cases[_i].want);
+	ck_assert_str_eq(screen_calc_fmt_uptime(up_cases[_i].s, buf, sizeof buf), up_cases[_i].want);
 }
 END_TEST
 
@@ -164,7 +164,7 @@ static const struct {
 
 START_TEST(test_time_to_limit)
 {
-	ck_assert_double_eq_tol(screen_time_to_limit_s(limit_cases[_i].used_kb, limit_cases[_i].limit_kb,
+	ck_assert_double_eq_tol(screen_calc_time_to_limit_s(limit_cases[_i].used_kb, limit_cases[_i].limit_kb,
 						       limit_cases[_i].growth_kbps),
 				limit_cases[_i].want, 1e-9);
 }
@@ -172,10 +172,10 @@ END_TEST
 
 START_TEST(test_drain)
 {
-	ck_assert_double_eq_tol(screen_drain_s(1000, 100), 10, 1e-9);
-	ck_assert_double_eq_tol(screen_drain_s(0, 100), 0, 1e-9);
-	ck_assert_double_eq_tol(screen_drain_s(1000, 0), -1, 1e-9);
-	ck_assert_double_eq_tol(screen_drain_s(1000, NAN), -1, 1e-9);
+	ck_assert_double_eq_tol(screen_calc_drain_s(1000, 100), 10, 1e-9);
+	ck_assert_double_eq_tol(screen_calc_drain_s(0, 100), 0, 1e-9);
+	ck_assert_double_eq_tol(screen_calc_drain_s(1000, 0), -1, 1e-9);
+	ck_assert_double_eq_tol(screen_calc_drain_s(1000, NAN), -1, 1e-9);
 }
 END_TEST
 
@@ -189,25 +189,25 @@ static const struct {
 
 START_TEST(test_spark_level)
 {
-	ck_assert_int_eq(screen_spark_level(spark_cases[_i].v, spark_cases[_i].max, spark_cases[_i].levels),
+	ck_assert_int_eq(screen_calc_spark_level(spark_cases[_i].v, spark_cases[_i].max, spark_cases[_i].levels),
 			 spark_cases[_i].want);
 }
 END_TEST
 
 START_TEST(test_bar_and_marks)
 {
-	ck_assert_int_eq(screen_bar_eighths(5, 10, 4), 16);
-	ck_assert_int_eq(screen_bar_eighths(10, 10, 4), 32);
-	ck_assert_int_eq(screen_bar_eighths(11, 10, 4), 32);
-	ck_assert_int_eq(screen_bar_eighths(0.001, 10, 4), 1);
-	ck_assert_int_eq(screen_bar_eighths(0, 10, 4), 0);
-	ck_assert_int_eq(screen_bar_eighths(NAN, 10, 4), 0);
-	ck_assert_int_eq(screen_bar_eighths(5, 0, 4), 0);
-	ck_assert_int_eq(screen_mark_pos(50, 100, 10), 5);
-	ck_assert_int_eq(screen_mark_pos(0, 100, 10), 0);
-	ck_assert_int_eq(screen_mark_pos(100, 100, 10), 9);
-	ck_assert_int_eq(screen_mark_pos(101, 100, 10), -1);
-	ck_assert_int_eq(screen_mark_pos(5, 0, 10), -1);
+	ck_assert_int_eq(screen_calc_bar_eighths(5, 10, 4), 16);
+	ck_assert_int_eq(screen_calc_bar_eighths(10, 10, 4), 32);
+	ck_assert_int_eq(screen_calc_bar_eighths(11, 10, 4), 32);
+	ck_assert_int_eq(screen_calc_bar_eighths(0.001, 10, 4), 1);
+	ck_assert_int_eq(screen_calc_bar_eighths(0, 10, 4), 0);
+	ck_assert_int_eq(screen_calc_bar_eighths(NAN, 10, 4), 0);
+	ck_assert_int_eq(screen_calc_bar_eighths(5, 0, 4), 0);
+	ck_assert_int_eq(screen_calc_mark_pos(50, 100, 10), 5);
+	ck_assert_int_eq(screen_calc_mark_pos(0, 100, 10), 0);
+	ck_assert_int_eq(screen_calc_mark_pos(100, 100, 10), 9);
+	ck_assert_int_eq(screen_calc_mark_pos(101, 100, 10), -1);
+	ck_assert_int_eq(screen_calc_mark_pos(5, 0, 10), -1);
 }
 END_TEST
 
@@ -232,7 +232,7 @@ static const struct {
 START_TEST(test_parse_seek)
 {
 	double v = -12345;
-	ck_assert_int_eq(screen_parse_seek(seek_cases[_i].text, &v), seek_cases[_i].want);
+	ck_assert_int_eq(screen_calc_parse_seek(seek_cases[_i].text, &v), seek_cases[_i].want);
 	if (seek_cases[_i].want == SCREEN_REQ_SEEK)
 		ck_assert_double_eq_tol(v, seek_cases[_i].seconds, 1e-9);
 }
@@ -241,15 +241,15 @@ END_TEST
 START_TEST(test_speed_and_save_name)
 {
 	char buf[64];
-	ck_assert_str_eq(screen_fmt_speed(1, buf, sizeof buf), "1x");
-	ck_assert_str_eq(screen_fmt_speed(16, buf, sizeof buf), "16x");
-	ck_assert_str_eq(screen_fmt_speed(0.25, buf, sizeof buf), "0.25x");
-	ck_assert_str_eq(screen_fmt_speed(1.0 / 64, buf, sizeof buf), "0.0156x");
-	ck_assert_str_eq(screen_fmt_speed(2.5 / 0.2, buf, sizeof buf), "12.5x");
+	ck_assert_str_eq(screen_calc_fmt_speed(1, buf, sizeof buf), "1x");
+	ck_assert_str_eq(screen_calc_fmt_speed(16, buf, sizeof buf), "16x");
+	ck_assert_str_eq(screen_calc_fmt_speed(0.25, buf, sizeof buf), "0.25x");
+	ck_assert_str_eq(screen_calc_fmt_speed(1.0 / 64, buf, sizeof buf), "0.0156x");
+	ck_assert_str_eq(screen_calc_fmt_speed(2.5 / 0.2, buf, sizeof buf), "12.5x");
 	setenv("TZ", "UTC", 1);
 	tzset();
-	ck_assert_str_eq(screen_save_name(1714572202000000000LL, buf, sizeof buf), "wbtop-20240501-140322.db");
-	ck_assert_str_eq(screen_save_name(0, buf, sizeof buf), "wbtop-19700101-000000.db");
+	ck_assert_str_eq(screen_calc_save_name(1714572202000000000LL, buf, sizeof buf), "wbtop-20240501-140322.db");
+	ck_assert_str_eq(screen_calc_save_name(0, buf, sizeof buf), "wbtop-19700101-000000.db");
 }
 END_TEST
 
@@ -268,16 +268,16 @@ START_TEST(test_layout)
 {
 	bool procs = !layout_cases[_i].procs;
 	char why[160] = "";
-	ck_assert_int_eq(screen_layout_parse(layout_cases[_i].text, &procs, why, sizeof why),
+	ck_assert_int_eq(screen_calc_layout_parse(layout_cases[_i].text, &procs, why, sizeof why),
 			 layout_cases[_i].rc);
 	if (layout_cases[_i].rc == 0)
 		ck_assert(procs == layout_cases[_i].procs);
 	else
 		ck_assert_str_eq(why, layout_cases[_i].why);
 	/* what W saves reads back as itself */
-	ck_assert_int_eq(screen_layout_parse(screen_layout_name(true), &procs, why, sizeof why), 0);
+	ck_assert_int_eq(screen_calc_layout_parse(screen_calc_layout_name(true), &procs, why, sizeof why), 0);
 	ck_assert(procs);
-	ck_assert_int_eq(screen_layout_parse(screen_layout_name(false), &procs, why, sizeof why), 0);
+	ck_assert_int_eq(screen_calc_layout_parse(screen_calc_layout_name(false), &procs, why, sizeof why), 0);
 	ck_assert(!procs);
 }
 END_TEST
@@ -287,13 +287,13 @@ END_TEST
 START_TEST(test_seek_take_earlier)
 {
 	const int64_t s = 1000000000;
-	ck_assert(screen_seek_take_earlier(5 * s, 5 * s - 3000, 6 * s - 2000));	/* 3 us early */
-	ck_assert(screen_seek_take_earlier(5 * s, 5 * s - s / 20, 6 * s));	/* 50 ms of 1 s */
-	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s - s / 5, 6 * s));	/* 200 ms: the next one */
-	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s, 6 * s));		/* exact: it is "at or after" */
-	ck_assert(!screen_seek_take_earlier(5 * s, 5 * s + 1, 6 * s));	/* not before at all */
-	ck_assert(!screen_seek_take_earlier(5 * s, -1, 6 * s));		/* unknown time */
-	ck_assert(!screen_seek_take_earlier(5 * s, 6 * s, 6 * s));		/* no interval */
+	ck_assert(screen_calc_seek_take_earlier(5 * s, 5 * s - 3000, 6 * s - 2000));	/* 3 us early */
+	ck_assert(screen_calc_seek_take_earlier(5 * s, 5 * s - s / 20, 6 * s));	/* 50 ms of 1 s */
+	ck_assert(!screen_calc_seek_take_earlier(5 * s, 5 * s - s / 5, 6 * s));	/* 200 ms: the next one */
+	ck_assert(!screen_calc_seek_take_earlier(5 * s, 5 * s, 6 * s));		/* exact: it is "at or after" */
+	ck_assert(!screen_calc_seek_take_earlier(5 * s, 5 * s + 1, 6 * s));	/* not before at all */
+	ck_assert(!screen_calc_seek_take_earlier(5 * s, -1, 6 * s));		/* unknown time */
+	ck_assert(!screen_calc_seek_take_earlier(5 * s, 6 * s, 6 * s));		/* no interval */
 }
 END_TEST
 
@@ -309,27 +309,27 @@ START_TEST(test_trend)
 		written[i] = (i / 5) % 2 ? 0 : 51200;
 		dt[i] = 1;
 	}
-	struct screen_trend t;
-	ck_assert(screen_trend(dirtied, written, dt, 40, 30, &t));
+	struct screen_calc_trend t;
+	ck_assert(screen_calc_trend(dirtied, written, dt, 40, 30, &t));
 	ck_assert_double_eq_tol(t.span_s, 30, 1e-9);
 	ck_assert_double_eq_tol(t.dirtied_kbps, 10240, 1e-6);
 	ck_assert_double_eq_tol(t.written_kbps, 25600, 1e-6);	/* half the time at 50M/s */
 	/* early on: the mean of what there is, and how long that is */
-	ck_assert(screen_trend(dirtied, written, dt, 3, 30, &t));
+	ck_assert(screen_calc_trend(dirtied, written, dt, 3, 30, &t));
 	ck_assert_double_eq_tol(t.span_s, 3, 1e-9);
 	ck_assert_double_eq_tol(t.written_kbps, 51200, 1e-6);
 	/* the oldest frame counts for its part inside the window */
 	double d2[2] = { 100, 400 }, w2[2] = { 0, 0 }, t2[2] = { 10, 40 };
-	ck_assert(screen_trend(d2, w2, t2, 2, 30, &t));
+	ck_assert(screen_calc_trend(d2, w2, t2, 2, 30, &t));
 	ck_assert_double_eq_tol(t.span_s, 30, 1e-9);
 	ck_assert_double_eq_tol(t.dirtied_kbps, (100 * 10 + 400 * 20) / 30.0, 1e-6);
 	/* frames without rates are skipped; none at all: false */
 	double dn[2] = { NAN, 50 }, wn[2] = { NAN, 5 }, tn[2] = { 1, 2 };
-	ck_assert(screen_trend(dn, wn, tn, 2, 30, &t));
+	ck_assert(screen_calc_trend(dn, wn, tn, 2, 30, &t));
 	ck_assert_double_eq_tol(t.span_s, 2, 1e-9);
 	ck_assert_double_eq_tol(t.dirtied_kbps, 50, 1e-9);
-	ck_assert(!screen_trend(dn, wn, tn, 1, 30, &t));
-	ck_assert(!screen_trend(dn, wn, tn, 0, 30, &t));
+	ck_assert(!screen_calc_trend(dn, wn, tn, 1, 30, &t));
+	ck_assert(!screen_calc_trend(dn, wn, tn, 0, 30, &t));
 }
 END_TEST
 
@@ -347,7 +347,7 @@ static const struct { int avail, want, table, bars; } split_cases[] = {
 START_TEST(test_split_rows)
 {
 	int bars = -1;
-	int table = screen_split_rows(split_cases[_i].avail, split_cases[_i].want, &bars);
+	int table = screen_calc_split_rows(split_cases[_i].avail, split_cases[_i].want, &bars);
 	ck_assert_int_eq(table, split_cases[_i].table);
 	ck_assert_int_eq(bars, split_cases[_i].bars);
 	ck_assert_int_le(table + bars + 2, split_cases[_i].avail < 7 ? 7 : split_cases[_i].avail);
@@ -372,7 +372,7 @@ START_TEST(test_name_cmp)
 	for (size_t i = 0; o[i]; i++)
 		for (size_t j = 0; o[j]; j++) {
 			int want = i < j ? -1 : i > j ? 1 : 0;
-			int got = screen_name_cmp(o[i], o[j]);
+			int got = screen_calc_name_cmp(o[i], o[j]);
 			ck_assert_msg((got > 0) - (got < 0) == want, "%s vs %s: %d, want %d",
 				      o[i], o[j], got, want);
 		}
@@ -390,12 +390,12 @@ START_TEST(test_name_cmp_total)
 	size_t n = sizeof set / sizeof set[0];
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++) {
-			int ij = screen_name_cmp(set[i], set[j]), ji = screen_name_cmp(set[j], set[i]);
+			int ij = screen_calc_name_cmp(set[i], set[j]), ji = screen_calc_name_cmp(set[j], set[i]);
 			ck_assert_int_eq((ij > 0) - (ij < 0), -((ji > 0) - (ji < 0)));
 			ck_assert_int_eq(ij == 0, i == j);
 			for (size_t k = 0; k < n; k++)
-				if (ij < 0 && screen_name_cmp(set[j], set[k]) < 0)
-					ck_assert_int_lt(screen_name_cmp(set[i], set[k]), 0);
+				if (ij < 0 && screen_calc_name_cmp(set[j], set[k]) < 0)
+					ck_assert_int_lt(screen_calc_name_cmp(set[i], set[k]), 0);
 		}
 }
 END_TEST
