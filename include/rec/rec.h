@@ -139,6 +139,11 @@ int rec_replay_shared_keys(struct source *src, char *buf, size_t len);
 /* Whether src is a replay source. */
 bool rec_is_replay(const struct source *src);
 
+/* The devices row id of each device of the snapshot next() delivered last
+ * (NULL before the first): what keys a device across a recording (export,
+ * series). */
+const int64_t *rec_replay_dev_ids(struct source *src);
+
 /* Restrict the replay to samples from begin to end (either may be NULL);
  * see rec_time_parse for the forms.  Indices below then count from begin.
  * 0, or -EINVAL / -ERANGE with a reason in err. */

@@ -23,6 +23,11 @@
 #include "source/ident.h"
 #include "core/knob.h"
 #include "rec_replay_priv.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_codec.h"
+#include "rec/rec_crc.h"
+#include "rec/rec_db.h"
+#include "rec/rec_idmap.h"
 #include "rec/rec_schema.h"
 #include "core/snapshot.h"
 
@@ -59,9 +64,9 @@ static int rec_rp_load_row(struct rec_replay *rp, int64_t id, int64_t seq, size_
 		memset(&proto, 0, sizeof proto);
 		proto.major = row->major;
 		proto.minor = row->minor;
-		for (size_t k = 0; k < rec_nident_cols; k++) {
+		for (size_t k = 0; k < rec_schema_nident_cols; k++) {
 			const char *t = (const char *)sqlite3_column_text(st, c++);
-			memcpy((char *)&proto + rec_ident_cols[k].offset, &t, sizeof t);
+			memcpy((char *)&proto + rec_schema_ident_cols[k].offset, &t, sizeof t);
 		}
 		proto.rotational = sqlite3_column_int(st, c++);
 		proto.partition = sqlite3_column_int(st, c++);
@@ -109,7 +114,7 @@ static int rec_rp_parse_key(struct rec_replay *rp, int64_t seq)
 {
 	const uint8_t *p = rp->blob.p + 1, *end = rp->blob.p + rp->blob.len;
 	uint64_t n;
-	if (!rec_get_varint(&p, end, &n))
+	if (!rec_buf_get_varint(&p, end, &n))
 		return rec_rp_bad(rp, seq);
 	int r = rec_rp_reserve(rp, n, seq);
 	if (r < 0)
@@ -117,7 +122,7 @@ static int rec_rp_parse_key(struct rec_replay *rp, int64_t seq)
 	int64_t id = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t z;
-		if (!rec_get_varint(&p, end, &z))
+		if (!rec_buf_get_varint(&p, end, &z))
 			return rec_rp_bad(rp, seq);
 		id += (int64_t)((z >> 1) ^ (z & 1 ? UINT64_MAX : 0));
 		if ((r = rec_rp_load_row(rp, id, seq, &rp->act[i].row)) < 0)
@@ -127,7 +132,7 @@ static int rec_rp_parse_key(struct rec_replay *rp, int64_t seq)
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t f[DS_NFIELDS];
 		for (int k = 0; k < DS_NFIELDS; k++)
-			if (!rec_get_varint(&p, end, &f[k]))
+			if (!rec_buf_get_varint(&p, end, &f[k]))
 				return rec_rp_bad(rp, seq);
 		rec_codec_reset(&rp->act[i].st, f);
 	}
@@ -140,17 +145,17 @@ static int rec_rp_parse_key(struct rec_replay *rp, int64_t seq)
 static int rec_rp_parse_list(struct rec_replay *rp, int64_t seq, const uint8_t **p, const uint8_t *end)
 {
 	uint64_t n;
-	if (!rec_get_varint(p, end, &n))
+	if (!rec_buf_get_varint(p, end, &n))
 		return rec_rp_bad(rp, seq);
 	int r = rec_rp_reserve(rp, n, seq);
 	if (r < 0)
 		return r;
 	for (uint64_t j = 0; j < n; j++) {
 		uint64_t src, id;
-		if (!rec_get_varint(p, end, &src))
+		if (!rec_buf_get_varint(p, end, &src))
 			return rec_rp_bad(rp, seq);
 		if (src == 0) {
-			if (!rec_get_varint(p, end, &id) || id > INT64_MAX)
+			if (!rec_buf_get_varint(p, end, &id) || id > INT64_MAX)
 				return rec_rp_bad(rp, seq);
 			if ((r = rec_rp_load_row(rp, (int64_t)id, seq, &rp->tmp[j].row)) < 0)
 				return r;
@@ -343,8 +348,8 @@ static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *ou
 	out->wall_ns = sqlite3_column_int64(st, c++);
 	out->mono_ns = (uint64_t)sqlite3_column_int64(st, c++);
 	out->page_size = (uint64_t)sqlite3_column_int64(st, c++);
-	for (size_t k = 0; k < rec_nsys_cols; k++)
-		rec_sys_set(out, k, (uint64_t)sqlite3_column_int64(st, c++));
+	for (size_t k = 0; k < rec_schema_nsys_cols; k++)
+		rec_schema_sys_set(out, k, (uint64_t)sqlite3_column_int64(st, c++));
 	int keyframe = sqlite3_column_int(st, c++);
 	int64_t ndev = sqlite3_column_int64(st, c++);
 	int64_t offset = sqlite3_column_int64(st, c++);
@@ -355,7 +360,7 @@ static int rec_rp_decode(struct rec_replay *rp, int64_t seq, struct snapshot *ou
 	int r = rec_rp_read_frame(rp, seq, offset, nbytes);
 	if (r < 0)
 		return r;
-	if (rec_sample_crc(seq, out, keyframe, ndev, rp->blob.p, rp->blob.len) != crc)
+	if (rec_crc_sample(seq, out, keyframe, ndev, rp->blob.p, rp->blob.len) != crc)
 		return rec_rp_fail(rp, -EBADMSG, "sample %" PRId64 ": checksum mismatch (damaged file)", seq);
 	bool key = rp->blob.p[0] == REC_FRAME_KEY;
 	if (key != (keyframe != 0))

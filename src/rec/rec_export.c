@@ -29,7 +29,8 @@
 #include "core/knob.h"
 #include "core/pipeline.h"
 #include "rec/rec.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_db.h"
+#include "rec/rec_idmap.h"
 #include "sink/sink.h"
 
 /* ---- Columns: the figure registry's (figure.h) -------------------------- */
@@ -166,7 +167,7 @@ static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
 	*nout = n;
 	/* A damaged tail (a copy taken mid-write): the devices of the samples
 	 * that replay were read; the replay reports real damage itself. */
-	return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CORRUPT ? 0 : rec_sqlite_errno(rc);
+	return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CORRUPT ? 0 : rec_db_errno(rc);
 }
 
 /* The column key of a cgroup: its path, "ino N" when the sample had none. */
@@ -391,7 +392,7 @@ static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin
 	dip_params_default(&def);
 	w->pipe = pipeline_new(w->src, dip ? dip : &def, pipeline_marks_rule(dip != NULL));
 	if (!w->pipe) {
-		rec_set_err(err, errlen, "out of memory");
+		rec_db_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (begin || end)
@@ -449,7 +450,7 @@ static struct sink *rec_csv_sink_new(const char *path, struct source *src, FILE 
 {
 	struct rec_csv_sink *cs = calloc(1, sizeof *cs);
 	if (!cs) {
-		rec_set_err(err, errlen, "out of memory");
+		rec_db_set_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	cs->out = out;
@@ -458,7 +459,7 @@ static struct sink *rec_csv_sink_new(const char *path, struct source *src, FILE 
 	bool unfinished;
 	int r = rec_db_open_read(path, false, &db, &unfinished, err, errlen);
 	if (r == 0 && (r = rec_csv_setup(&cs->csv, db)) < 0)
-		rec_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
+		rec_db_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
 	sqlite3_close(db);
 	if (r < 0) {
 		rec_csv_free(&cs->csv);
@@ -468,7 +469,7 @@ static struct sink *rec_csv_sink_new(const char *path, struct source *src, FILE 
 	rec_csv_header(out, &cs->csv);
 	struct sink *s = sink_new(&rec_csv_sink_ops, cs);
 	if (!s)
-		rec_set_err(err, errlen, "out of memory");
+		rec_db_set_err(err, errlen, "out of memory");
 	return s;
 }
 
@@ -484,21 +485,21 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 		if (!sink) {
 			r = -ENOMEM;
 			if (fmt == REC_FMT_JSON)
-				rec_set_err(err, errlen, "out of memory");
+				rec_db_set_err(err, errlen, "out of memory");
 		}
 	}
 	const struct frame *f;
 	while (r == 0 && (r = pipeline_step(w.pipe, &f)) == 0)
 		if ((r = sink_frame(sink, f)) < 0)
-			rec_set_err(err, errlen, "%s", sink->errmsg);
+			rec_db_set_err(err, errlen, "%s", sink->errmsg);
 	if (r == 1)
 		r = 0;
 	else if (r < 0 && !(err && err[0]))
-		rec_set_err(err, errlen, "%s", w.src ? w.src->errmsg : strerror(-r));
+		rec_db_set_err(err, errlen, "%s", w.src ? w.src->errmsg : strerror(-r));
 	int o = rec_out_status(out);
 	if (r == 0 && o < 0) {
 		r = o;
-		rec_set_err(err, errlen, "writing the export: %s", strerror(-o));
+		rec_db_set_err(err, errlen, "writing the export: %s", strerror(-o));
 	}
 	sink_close(sink, NULL, 0);
 	rec_walk_close(&w);

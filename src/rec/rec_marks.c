@@ -19,7 +19,7 @@
 #include "rec/rec.h"
 #include "util/grow.h"
 #include "rec_replay_priv.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_db.h"
 
 /* ---- Marks ------------------------------------------------------------ */
 
@@ -130,7 +130,7 @@ int rec_rp_load_marks(struct rec_replay *rp)
 		if (rc[k] == SQLITE_OK)
 			continue;
 		if (!rp->tolerant || (rc[k] & 0xff) != SQLITE_CORRUPT)
-			return rec_rp_fail(rp, rec_sqlite_errno(rc[k]), "reading marks: %s",
+			return rec_rp_fail(rp, rec_db_errno(rc[k]), "reading marks: %s",
 					   sqlite3_errstr(rc[k]));
 		rec_rp_clamp(rp, tail[k]);
 	}

@@ -15,7 +15,7 @@
 
 #include "rec/rec.h"
 #include "rec_replay_priv.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_db.h"
 
 /* ---- Navigation ------------------------------------------------------- */
 
@@ -153,13 +153,13 @@ int rec_replay_limit(struct source *src, const char *begin, const char *end, cha
 		return -EINVAL;
 	int64_t last = rec_rp_last(rp), start_ns, b_ns = INT64_MIN, e_ns = INT64_MAX;
 	if (last < rp->base || rec_rp_int(rp, RS_WALL, &rp->base, &start_ns) != 0) {
-		rec_set_err(err, errlen, "%s: no samples to limit with --begin/--end", rp->path);
+		rec_db_set_err(err, errlen, "%s: no samples to limit with --begin/--end", rp->path);
 		return -ERANGE;
 	}
 	const char *bad = begin && rec_time_parse(begin, start_ns, &b_ns) < 0 ? begin :
 			  end && rec_time_parse(end, start_ns, &e_ns) < 0 ? end : NULL;
 	if (bad) {
-		rec_set_err(err, errlen, "%s '%s': not a time (use HH:MM:SS, 'YYYY-MM-DD HH:MM:SS' or "
+		rec_db_set_err(err, errlen, "%s '%s': not a time (use HH:MM:SS, 'YYYY-MM-DD HH:MM:SS' or "
 			    "seconds since the epoch)", bad == begin ? "--begin" : "--end", bad);
 		return -EINVAL;
 	}
@@ -169,11 +169,11 @@ int rec_replay_limit(struct source *src, const char *begin, const char *end, cha
 	int64_t from = begin ? rec_rp_seq_at(rp, rp->base, last, b_ns) : rp->base;
 	int64_t to = end && e_ns < INT64_MAX ? rec_rp_seq_at(rp, rp->base, last, e_ns + 1) - 1 : last;
 	if (from < 0 || to < -1) {
-		rec_set_err(err, errlen, "%s", rp->src.errmsg);
+		rec_db_set_err(err, errlen, "%s", rp->src.errmsg);
 		return (int)(from < 0 ? from : to);
 	}
 	if (from > to) {
-		rec_set_err(err, errlen, "%s: no samples between %s and %s", rp->path,
+		rec_db_set_err(err, errlen, "%s: no samples between %s and %s", rp->path,
 			    begin ? begin : "the start", end ? end : "the end");
 		return -ERANGE;
 	}

@@ -28,6 +28,9 @@
 #include "core/knob.h"
 #include "rec/rec.h"
 #include "rec_replay_priv.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_db.h"
+#include "rec/rec_idmap.h"
 #include "rec/rec_schema.h"
 
 static const struct source_ops rec_replay_ops;
@@ -55,7 +58,7 @@ int rec_rp_fail(struct rec_replay *rp, int err, const char *fmt, ...)
 
 int rec_rp_sqlfail(struct rec_replay *rp, int rc, int64_t seq)
 {
-	return rec_rp_fail(rp, rec_sqlite_errno(rc) ? rec_sqlite_errno(rc) : -EIO,
+	return rec_rp_fail(rp, rec_db_errno(rc) ? rec_db_errno(rc) : -EIO,
 			   "sample %" PRId64 ": damaged or unreadable (%s)", seq, sqlite3_errmsg(rp->db));
 }
 
@@ -103,9 +106,9 @@ static bool rec_rp_has_column(struct rec_replay *rp, const char *probe)
 static int rec_rp_prepare(struct rec_replay *rp)
 {
 	const char *cols[64];
-	size_t n = rec_sample_desc_cols(cols);
+	size_t n = rec_schema_sample_cols(cols);
 	char *sample = rec_rp_select_sql("SELECT ", cols, n, " FROM samples WHERE seq = ?");
-	n = rec_device_desc_cols(cols);
+	n = rec_schema_device_cols(cols);
 	char *dev = rec_rp_select_sql("SELECT ", cols, n, " FROM devices WHERE id = ?");
 	/* Files written before processes (or the values beside the fixed
 	 * blocks) were recorded lack that table: their samples replay without. */
@@ -157,7 +160,7 @@ int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v)
 		*v = sqlite3_column_int64(st, 0);
 		r = 0;
 	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		r = rec_sqlite_errno(rc);
+		r = rec_db_errno(rc);
 	}
 	sqlite3_reset(st);
 	return r;
@@ -338,7 +341,7 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 		if (rp)
 			free(rp->path);
 		free(rp);
-		rec_set_err(err, errlen, "%s: out of memory", path);
+		rec_db_set_err(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
 	rp->src.ops = &rec_replay_ops;
@@ -353,7 +356,7 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 	int r = rec_db_open_read(path, follow, &rp->db, &unfinished, err, errlen);
 	rp->tolerant = unfinished && !follow;
 	if (r == 0 && rec_rp_prepare(rp) != SQLITE_OK) {
-		rec_set_err(err, errlen, "%s: damaged or unreadable (%s)", path, sqlite3_errmsg(rp->db));
+		rec_db_set_err(err, errlen, "%s: damaged or unreadable (%s)", path, sqlite3_errmsg(rp->db));
 		r = -EBADMSG;
 	}
 	if (r == 0) {
@@ -362,7 +365,7 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 		rp->base = rp->pos = rp->first_seq;
 		rec_rp_self_pid(rp);
 		if ((r = rec_rp_find_last(rp)) < 0 || (r = rec_rp_load_marks(rp)) < 0)
-			rec_set_err(err, errlen, "%s", rp->src.errmsg);
+			rec_db_set_err(err, errlen, "%s", rp->src.errmsg);
 	}
 	if (r < 0) {
 		rec_rp_close(&rp->src);

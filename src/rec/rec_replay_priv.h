@@ -20,7 +20,9 @@
 
 #include "core/event.h"
 #include "source/ident.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_codec.h"
+#include "rec/rec_idmap.h"
 #include "core/snapshot.h"
 #include "core/source.h"
 

@@ -41,6 +41,10 @@
 #include "core/knob.h"
 #include "source/procs.h"
 #include "rec/rec.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_codec.h"
+#include "rec/rec_crc.h"
+#include "rec/rec_db.h"
 #include "rec/rec_schema.h"
 #include "sink/sink.h"
 
@@ -100,8 +104,8 @@ static char *rec_writer_schema_sql(void)
 	      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);\n"
 	      "CREATE TABLE samples (seq INTEGER PRIMARY KEY, wall_ns INTEGER NOT NULL,"
 	      " mono_ns INTEGER NOT NULL, page_size INTEGER NOT NULL", f);
-	for (size_t c = 0; c < rec_nsys_cols; c++)
-		fprintf(f, ", %s INTEGER NOT NULL", rec_sys_cols[c].name);
+	for (size_t c = 0; c < rec_schema_nsys_cols; c++)
+		fprintf(f, ", %s INTEGER NOT NULL", rec_schema_sys_cols[c].name);
 	fputs(", keyframe INTEGER NOT NULL, ndev INTEGER NOT NULL, frame_offset INTEGER NOT NULL,"
 	      " nbytes INTEGER NOT NULL,"
 	      " crc INTEGER NOT NULL);\n"
@@ -109,11 +113,11 @@ static char *rec_writer_schema_sql(void)
 	      "CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
 	      " major INTEGER NOT NULL, minor INTEGER NOT NULL, nfields INTEGER NOT NULL,"
 	      " has_ident INTEGER NOT NULL", f);
-	for (size_t c = 0; c < rec_nident_cols; c++)
-		fprintf(f, ", %s TEXT", rec_ident_cols[c].name);
+	for (size_t c = 0; c < rec_schema_nident_cols; c++)
+		fprintf(f, ", %s TEXT", rec_schema_ident_cols[c].name);
 	fputs(", rotational INTEGER, partition INTEGER, has_bdi INTEGER", f);
 	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
-		fprintf(f, ", %s INTEGER", rec_bdi_cols[k]);
+		fprintf(f, ", %s INTEGER", rec_schema_bdi_cols[k]);
 	fputs(", first_seq INTEGER NOT NULL, last_seq INTEGER, appeared INTEGER NOT NULL,"
 	      " vanished INTEGER NOT NULL DEFAULT 0);\n"
 	      "CREATE INDEX devices_key ON devices(key);\n"
@@ -166,12 +170,12 @@ static char *rec_writer_insert_sql(const char *table, const char *const *cols, s
 static size_t rec_writer_sample_cols(const char **cols)
 {
 	cols[0] = "seq";
-	return 1 + rec_sample_desc_cols(cols + 1);
+	return 1 + rec_schema_sample_cols(cols + 1);
 }
 
 static size_t rec_writer_device_cols(const char **cols)
 {
-	size_t n = rec_device_desc_cols(cols);
+	size_t n = rec_schema_device_cols(cols);
 	cols[n++] = "first_seq";
 	cols[n++] = "appeared";
 	return n;
@@ -291,16 +295,16 @@ static int rec_writer_create(const char *path, char *err, size_t errlen)
 		if (known && S_ISREG(st.st_mode) && st.st_size == 0)
 			return 0;
 		if (known && S_ISDIR(st.st_mode)) {
-			rec_set_err(err, errlen, "%s: is a directory: give the recording's file name", path);
+			rec_db_set_err(err, errlen, "%s: is a directory: give the recording's file name", path);
 			return -EISDIR;
 		}
-		rec_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
+		rec_db_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
 			    !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
 		return -EEXIST;
 	}
 	if (fd < 0) {
 		int e = errno;
-		rec_set_err(err, errlen, "%s: %s", path, strerror(e));
+		rec_db_set_err(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
 	close(fd);
@@ -313,7 +317,7 @@ static void rec_writer_free(struct rec_writer *w)
 		sqlite3_finalize(w->st[i]);
 	sqlite3_close_v2(w->db);
 	for (size_t i = 0; i < w->n; i++)
-		rec_ident_clear(&w->dev[i].ident);
+		rec_schema_ident_clear(&w->dev[i].ident);
 	free(w->dev);
 	free(w->next);
 	free(w->src);
@@ -330,7 +334,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 	struct rec_writer *w = calloc(1, sizeof *w);
 	if (!w || !(w->path = strdup(path))) {
 		free(w);
-		rec_set_err(err, errlen, "%s: out of memory", path);
+		rec_db_set_err(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
 	w->last_key = -1;
@@ -346,7 +350,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 	if (rc == SQLITE_OK)
 		rc = rec_writer_init_db(w);
 	if (rc != SQLITE_OK) {
-		rec_set_err(err, errlen, "%s: cannot create the recording (%s)", path,
+		rec_db_set_err(err, errlen, "%s: cannot create the recording (%s)", path,
 			    w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
 		rec_writer_free(w);
 		unlink(path);
@@ -396,7 +400,7 @@ static int rec_writer_fail(struct rec_writer *w, int rc)
 {
 	if (w->err)
 		return w->err;
-	w->err = rec_sqlite_errno(rc);
+	w->err = rec_db_errno(rc);
 	if (!w->err)
 		w->err = -EIO;
 	if (w->err == -ENOSPC)
@@ -446,8 +450,8 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 	}
 	int r = 0;
 	if (rc != SQLITE_OK) {
-		r = rec_sqlite_errno(rc);
-		rec_set_err(err, errlen, "%s: closing the recording: %s", w->path, sqlite3_errmsg(w->db));
+		r = rec_db_errno(rc);
+		rec_db_set_err(err, errlen, "%s: closing the recording: %s", w->path, sqlite3_errmsg(w->db));
 	}
 	int64_t size = w->err || r ? -1 : rec_writer_db_bytes(w);
 	char *path = w->path;
@@ -456,7 +460,7 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 	/* Drop the growth chunk past the last page (nothing refers to it). */
 	if (size > 0 && truncate(path, size) != 0 && !r) {
 		r = -errno;
-		rec_set_err(err, errlen, "%s: closing the recording: %s", path, strerror(errno));
+		rec_db_set_err(err, errlen, "%s: closing the recording: %s", path, strerror(errno));
 	}
 	free(path);
 	return r;
@@ -468,7 +472,7 @@ static bool rec_wdev_same(const struct rec_wdev *a, const struct dev_counters *d
 {
 	return a->major == d->major && a->minor == d->minor && a->nfields == d->nfields &&
 	       strncmp(a->name, d->name, sizeof a->name) == 0 &&
-	       (a->has_ident ? rec_ident_equal(&a->ident, d->ident) : d->ident == NULL);
+	       (a->has_ident ? rec_schema_ident_equal(&a->ident, d->ident) : d->ident == NULL);
 }
 
 static bool rec_wdev_same_name(const struct rec_wdev *a, const struct dev_counters *d)
@@ -514,8 +518,8 @@ static int rec_writer_insert_dev(struct rec_writer *w, const struct dev_counters
 	sqlite3_bind_int64(st, c++, d->minor);
 	sqlite3_bind_int(st, c++, d->nfields);
 	sqlite3_bind_int(st, c++, ident != NULL);
-	for (size_t k = 0; k < rec_nident_cols; k++)
-		rec_bind_opt_text(st, c++, ident ? rec_ident_str(ident, k) : NULL);
+	for (size_t k = 0; k < rec_schema_nident_cols; k++)
+		rec_bind_opt_text(st, c++, ident ? rec_schema_ident_str(ident, k) : NULL);
 	if (ident) {
 		sqlite3_bind_int(st, c++, ident->rotational);
 		sqlite3_bind_int(st, c++, ident->partition);
@@ -564,11 +568,11 @@ static int rec_writer_new_entry(struct rec_writer *w, struct rec_wdev *e, const 
 	memcpy(e->name, d->name, sizeof e->name);
 	e->nfields = d->nfields;
 	e->has_ident = d->ident != NULL;
-	if (d->ident && rec_ident_copy(&e->ident, d->ident) < 0)
+	if (d->ident && rec_schema_ident_copy(&e->ident, d->ident) < 0)
 		return SQLITE_NOMEM;
 	int rc = rec_writer_insert_dev(w, d, appeared, &e->id);
 	if (rc)
-		rec_ident_clear(&e->ident);
+		rec_schema_ident_clear(&e->ident);
 	return rc;
 }
 
@@ -577,7 +581,7 @@ static void rec_writer_drop_new(struct rec_writer *w, size_t upto)
 {
 	for (size_t i = 0; i < upto; i++)
 		if (w->src[i] < 0)
-			rec_ident_clear(&w->next[i].ident);
+			rec_schema_ident_clear(&w->next[i].ident);
 }
 
 /* Build w->next for s (moving matched entries over); *changed when the
@@ -619,7 +623,7 @@ static int rec_writer_devices(struct rec_writer *w, const struct snapshot *s, bo
 			rec_writer_drop_new(w, s->ndev);
 			return rc;
 		}
-		rec_ident_clear(&w->dev[j].ident);
+		rec_schema_ident_clear(&w->dev[j].ident);
 		w->dev[j].has_ident = false;
 	}
 	for (size_t i = 0; i < s->ndev; i++)
@@ -638,16 +642,16 @@ static void rec_writer_encode_key(struct rec_writer *w, const struct snapshot *s
 	struct rec_buf *b = &w->frame;
 	uint8_t flags = REC_FRAME_KEY;
 	rec_buf_put(b, &flags, 1);
-	rec_buf_varint(b, w->n);
+	rec_buf_put_varint(b, w->n);
 	int64_t prev_id = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		int64_t d = w->dev[i].id - prev_id;
-		rec_buf_varint(b, (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0));
+		rec_buf_put_varint(b, (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0));
 		prev_id = w->dev[i].id;
 	}
 	for (size_t i = 0; i < w->n; i++) {
 		for (int f = 0; f < DS_NFIELDS; f++)
-			rec_buf_varint(b, s->dev[i].f[f]);
+			rec_buf_put_varint(b, s->dev[i].f[f]);
 		rec_codec_reset(&w->dev[i].st, s->dev[i].f);
 	}
 }
@@ -658,14 +662,14 @@ static void rec_writer_encode_delta(struct rec_writer *w, const struct snapshot 
 	uint8_t flags = changed ? REC_FRAME_NEWLIST : 0;
 	rec_buf_put(b, &flags, 1);
 	if (changed) {
-		rec_buf_varint(b, w->n);
+		rec_buf_put_varint(b, w->n);
 		for (size_t i = 0; i < w->n; i++) {
 			if (w->src[i] < 0) {
-				rec_buf_varint(b, 0);
-				rec_buf_varint(b, (uint64_t)w->dev[i].id);
+				rec_buf_put_varint(b, 0);
+				rec_buf_put_varint(b, (uint64_t)w->dev[i].id);
 				rec_codec_reset(&w->dev[i].st, NULL);
 			} else {
-				rec_buf_varint(b, (uint64_t)w->src[i] + 1);
+				rec_buf_put_varint(b, (uint64_t)w->src[i] + 1);
 			}
 		}
 	}
@@ -673,7 +677,7 @@ static void rec_writer_encode_delta(struct rec_writer *w, const struct snapshot 
 	rec_buf_reserve(b, w->n * REC_CODEC_MAX_BYTES + 8);
 	for (size_t i = 0; i < w->n; i++)
 		rec_codec_put(&bw, &w->dev[i].st, s->dev[i].f);
-	rec_bitw_flush(&bw);
+	rec_codec_flush_bits(&bw);
 }
 
 /* Append the frame to the stream: full rows as they fill, then the
@@ -707,13 +711,13 @@ static int rec_writer_put_frame(struct rec_writer *w, const struct snapshot *s, 
 	sqlite3_bind_int64(st, c++, s->wall_ns);
 	sqlite3_bind_int64(st, c++, (int64_t)s->mono_ns);
 	sqlite3_bind_int64(st, c++, (int64_t)s->page_size);
-	for (size_t k = 0; k < rec_nsys_cols; k++)
-		sqlite3_bind_int64(st, c++, (int64_t)rec_sys_get(s, k));
+	for (size_t k = 0; k < rec_schema_nsys_cols; k++)
+		sqlite3_bind_int64(st, c++, (int64_t)rec_schema_sys_get(s, k));
 	sqlite3_bind_int(st, c++, keyframe);
 	sqlite3_bind_int64(st, c++, (int64_t)w->n);
 	sqlite3_bind_int64(st, c++, w->stream_bytes);
 	sqlite3_bind_int64(st, c++, (int64_t)b->len);
-	sqlite3_bind_int64(st, c++, rec_sample_crc(w->seq, s, keyframe, (int64_t)w->n, b->p, b->len));
+	sqlite3_bind_int64(st, c++, rec_crc_sample(w->seq, s, keyframe, (int64_t)w->n, b->p, b->len));
 	int rc = rec_step(w->db, st);
 	return rc == SQLITE_OK ? rec_writer_stream(w, b->p, b->len) : rc;
 }
@@ -1019,7 +1023,7 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 		return -EIO;
 	int r = rec_writer_append_list(w, v, n);
 	if (r < 0) {
-		rec_set_err(err, errlen, "%s", w->errmsg);
+		rec_db_set_err(err, errlen, "%s", w->errmsg);
 		rec_writer_close(w, NULL, 0);
 		return r;
 	}
