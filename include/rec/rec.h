@@ -137,7 +137,7 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 int rec_replay_shared_keys(struct source *src, char *buf, size_t len);
 
 /* Whether src is a replay source. */
-bool rec_is_replay(const struct source *src);
+bool rec_replay_is(const struct source *src);
 
 /* The devices row id of each device of the snapshot next() delivered last
  * (NULL before the first): what keys a device across a recording (export,

@@ -16,174 +16,36 @@
  * (ident_table_add).  Nothing here prints.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
 #include "source/ident.h"
-#include "core/knob.h"
 #include "rec/rec.h"
-#include "rec_replay_priv.h"
+#include "rec_decode_priv.h"
+#include "rec_marks_priv.h"
+#include "rec_reader_priv.h"
 #include "rec/rec_buf.h"
 #include "rec/rec_db.h"
 #include "rec/rec_idmap.h"
-#include "rec/rec_schema.h"
 
 static const struct source_ops rec_replay_ops;
 
-struct rec_replay *rec_rp(struct source *src)
+static struct rec_replay *rec_replay_of(struct source *src)
 {
 	return src && src->ops == &rec_replay_ops ? src->impl : NULL;
 }
 
-bool rec_is_replay(const struct source *src)
+bool rec_replay_is(const struct source *src)
 {
 	return src && src->ops == &rec_replay_ops;
 }
 
-int rec_rp_fail(struct rec_replay *rp, int err, const char *fmt, ...)
-{
-	char why[200];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	snprintf(rp->src.errmsg, sizeof rp->src.errmsg, "%s: %s", rp->path, why);
-	return err;
-}
-
-int rec_rp_sqlfail(struct rec_replay *rp, int rc, int64_t seq)
-{
-	return rec_rp_fail(rp, rec_db_errno(rc) ? rec_db_errno(rc) : -EIO,
-			   "sample %" PRId64 ": damaged or unreadable (%s)", seq, sqlite3_errmsg(rp->db));
-}
-
-/* ---- Statements ------------------------------------------------------- */
-
-static char *rec_rp_select_sql(const char *head, const char *const *cols, size_t n, const char *tail)
-{
-	char *sql = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&sql, &len);
-	if (!f)
-		return NULL;
-	fputs(head, f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s", i ? ", " : "", cols[i]);
-	fputs(tail, f);
-	if (fclose(f) != 0) {
-		free(sql);
-		return NULL;
-	}
-	return sql;
-}
-
-static bool rec_rp_has_table(struct rec_replay *rp, const char *name)
-{
-	int64_t n = 0;
-	sqlite3_stmt *q = NULL;
-	if (sqlite3_prepare_v2(rp->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-			       " AND name = ?", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
-		n = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return n > 0;
-}
-
-/* Whether a query naming a column compiles: the column is there. */
-static bool rec_rp_has_column(struct rec_replay *rp, const char *probe)
-{
-	sqlite3_stmt *q = NULL;
-	bool has = sqlite3_prepare_v2(rp->db, probe, -1, &q, NULL) == SQLITE_OK;
-	sqlite3_finalize(q);
-	return has;
-}
-
-static int rec_rp_prepare(struct rec_replay *rp)
-{
-	const char *cols[64];
-	size_t n = rec_schema_sample_cols(cols);
-	char *sample = rec_rp_select_sql("SELECT ", cols, n, " FROM samples WHERE seq = ?");
-	n = rec_schema_device_cols(cols);
-	char *dev = rec_rp_select_sql("SELECT ", cols, n, " FROM devices WHERE id = ?");
-	/* Files written before processes (or the values beside the fixed
-	 * blocks) were recorded lack that table: their samples replay without. */
-	bool has_procs = rec_rp_has_table(rp, "procs"), has_extras = rec_rp_has_table(rp, "extras");
-	bool has_cgroups = rec_rp_has_table(rp, "cgroups");
-	/* the marks' causes came later still: a file without them replays its marks without */
-	rp->has_causes = rec_rp_has_column(rp, "SELECT cause FROM dips LIMIT 0");
-	const char *sql[RS_COUNT] = {
-		[RS_SAMPLE] = sample,
-		[RS_FRAMES] = "SELECT id, data FROM frames WHERE id BETWEEN ? AND ? ORDER BY id",
-		[RS_WHERE] = "SELECT frame_offset, nbytes FROM samples WHERE seq = ?",
-		[RS_DEV] = dev,
-		[RS_KEY] = "SELECT seq FROM samples WHERE seq <= ? AND keyframe = 1 ORDER BY seq DESC LIMIT 1",
-		[RS_MAX] = "SELECT max(seq) FROM samples",
-		[RS_MIN] = "SELECT min(seq) FROM samples",
-		[RS_WALL] = "SELECT wall_ns FROM samples WHERE seq = ?",
-		[RS_STATE] = "SELECT value FROM meta WHERE key = 'state'",
-		[RS_KNOBS] = "SELECT rowid, seq, knob, value FROM knobs WHERE rowid > ? ORDER BY rowid",
-		[RS_DIPS] = rp->has_causes ? "SELECT rowid, seq, device_id, cause FROM dips"
-					     " WHERE rowid > ? ORDER BY rowid"
-					   : "SELECT rowid, seq, device_id, NULL FROM dips"
-					     " WHERE rowid > ? ORDER BY rowid",
-		[RS_EVENTS] = "SELECT id, seq, wall_ns, knob, old_value, new_value, read_back, result,"
-			      " note FROM events WHERE id > ? ORDER BY id",
-		[RS_PROCS] = has_procs ? "SELECT pid, comm, state, kthread, io_hidden, read_bytes,"
-			     " write_bytes, cancelled_write_bytes, utime_jif, stime_jif, wchan,"
-			     " flush_major, flush_minor FROM procs WHERE seq = ? ORDER BY pid" : NULL,
-		[RS_EXTRAS] = has_extras ? "SELECT obj, kind, value FROM extras WHERE seq = ?" : NULL,
-		[RS_CGROUPS] = has_cgroups ? "SELECT ino, path, gone FROM cgroups WHERE seq = ?" : NULL,
-	};
-	int rc = sample && dev ? SQLITE_OK : SQLITE_NOMEM;
-	for (int i = 0; i < RS_COUNT && rc == SQLITE_OK; i++)
-		if (sql[i])
-			rc = sqlite3_prepare_v3(rp->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &rp->st[i], NULL);
-	free(sample);
-	free(dev);
-	return rc;
-}
-
-/* One integer from a statement with one optional int64 parameter: 0 with
- * *v set, 1 when there is no row or the value is NULL, or -errno. */
-int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v)
-{
-	sqlite3_stmt *st = rp->st[stmt];
-	if (arg)
-		sqlite3_bind_int64(st, 1, *arg);
-	int rc = sqlite3_step(st), r = 1;
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		*v = sqlite3_column_int64(st, 0);
-		r = 0;
-	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		r = rec_db_errno(rc);
-	}
-	sqlite3_reset(st);
-	return r;
-}
-
-/* ---- Helpers ---------------------------------------------------------- */
-
-void rec_rp_copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	snprintf(dst, len, "%s", t ? (const char *)t : "");
-}
-
 /* ---- The source ------------------------------------------------------- */
 
-static int64_t rec_rp_max_seq(struct rec_replay *rp)
-{
-	int64_t v = -1;
-	return rec_rp_int(rp, RS_MAX, NULL, &v) == 0 ? v : -1;
-}
-
 /* Whether sample seq and its frame can be read (not: decoded). */
-static bool rec_rp_readable(struct rec_replay *rp, int64_t seq)
+static bool rec_replay_readable(struct rec_replay *rp, int64_t seq)
 {
 	sqlite3_stmt *st = rp->st[RS_WHERE];
 	sqlite3_bind_int64(st, 1, seq);
@@ -192,25 +54,25 @@ static bool rec_rp_readable(struct rec_replay *rp, int64_t seq)
 	int64_t nbytes = row ? sqlite3_column_int64(st, 1) : 0;
 	sqlite3_reset(st);
 	int sqlrc;
-	return row && rec_rp_read_stream(rp, offset, nbytes, &sqlrc) == 0;
+	return row && rec_decode_read_stream(rp, offset, nbytes, &sqlrc) == 0;
 }
 
 /* The last sample of a file whose last pages are missing or stale (a copy
  * taken while a checkpoint was writing them): samples are appended in seq
  * order, so what is readable is a prefix.  -1 if nothing is. */
-static int64_t rec_rp_probe_last(struct rec_replay *rp)
+static int64_t rec_replay_probe_last(struct rec_replay *rp)
 {
 	int64_t lo = rp->first_seq, step = 1;
-	if (!rec_rp_readable(rp, lo))
+	if (!rec_replay_readable(rp, lo))
 		return -1;
-	while (step < INT64_MAX / 4 && rec_rp_readable(rp, lo + step)) {
+	while (step < INT64_MAX / 4 && rec_replay_readable(rp, lo + step)) {
 		lo += step;
 		step *= 2;
 	}
 	int64_t hi = lo + step;
 	while (hi - lo > 1) {
 		int64_t mid = lo + (hi - lo) / 2;
-		if (rec_rp_readable(rp, mid))
+		if (rec_replay_readable(rp, mid))
 			lo = mid;
 		else
 			hi = mid;
@@ -220,25 +82,25 @@ static int64_t rec_rp_probe_last(struct rec_replay *rp)
 
 /* The last sample at open: max(seq), or for an unfinished file whose
  * tail cannot be read, the end of what can. */
-static int rec_rp_find_last(struct rec_replay *rp)
+static int rec_replay_find_last(struct rec_replay *rp)
 {
 	if (rp->follow) {
 		rp->last = INT64_MAX;
 		return 0;
 	}
 	int64_t m = -1;
-	int r = rec_rp_int(rp, RS_MAX, NULL, &m);
-	if (r < 0 && rp->tolerant && (m = rec_rp_probe_last(rp)) >= 0)
+	int r = rec_reader_int(rp, RS_MAX, NULL, &m);
+	if (r < 0 && rp->tolerant && (m = rec_replay_probe_last(rp)) >= 0)
 		r = 0;
 	if (r < 0)
-		return rec_rp_fail(rp, r, "damaged or unreadable (%s)", sqlite3_errmsg(rp->db));
+		return rec_reader_fail(rp, r, "damaged or unreadable (%s)", sqlite3_errmsg(rp->db));
 	if (rp->tolerant && m >= 0) {
 		/* The newest samples may have come along without all of their
 		 * pages: end at the last one that decodes. */
 		struct snapshot s;
 		snapshot_init(&s);
 		for (int tries = 0; m >= rp->first_seq && tries < 64; tries++, m--)
-			if (rec_rp_advance(rp, m, &s) == 0)
+			if (rec_decode_sample(rp, m, &s) == 0)
 				break;
 		snapshot_free(&s);
 		rp->src.errmsg[0] = '\0';
@@ -248,16 +110,7 @@ static int rec_rp_find_last(struct rec_replay *rp)
 	return 0;
 }
 
-/* The last seq of the replay as of now. */
-int64_t rec_rp_last(struct rec_replay *rp)
-{
-	if (!rp->follow)
-		return rp->last;
-	int64_t m = rec_rp_max_seq(rp);
-	return m < rp->last ? m : rp->last;
-}
-
-static bool rec_rp_writer_closed(struct rec_replay *rp)
+static bool rec_replay_writer_closed(struct rec_replay *rp)
 {
 	sqlite3_stmt *st = rp->st[RS_STATE];
 	const unsigned char *v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
@@ -266,33 +119,33 @@ static bool rec_rp_writer_closed(struct rec_replay *rp)
 	return closed;
 }
 
-static int rec_rp_next(struct source *src, struct snapshot *out)
+static int rec_replay_next(struct source *src, struct snapshot *out)
 {
 	struct rec_replay *rp = src->impl;
 	if (rp->pos > rp->last)
 		return 1;
-	int r = rec_rp_advance(rp, rp->pos, out);
+	int r = rec_decode_sample(rp, rp->pos, out);
 	if (r == 1 && rp->follow) {
 		/* Not there yet: the end once the writer has closed the file
 		 * (look again: it may have added the sample just before). */
-		if (!rec_rp_writer_closed(rp)) {
+		if (!rec_replay_writer_closed(rp)) {
 			snprintf(src->errmsg, sizeof src->errmsg, "%s: waiting for new samples", rp->path);
 			return -EAGAIN;
 		}
-		r = rec_rp_advance(rp, rp->pos, out);
+		r = rec_decode_sample(rp, rp->pos, out);
 	}
 	if (r != 0)
 		return r;
 	if (out->wall_ns > rp->end_ns)
 		return 1;
-	if (rp->pos > rp->marks_upto && (r = rec_rp_load_marks(rp)) < 0)
+	if (rp->pos > rp->marks_upto && (r = rec_marks_load(rp)) < 0)
 		return r;
-	rec_rp_knobs_at(rp, rp->pos, out->knob);
+	rec_marks_knobs_at(rp, rp->pos, out->knob);
 	rp->delivered = rp->pos++;
 	return 0;
 }
 
-static void rec_rp_close(struct source *src)
+static void rec_replay_close(struct source *src)
 {
 	struct rec_replay *rp = src->impl;
 	for (int i = 0; i < RS_COUNT; i++)
@@ -319,13 +172,13 @@ static void rec_rp_close(struct source *src)
 
 static const struct source_ops rec_replay_ops = {
 	.kind = "replay",
-	.next = rec_rp_next,
-	.close = rec_rp_close,
+	.next = rec_replay_next,
+	.close = rec_replay_close,
 	.marks = rec_replay_marks,
 };
 
 /* The pid of the wbtop that wrote the file (older recordings do not say). */
-static void rec_rp_self_pid(struct rec_replay *rp)
+static void rec_replay_self_pid(struct rec_replay *rp)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(rp->db, "SELECT value FROM meta WHERE key = 'wbtop_pid'", -1, &st,
@@ -355,20 +208,20 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 	bool unfinished;
 	int r = rec_db_open_read(path, follow, &rp->db, &unfinished, err, errlen);
 	rp->tolerant = unfinished && !follow;
-	if (r == 0 && rec_rp_prepare(rp) != SQLITE_OK) {
+	if (r == 0 && rec_reader_prepare(rp) != SQLITE_OK) {
 		rec_db_set_err(err, errlen, "%s: damaged or unreadable (%s)", path, sqlite3_errmsg(rp->db));
 		r = -EBADMSG;
 	}
 	if (r == 0) {
-		if (rec_rp_int(rp, RS_MIN, NULL, &rp->first_seq) != 0)
+		if (rec_reader_int(rp, RS_MIN, NULL, &rp->first_seq) != 0)
 			rp->first_seq = 0;
 		rp->base = rp->pos = rp->first_seq;
-		rec_rp_self_pid(rp);
-		if ((r = rec_rp_find_last(rp)) < 0 || (r = rec_rp_load_marks(rp)) < 0)
+		rec_replay_self_pid(rp);
+		if ((r = rec_replay_find_last(rp)) < 0 || (r = rec_marks_load(rp)) < 0)
 			rec_db_set_err(err, errlen, "%s", rp->src.errmsg);
 	}
 	if (r < 0) {
-		rec_rp_close(&rp->src);
+		rec_replay_close(&rp->src);
 		return NULL;
 	}
 	return &rp->src;
@@ -376,7 +229,7 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 
 int rec_replay_shared_keys(struct source *src, char *buf, size_t len)
 {
-	struct rec_replay *rp = rec_rp(src);
+	struct rec_replay *rp = rec_replay_of(src);
 	if (len)
 		buf[0] = '\0';
 	if (!rp)
@@ -413,8 +266,137 @@ int rec_replay_shared_keys(struct source *src, char *buf, size_t len)
 	return 1;
 }
 
+int rec_replay_marks(struct source *src, struct source_marks *out)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	return rp ? rec_marks_of(rp, out) : -EINVAL;
+}
+
 const int64_t *rec_replay_dev_ids(struct source *src)
 {
-	struct rec_replay *rp = rec_rp(src);
+	struct rec_replay *rp = rec_replay_of(src);
 	return rp && rp->delivered >= 0 ? rp->dev_ids : NULL;
+}
+
+/* ---- Navigation ------------------------------------------------------- */
+
+int64_t rec_replay_count(struct source *src)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	if (!rp)
+		return -EINVAL;
+	int64_t last = rec_reader_last(rp);
+	return last >= rp->base ? last - rp->base + 1 : 0;
+}
+
+int64_t rec_replay_tell(struct source *src)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	return rp ? rp->pos - rp->base : -EINVAL;
+}
+
+int rec_replay_seek(struct source *src, int64_t index)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	if (!rp)
+		return -EINVAL;
+	if (index < 0 || index > rec_replay_count(src))
+		return -ERANGE;
+	rp->pos = rp->base + index;
+	return 0;
+}
+
+int64_t rec_replay_wall_ns(struct source *src, int64_t index)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	if (!rp)
+		return -EINVAL;
+	int64_t seq = rp->base + index, w;
+	int r = rec_reader_int(rp, RS_WALL, &seq, &w);
+	return r == 0 ? w : r == 1 ? -ERANGE : r;
+}
+
+/* First seq in [lo, hi] with wall_ns >= t (hi + 1 if none); wall time is
+ * taken to run forward, as it does but for clock steps. */
+static int64_t rec_replay_seq_at(struct rec_replay *rp, int64_t lo, int64_t hi, int64_t t)
+{
+	hi++;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2, w;
+		int r = rec_reader_int(rp, RS_WALL, &mid, &w);
+		if (r < 0)
+			return r;
+		if (r == 0 && w < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int64_t rec_replay_find_time(struct source *src, int64_t wall_ns)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	if (!rp)
+		return -EINVAL;
+	int64_t s = rec_replay_seq_at(rp, rp->base, rec_reader_last(rp), wall_ns);
+	return s < 0 ? s : s - rp->base;
+}
+
+int64_t rec_replay_next_mark(struct source *src, int64_t from, int dir, unsigned kinds)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	if (!rp || !dir)
+		return -EINVAL;
+	int64_t last = rec_reader_last(rp);
+	if (rp->follow && last > rp->marks_upto) {
+		int r = rec_marks_load(rp);
+		if (r < 0)
+			return r;
+	}
+	int64_t best = rec_marks_nearest(rp, rp->base + from, dir, kinds);
+	if (best < rp->base || best > last)
+		return -ENOENT;
+	return best - rp->base;
+}
+
+/* ---- Limits ----------------------------------------------------------- */
+
+int rec_replay_limit(struct source *src, const char *begin, const char *end, char *err,
+		     size_t errlen)
+{
+	struct rec_replay *rp = rec_replay_of(src);
+	if (!rp)
+		return -EINVAL;
+	int64_t last = rec_reader_last(rp), start_ns, b_ns = INT64_MIN, e_ns = INT64_MAX;
+	if (last < rp->base || rec_reader_int(rp, RS_WALL, &rp->base, &start_ns) != 0) {
+		rec_db_set_err(err, errlen, "%s: no samples to limit with --begin/--end", rp->path);
+		return -ERANGE;
+	}
+	const char *bad = begin && rec_time_parse(begin, start_ns, &b_ns) < 0 ? begin :
+			  end && rec_time_parse(end, start_ns, &e_ns) < 0 ? end : NULL;
+	if (bad) {
+		rec_db_set_err(err, errlen, "%s '%s': not a time (use HH:MM:SS, 'YYYY-MM-DD HH:MM:SS' or "
+			    "seconds since the epoch)", bad == begin ? "--begin" : "--end", bad);
+		return -EINVAL;
+	}
+	/* An end given to the second covers that whole second. */
+	if (end && !strchr(end, '.') && e_ns <= INT64_MAX - 999999999)
+		e_ns += 999999999;
+	int64_t from = begin ? rec_replay_seq_at(rp, rp->base, last, b_ns) : rp->base;
+	int64_t to = end && e_ns < INT64_MAX ? rec_replay_seq_at(rp, rp->base, last, e_ns + 1) - 1 : last;
+	if (from < 0 || to < -1) {
+		rec_db_set_err(err, errlen, "%s", rp->src.errmsg);
+		return (int)(from < 0 ? from : to);
+	}
+	if (from > to) {
+		rec_db_set_err(err, errlen, "%s: no samples between %s and %s", rp->path,
+			    begin ? begin : "the start", end ? end : "the end");
+		return -ERANGE;
+	}
+	rp->base = rp->pos = from;
+	if (!rp->follow || to < last)
+		rp->last = to;
+	rp->end_ns = e_ns;
+	return 0;
 }

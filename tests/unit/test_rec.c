@@ -434,7 +434,7 @@ START_TEST(test_roundtrip_bit_exact)
 	struct source *src = rec_replay_open(path, false, err, sizeof err);
 	ck_assert_msg(src != NULL, "%s", err);
 	ck_assert_str_eq(src->ops->kind, "replay");
-	ck_assert(rec_is_replay(src));
+	ck_assert(rec_replay_is(src));
 	ck_assert_int_eq(rec_replay_count(src), NSAMP);
 	struct snapshot got;
 	snapshot_init(&got);
