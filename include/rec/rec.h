@@ -113,7 +113,8 @@ struct sink *rec_writer_sink(struct rec_writer *w);
 
 /* Write a whole list of samples to a new file at path (the screen's "save
  * history" key).  0 or -errno with a reason in err. */
-int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen);
+int rec_writer_save(const char *path, const struct rec_sample *v, size_t n, char *err,
+		    size_t errlen);
 
 /* ---- Replay ----------------------------------------------------------- */
 

@@ -181,7 +181,7 @@ static uint64_t rec_codec_scale(uint64_t b, uint64_t x, uint64_t y)
  * time", 2 the field's model (ratio to its request count; queue time =
  * the sum of the time fields).  Returns how many apply. */
 static unsigned rec_codec_guess(const struct rec_codec_dev *st, const uint64_t *cur, unsigned i,
-			  uint64_t pred[REC_NPRED])
+				uint64_t pred[REC_NPRED])
 {
 	pred[0] = 0;
 	pred[1] = st->delta[i];

@@ -106,7 +106,7 @@ static int rec_db_check_file(const char *path, bool *wal, char *err, size_t errl
 	if (!*wal && npages && rec_db_be32(h + 24) == rec_db_be32(h + 92) &&
 	    (uint64_t)st.st_size < (uint64_t)npages * page) {
 		rec_db_set_err(err, errlen, "%s: truncated: %lld bytes, the file says %llu", path,
-			    (long long)st.st_size, (unsigned long long)npages * page);
+			       (long long)st.st_size, (unsigned long long)npages * page);
 		return -EBADMSG;
 	}
 	return 0;
@@ -174,7 +174,7 @@ static int rec_db_check_meta(sqlite3 *db, const char *path, char *err, size_t er
 	long v = strtol(ver, NULL, 10);
 	if (v > REC_SCHEMA_VERSION) {
 		rec_db_set_err(err, errlen, "%s: recorded by a newer wbtop (format version %ld; this "
-			    "wbtop reads versions up to %d)", path, v, REC_SCHEMA_VERSION);
+			       "wbtop reads versions up to %d)", path, v, REC_SCHEMA_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (v < 1) {
@@ -184,7 +184,8 @@ static int rec_db_check_meta(sqlite3 *db, const char *path, char *err, size_t er
 	return 0;
 }
 
-static int rec_db_try_open(const char *path, bool immutable, sqlite3 **out, char *err, size_t errlen)
+static int rec_db_try_open(const char *path, bool immutable, sqlite3 **out, char *err,
+			   size_t errlen)
 {
 	char *uri = rec_db_uri(path, immutable);
 	if (!uri) {

@@ -48,7 +48,7 @@ static int rec_decode_load_row(struct rec_replay *rp, int64_t id, int64_t seq, s
 		sqlite3_reset(st);
 		if (rc == SQLITE_DONE)
 			return rec_reader_fail(rp, -EBADMSG, "sample %" PRId64 ": device %" PRId64
-					   " is not in the devices table", seq, id);
+					       " is not in the devices table", seq, id);
 		return rec_reader_sqlfail(rp, rc, seq);
 	}
 	struct rec_row *row = &rp->rows[rp->nrows];
@@ -142,7 +142,8 @@ static int rec_decode_key(struct rec_replay *rp, int64_t seq)
 
 /* A delta frame's new device list: each entry is an old entry (carrying
  * its codec state) or a new devices row starting from zero. */
-static int rec_decode_list(struct rec_replay *rp, int64_t seq, const uint8_t **p, const uint8_t *end)
+static int rec_decode_list(struct rec_replay *rp, int64_t seq, const uint8_t **p,
+			   const uint8_t *end)
 {
 	uint64_t n;
 	if (!rec_buf_get_varint(p, end, &n))
@@ -307,7 +308,7 @@ static int rec_decode_procs(struct rec_replay *rp, int64_t seq, struct snapshot 
 		if (pid <= 0 || pid > INT32_MAX) {
 			sqlite3_reset(st);
 			return rec_reader_fail(rp, -EBADMSG, "sample %" PRId64 ": bad process id %" PRId64,
-					   seq, pid);
+					       seq, pid);
 		}
 		memset(p, 0, sizeof *p);
 		p->pid = (int32_t)pid;
@@ -454,7 +455,7 @@ int rec_decode_sample(struct rec_replay *rp, int64_t target, struct snapshot *ou
 		int r = rec_reader_int(rp, RS_KEY, &target, &key);
 		if (r < 0)
 			return rec_reader_fail(rp, r, "sample %" PRId64 ": damaged or unreadable (%s)", target,
-					   sqlite3_errmsg(rp->db));
+					       sqlite3_errmsg(rp->db));
 		if (r == 1) {	/* no keyframe: no such sample, or damage */
 			int64_t w;
 			return rec_reader_int(rp, RS_WALL, &target, &w) == 1 ? 1 : rec_decode_bad(rp, target);

@@ -132,7 +132,7 @@ int rec_marks_load(struct rec_replay *rp)
 			continue;
 		if (!rp->tolerant || (rc[k] & 0xff) != SQLITE_CORRUPT)
 			return rec_reader_fail(rp, rec_db_errno(rc[k]), "reading marks: %s",
-					   sqlite3_errstr(rc[k]));
+					       sqlite3_errstr(rc[k]));
 		rec_marks_clamp(rp, tail[k]);
 	}
 	rp->marks_upto = upto;
@@ -169,8 +169,8 @@ void rec_marks_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NK
 }
 
 /* Nearest seq after (dir > 0) or before s in a sorted seq array, or -1. */
-static int64_t rec_marks_nearest_in(const int64_t *seqs, size_t n, size_t stride, int64_t s, int dir,
-			      int64_t floor_seq)
+static int64_t rec_marks_nearest_in(const int64_t *seqs, size_t n, size_t stride, int64_t s,
+				    int dir, int64_t floor_seq)
 {
 	/* Arrays of structs start with their seq: walk them by stride. */
 	const char *base = (const char *)seqs;

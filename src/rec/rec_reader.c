@@ -30,12 +30,13 @@ int rec_reader_fail(struct rec_replay *rp, int err, const char *fmt, ...)
 int rec_reader_sqlfail(struct rec_replay *rp, int rc, int64_t seq)
 {
 	return rec_reader_fail(rp, rec_db_errno(rc) ? rec_db_errno(rc) : -EIO,
-			   "sample %" PRId64 ": damaged or unreadable (%s)", seq, sqlite3_errmsg(rp->db));
+			       "sample %" PRId64 ": damaged or unreadable (%s)", seq, sqlite3_errmsg(rp->db));
 }
 
 /* ---- Statements ------------------------------------------------------- */
 
-static char *rec_reader_select_sql(const char *head, const char *const *cols, size_t n, const char *tail)
+static char *rec_reader_select_sql(const char *head, const char *const *cols, size_t n,
+				   const char *tail)
 {
 	char *sql = NULL;
 	size_t len = 0;

@@ -377,7 +377,7 @@ int rec_replay_limit(struct source *src, const char *begin, const char *end, cha
 			  end && rec_time_parse(end, start_ns, &e_ns) < 0 ? end : NULL;
 	if (bad) {
 		rec_db_set_err(err, errlen, "%s '%s': not a time (use HH:MM:SS, 'YYYY-MM-DD HH:MM:SS' or "
-			    "seconds since the epoch)", bad == begin ? "--begin" : "--end", bad);
+			       "seconds since the epoch)", bad == begin ? "--begin" : "--end", bad);
 		return -EINVAL;
 	}
 	/* An end given to the second covers that whole second. */
@@ -391,7 +391,7 @@ int rec_replay_limit(struct source *src, const char *begin, const char *end, cha
 	}
 	if (from > to) {
 		rec_db_set_err(err, errlen, "%s: no samples between %s and %s", rp->path,
-			    begin ? begin : "the start", end ? end : "the end");
+			       begin ? begin : "the start", end ? end : "the end");
 		return -ERANGE;
 	}
 	rp->base = rp->pos = from;

@@ -299,7 +299,7 @@ static int rec_writer_create(const char *path, char *err, size_t errlen)
 			return -EISDIR;
 		}
 		rec_db_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
-			    !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
+			       !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
 		return -EEXIST;
 	}
 	if (fd < 0) {
@@ -351,7 +351,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 		rc = rec_writer_init_db(w);
 	if (rc != SQLITE_OK) {
 		rec_db_set_err(err, errlen, "%s: cannot create the recording (%s)", path,
-			    w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
+			       w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
 		rec_writer_free(w);
 		unlink(path);
 		return NULL;
@@ -468,14 +468,14 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 
 /* ---- Devices ---------------------------------------------------------- */
 
-static bool rec_wdev_same(const struct rec_wdev *a, const struct dev_counters *d)
+static bool rec_writer_dev_same(const struct rec_wdev *a, const struct dev_counters *d)
 {
 	return a->major == d->major && a->minor == d->minor && a->nfields == d->nfields &&
 	       strncmp(a->name, d->name, sizeof a->name) == 0 &&
 	       (a->has_ident ? rec_schema_ident_equal(&a->ident, d->ident) : d->ident == NULL);
 }
 
-static bool rec_wdev_same_name(const struct rec_wdev *a, const struct dev_counters *d)
+static bool rec_writer_dev_same_name(const struct rec_wdev *a, const struct dev_counters *d)
 {
 	return a->major == d->major && a->minor == d->minor &&
 	       strncmp(a->name, d->name, sizeof a->name) == 0;
@@ -490,7 +490,7 @@ static int rec_writer_grow(struct rec_writer *w, size_t n)
 	return grow_arrays(parts, sizeof parts / sizeof parts[0], &w->cap, n, 64) < 0 ? SQLITE_NOMEM : 0;
 }
 
-static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
+static void rec_writer_bind_text(sqlite3_stmt *st, int col, const char *s)
 {
 	if (s)
 		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
@@ -498,7 +498,7 @@ static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
 		sqlite3_bind_null(st, col);
 }
 
-static int rec_step(sqlite3 *db, sqlite3_stmt *st)
+static int rec_writer_step(sqlite3 *db, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
@@ -519,7 +519,7 @@ static int rec_writer_insert_dev(struct rec_writer *w, const struct dev_counters
 	sqlite3_bind_int(st, c++, d->nfields);
 	sqlite3_bind_int(st, c++, ident != NULL);
 	for (size_t k = 0; k < rec_schema_nident_cols; k++)
-		rec_bind_opt_text(st, c++, ident ? rec_schema_ident_str(ident, k) : NULL);
+		rec_writer_bind_text(st, c++, ident ? rec_schema_ident_str(ident, k) : NULL);
 	if (ident) {
 		sqlite3_bind_int(st, c++, ident->rotational);
 		sqlite3_bind_int(st, c++, ident->partition);
@@ -531,7 +531,7 @@ static int rec_writer_insert_dev(struct rec_writer *w, const struct dev_counters
 	}
 	sqlite3_bind_int64(st, c++, w->seq);
 	sqlite3_bind_int(st, c++, appeared);
-	int rc = rec_step(w->db, st);
+	int rc = rec_writer_step(w->db, st);
 	*id = sqlite3_last_insert_rowid(w->db);
 	return rc;
 }
@@ -542,17 +542,17 @@ static int rec_writer_end_dev(struct rec_writer *w, const struct rec_wdev *old, 
 	sqlite3_bind_int64(st, 1, w->seq - 1);
 	sqlite3_bind_int(st, 2, vanished);
 	sqlite3_bind_int64(st, 3, old->id);
-	return rec_step(w->db, st);
+	return rec_writer_step(w->db, st);
 }
 
 /* Index of the unused old entry that is the same device as d, or -1.
  * Lists are usually in the same order, so try the hint first. */
 static long rec_writer_match(struct rec_writer *w, const struct dev_counters *d, size_t hint)
 {
-	if (hint < w->n && !w->dev[hint].used && rec_wdev_same(&w->dev[hint], d))
+	if (hint < w->n && !w->dev[hint].used && rec_writer_dev_same(&w->dev[hint], d))
 		return (long)hint;
 	for (size_t j = 0; j < w->n; j++)
-		if (!w->dev[j].used && rec_wdev_same(&w->dev[j], d))
+		if (!w->dev[j].used && rec_writer_dev_same(&w->dev[j], d))
 			return (long)j;
 	return -1;
 }
@@ -561,7 +561,7 @@ static int rec_writer_new_entry(struct rec_writer *w, struct rec_wdev *e, const 
 {
 	bool appeared = true;
 	for (size_t j = 0; j < w->n && appeared; j++)
-		appeared = !rec_wdev_same_name(&w->dev[j], d);
+		appeared = !rec_writer_dev_same_name(&w->dev[j], d);
 	memset(e, 0, sizeof *e);
 	e->major = d->major;
 	e->minor = d->minor;
@@ -617,7 +617,7 @@ static int rec_writer_devices(struct rec_writer *w, const struct snapshot *s, bo
 		}
 		bool vanished = true;
 		for (size_t i = 0; i < s->ndev && vanished; i++)
-			vanished = !rec_wdev_same_name(&w->dev[j], &s->dev[i]);
+			vanished = !rec_writer_dev_same_name(&w->dev[j], &s->dev[i]);
 		rc = rec_writer_end_dev(w, &w->dev[j], vanished);
 		if (rc) {
 			rec_writer_drop_new(w, s->ndev);
@@ -697,7 +697,7 @@ static int rec_writer_stream(struct rec_writer *w, const uint8_t *p, size_t n)
 			continue;	/* cannot happen: take fills the row */
 		sqlite3_bind_int64(st, 1, (w->stream_bytes - 1) / REC_CHUNK_BYTES);
 		sqlite3_bind_blob(st, 2, w->tail, (int)(used + take), SQLITE_STATIC);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	return rc;
 }
@@ -718,7 +718,7 @@ static int rec_writer_put_frame(struct rec_writer *w, const struct snapshot *s, 
 	sqlite3_bind_int64(st, c++, w->stream_bytes);
 	sqlite3_bind_int64(st, c++, (int64_t)b->len);
 	sqlite3_bind_int64(st, c++, rec_crc_sample(w->seq, s, keyframe, (int64_t)w->n, b->p, b->len));
-	int rc = rec_step(w->db, st);
+	int rc = rec_writer_step(w->db, st);
 	return rc == SQLITE_OK ? rec_writer_stream(w, b->p, b->len) : rc;
 }
 
@@ -734,7 +734,7 @@ static int rec_writer_knobs(struct rec_writer *w, const struct snapshot *s)
 		sqlite3_bind_int64(st, 1, w->seq);
 		sqlite3_bind_text(st, 2, knob_vm_table[k].name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, s->knob[k]);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 		w->knob[k] = s->knob[k];
 	}
 	w->have_knobs = true;
@@ -755,7 +755,7 @@ static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id, const cha
 		sqlite3_bind_text(st, 3, cause, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 3);
-	return rec_step(w->db, st);
+	return rec_writer_step(w->db, st);
 }
 
 static int rec_writer_dips(struct rec_writer *w, const struct rec_sample *v)
@@ -791,7 +791,7 @@ static int rec_writer_proc_row(struct rec_writer *w, int64_t seq, const struct p
 	sqlite3_bind_text(st, c++, p->wchan, (int)strnlen(p->wchan, sizeof p->wchan), SQLITE_STATIC);
 	sqlite3_bind_int64(st, c++, p->flush_major);
 	sqlite3_bind_int64(st, c++, p->flush_minor);
-	return rec_step(w->db, st);
+	return rec_writer_step(w->db, st);
 }
 
 /* The rows of the n ranked processes as they are in s, under seq, in pid
@@ -863,7 +863,7 @@ static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
 		sqlite3_bind_int64(st, 2, (int64_t)s->x[i].obj);	/* bits kept: read back as uint64_t */
 		sqlite3_bind_text(st, 3, k->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 4, (int64_t)s->x[i].value);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	return rc;
 }
@@ -879,7 +879,7 @@ static int rec_writer_cgroups(struct rec_writer *w, const struct snapshot *s)
 		sqlite3_bind_int64(st, 2, (int64_t)s->cg[i].ino);
 		sqlite3_bind_text(st, 3, s->cg[i].path, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 4, s->cg[i].gone);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	return rc;
 }
@@ -955,14 +955,14 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 	if (w->err)
 		return w->err;
 	int64_t seq0 = w->seq;
-	int rc = rec_step(w->db, w->st[ST_BEGIN]);
+	int rc = rec_writer_step(w->db, w->st[ST_BEGIN]);
 	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
 		rc = rec_writer_put(w, &v[i]);
 	if (rc == SQLITE_OK)
-		rc = rec_step(w->db, w->st[ST_COMMIT]);
+		rc = rec_writer_step(w->db, w->st[ST_COMMIT]);
 	if (rc != SQLITE_OK) {
 		if (!sqlite3_get_autocommit(w->db))
-			rec_step(w->db, w->st[ST_ROLLBACK]);
+			rec_writer_step(w->db, w->st[ST_ROLLBACK]);
 		w->seq = seq0;	/* for the message: what the file holds */
 		return rec_writer_fail(w, rc);
 	}
@@ -992,7 +992,7 @@ int rec_writer_event(struct rec_writer *w, const struct wb_event *e)
 	sqlite3_bind_int64(st, 6, e->read_back);
 	sqlite3_bind_int(st, 7, e->result);
 	sqlite3_bind_text(st, 8, e->note, (int)strnlen(e->note, sizeof e->note), SQLITE_STATIC);
-	int rc = rec_step(w->db, st);
+	int rc = rec_writer_step(w->db, st);
 	if (rc == SQLITE_OK)
 		rc = rec_writer_checkpoint(w);
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
@@ -1008,7 +1008,7 @@ int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK)
@@ -1016,7 +1016,8 @@ int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
 }
 
-int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen)
+int rec_writer_save(const char *path, const struct rec_sample *v, size_t n, char *err,
+		    size_t errlen)
 {
 	struct rec_writer *w = rec_writer_open(path, err, errlen);
 	if (!w)
@@ -1033,7 +1034,7 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 /* ---- the sink ------------------------------------------------------------ */
 
 /* Every sample, the baseline too (a replay needs it), with its marks. */
-static int rec_sink_frame(struct sink *s, const struct frame *f)
+static int rec_writer_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct rec_sample one = rec_sample_of(f);
 	int rc = rec_writer_append_list(s->impl, &one, 1);
@@ -1042,21 +1043,24 @@ static int rec_sink_frame(struct sink *s, const struct frame *f)
 	return rc;
 }
 
-static int rec_sink_event(struct sink *s, const struct wb_event *e)
+static int rec_writer_sink_event(struct sink *s, const struct wb_event *e)
 {
 	return rec_writer_event(s->impl, e);
 }
 
-static int rec_sink_close(struct sink *s)
+static int rec_writer_sink_close(struct sink *s)
 {
 	return rec_writer_close(s->impl, s->errmsg, sizeof s->errmsg);
 }
 
-static const struct sink_ops rec_sink_ops = {
-	.kind = "recorder", .frame = rec_sink_frame, .event = rec_sink_event, .close = rec_sink_close,
+static const struct sink_ops rec_writer_sink_ops = {
+	.kind = "recorder",
+	.frame = rec_writer_sink_frame,
+	.event = rec_writer_sink_event,
+	.close = rec_writer_sink_close,
 };
 
 struct sink *rec_writer_sink(struct rec_writer *w)
 {
-	return sink_new(&rec_sink_ops, w);
+	return sink_new(&rec_writer_sink_ops, w);
 }

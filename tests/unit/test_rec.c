@@ -1011,12 +1011,12 @@ START_TEST(test_save_history)
 		gen_sample(&g, n, &snaps[n]);
 		v[n] = (struct rec_sample){ &snaps[n], n == 3, NULL, NULL, 0 };
 	}
-	ck_assert_msg(rec_save(path, v, 50, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(rec_writer_save(path, v, 50, err, sizeof err) == 0, "%s", err);
 	struct source *src = rec_replay_open(path, false, err, sizeof err);
 	ck_assert_msg(src != NULL, "%s", err);
 	ck_assert_int_eq(rec_replay_count(src), 50);
 	source_close(src);
-	ck_assert_int_lt(rec_save(path, v, 50, err, sizeof err), 0);	/* exists now */
+	ck_assert_int_lt(rec_writer_save(path, v, 50, err, sizeof err), 0);	/* exists now */
 	for (int n = 0; n < 50; n++)
 		snapshot_free(&snaps[n]);
 	free(path);
