@@ -1,24 +1,11 @@
 /*
  * rec.h - recordings: write a session to an SQLite file, replay it as a
  * source, export it as CSV or JSON Lines (comparing them is compare.h).
- *
- * A recording keeps the raw cumulative counters of every sample (never only
- * rates), so every figure can be derived again on replay exactly as it was
- * live.  Plain tables hold what people query with SQL (samples with time and
- * system counters, devices with their identity, knob values, knob-change
- * events, dips, the top REC_PROCS_MAX processes of a sample); the
- * per-device counters of each sample are one packed, delta-encoded frame,
- * with full keyframes now and then for seeking.
- * doc/recording.md describes the schema and the trade-off.
- *
- * This module never prints and never exits: every function returns 0 or a
- * negative errno and, where it says so, a one-line reason naming the file
- * ("FILE: disk full: recording stopped after 120 samples").  The caller
- * decides how to show it and whether to go on (a failed recording must not
- * stop the live view).
- *
- * It is not the batch printer (batch.h) nor the screen: a replay is a plain
- * struct source (source.h), and the views consume it like a live one.
+ * A recording keeps raw cumulative counters, never only rates, so replay
+ * derives every figure as it was live (doc/recording.md: the schema).
+ * Nothing here prints or exits: 0 or -errno and, where it says so, a
+ * one-line reason naming the file.  A replay is a plain struct source
+ * (source.h); the views consume it like a live one.
  */
 #ifndef WBTOP_REC_H
 #define WBTOP_REC_H

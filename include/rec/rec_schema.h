@@ -32,7 +32,7 @@
 /* The recorder grows the main file this much at a time. */
 #define REC_GROW_BYTES (64 * 1024)
 /* Processes stored per sample at most (the procs table): the writers, D-state
- * tasks, flush workers and kswapd that matter most (rec_write.c says how
+ * tasks, flush workers and kswapd that matter most (rec_writer.c says how
  * they are chosen). */
 #define REC_PROCS_MAX 32
 

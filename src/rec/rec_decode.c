@@ -1,17 +1,10 @@
 /*
  * rec_decode.c - the replay's decoder: a sample's row and packed frame
- * turned back into a snapshot, with the devices rows it names and its
- * processes (the procs table).
- *
- * Decoding a sample needs the state of the one before it (deltas), so the
- * source keeps the decoded device list of the last sample it read; a seek
- * lands on the keyframe at or before the target and decodes forward (at
- * most about REC_KEYFRAME_RATIO keyframes' worth of bytes).  Every sample's
- * checksum is verified: a damaged file gives an error naming the sample,
- * never wrong figures.
- *
- * It is not the codec itself (rec_schema.c, shared with the writer) nor
- * the source ops (rec_read.c).  Nothing here prints.
+ * turned back into a snapshot, with the devices rows it names, its
+ * processes, cgroups and the values beside the fixed blocks.  A seek
+ * decodes forward from the keyframe (or cached state) at or before it, and
+ * every sample's checksum is checked: a damaged file gives an error, never
+ * wrong figures.  The codec itself is rec_codec.c.  Nothing here prints.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -397,8 +390,6 @@ static int rec_decode_one(struct rec_replay *rp, int64_t seq, struct snapshot *o
 	return r == 0 ? rec_decode_cgroups(rp, seq, out) : r;
 }
 
-/* Decode up to target: from the state if it is on the way, else from the
- * keyframe at or before target. */
 /* The cached state nearest at or before seq, or NULL. */
 static struct rec_state *rec_decode_cached(struct rec_replay *rp, int64_t seq)
 {

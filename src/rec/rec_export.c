@@ -1,16 +1,10 @@
 /*
- * rec_export.c - a recording as CSV or JSON Lines.
- *
- * Both read the recording through the replay source and derive rates with
- * derive.h, so exported figures are the ones the screen and batch mode
- * showed.  The columns are the figure registry's rows (figure.h): the JSON
- * object of an interval and the CSV header are built from the same rows,
- * and doc/recording.md lists them.  CSV is wide: one row per interval and one
- * block of columns per stable device key, present for the whole file even
- * when the device comes and goes (empty cells while it is absent).
- *
- * Not here: the batch text format (batch.c), the screen, and comparing
- * recordings (compare.c).
+ * rec_export.c - a recording as CSV or JSON Lines, read through the replay
+ * source and derived with derive.h, so the figures are the ones the screen
+ * and batch mode showed.  The columns are the figure registry's rows
+ * (figure.h); CSV has one row per interval and one block per stable device
+ * key (doc/recording.md, "Export").  Not the batch text (batch.c) nor
+ * comparing recordings (compare.c).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,14 +1,9 @@
 /*
  * rec_marks.c - the replay's marks: knob values, dips and knob-change
- * events, read from their tables and looked up per sample.
- *
- * Knob values, dips and events are small and read into memory once (and
- * again as a followed recording grows), sorted by seq.  next() folds the
- * knob rows into each snapshot's knob values; rec_replay_marks() gives the
- * dips and events of the sample delivered last.
- *
- * It is not the search for the next mark (rec_nav.c) nor the decoding of
- * counters (rec_decode.c).  Nothing here prints.
+ * events, read into memory from their tables (again as a followed
+ * recording grows), sorted by seq, and looked up per sample: the knob
+ * values in force, the marks of the sample delivered, the nearest mark.
+ * Not the decoding of counters (rec_decode.c).  Nothing here prints.
  */
 #include <errno.h>
 #include <sqlite3.h>

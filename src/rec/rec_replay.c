@@ -1,19 +1,11 @@
 /*
- * rec_read.c - the replay source: a recording opened, checked and read
- * back as snapshots through struct source (next, close), and the helpers
- * the other replay files share (prepared statements, error wording).
- *
- * Opening validates the file (rec_db_open_read), prepares every statement
- * once and finds the last sample: an unfinished file (its writer died, or
- * a copy was taken mid-write) ends at the last sample that decodes, and a
- * followed one grows, next() waiting for new samples until the writer
- * closes it.
- *
- * Not here: decoding the packed frames and reading the processes
- * (rec_decode.c), the marks of each sample (rec_marks.c), navigation and
- * --begin/--end (rec_nav.c), parsing their times (rec_time.c).  The replay's state is in rec_replay_priv.h.
- * It never touches /proc or /sys: identities come from the devices table
- * (ident_table_add).  Nothing here prints.
+ * rec_replay.c - the replay source: a recording opened and checked, read
+ * back as snapshots through struct source (next, close), and moved in
+ * (count, seek, find a time, next mark, --begin/--end).  An unfinished
+ * file ends at the last sample that decodes; a followed one grows.
+ * Decoding is rec_decode.c, the marks rec_marks.c, the state and its
+ * statements rec_reader.c.  Identities come from the devices table, never
+ * /sys.  Nothing here prints.
  */
 #include <errno.h>
 #include <sqlite3.h>

@@ -2,10 +2,8 @@
  * rec_time.c - the times --begin and --end accept: "HH:MM:SS" (the first
  * such local time at or after the recording's start), "YYYY-MM-DD
  * HH:MM:SS" (local) or seconds since the epoch, into wall-clock ns.
- *
- * Pure text to number but for the local time zone (localtime_r, mktime);
- * no recording, no file.  Limiting a replay with the result is
- * rec_replay_limit (rec_nav.c).
+ * Text to number but for the local time zone; no file.  Limiting a replay
+ * with the result is rec_replay_limit (rec_replay.c).
  */
 #include <errno.h>
 #include <stdbool.h>

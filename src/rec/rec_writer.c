@@ -1,27 +1,10 @@
 /*
- * rec_write.c - the recorder: appends samples to an SQLite recording.
- *
- * One transaction per sample, in WAL mode: a reader can follow the file
- * while it grows, and a recorder killed with SIGKILL leaves every committed
- * sample (in the WAL, in the page cache, which SQLite replays on the next
- * open).  synchronous=NORMAL: commits do not wait for the disk.  What does
- * is the passive checkpoint that copies the WAL into the main file: it
- * fsyncs both, two cache flushes on the very device wbtop may be watching.
- * So it runs at most once per sync period (rec_writer_set_sync; the
- * default REC_SYNC_DEFAULT_MS), not every sample: a power cut loses at
- * most the samples of the last period, never the file, and the main file
- * alone - what a copy taken mid-run gets when the -wal file does not come
- * along - lags by at most that period.  Events (knob writes) are
- * checkpointed at once: they are few and they are what a replay must show.
- *
- * Processes (when the sample has them) go to the plain procs table: at most
- * REC_PROCS_MAX a sample, the ones the process pane and -P would show
- * (procs_rank; see rec_writer_procs).  A sample without processes costs
- * nothing there.
- *
- * A write error (disk full, I/O error) rolls the sample back and stops the
- * writer for good: the file stays a valid recording of what came before,
- * and the caller (the loop) keeps its view going.  Nothing here prints.
+ * rec_writer.c - the recorder: appends samples to an SQLite recording, one
+ * transaction each, in WAL mode, checkpointed once per sync period
+ * (rec_writer_set_sync); events at once.  Up to REC_PROCS_MAX processes a
+ * sample go to the procs table (procs_rank).  A write error rolls the
+ * sample back and stops the writer for good; the file stays valid.
+ * doc/recording.md says why ("What is kept").  Nothing here prints.
  */
 #include <errno.h>
 #include <fcntl.h>
