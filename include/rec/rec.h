@@ -1,24 +1,11 @@
 /*
  * rec.h - recordings: write a session to an SQLite file, replay it as a
  * source, export it as CSV or JSON Lines (comparing them is compare.h).
- *
- * A recording keeps the raw cumulative counters of every sample (never only
- * rates), so every figure can be derived again on replay exactly as it was
- * live.  Plain tables hold what people query with SQL (samples with time and
- * system counters, devices with their identity, knob values, knob-change
- * events, dips, the top REC_PROCS_MAX processes of a sample); the
- * per-device counters of each sample are one packed, delta-encoded frame,
- * with full keyframes now and then for seeking.
- * doc/recording.md describes the schema and the trade-off.
- *
- * This module never prints and never exits: every function returns 0 or a
- * negative errno and, where it says so, a one-line reason naming the file
- * ("FILE: disk full: recording stopped after 120 samples").  The caller
- * decides how to show it and whether to go on (a failed recording must not
- * stop the live view).
- *
- * It is not the batch printer (batch.h) nor the screen: a replay is a plain
- * struct source (source.h), and the views consume it like a live one.
+ * A recording keeps raw cumulative counters, never only rates, so replay
+ * derives every figure as it was live (doc/recording.md: the schema).
+ * Nothing here prints or exits: 0 or -errno and, where it says so, a
+ * one-line reason naming the file.  A replay is a plain struct source
+ * (source.h); the views consume it like a live one.
  */
 #ifndef WBTOP_REC_H
 #define WBTOP_REC_H
@@ -113,7 +100,8 @@ struct sink *rec_writer_sink(struct rec_writer *w);
 
 /* Write a whole list of samples to a new file at path (the screen's "save
  * history" key).  0 or -errno with a reason in err. */
-int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen);
+int rec_writer_save(const char *path, const struct rec_sample *v, size_t n, char *err,
+		    size_t errlen);
 
 /* ---- Replay ----------------------------------------------------------- */
 
@@ -137,7 +125,12 @@ struct source *rec_replay_open(const char *path, bool follow, char *err, size_t 
 int rec_replay_shared_keys(struct source *src, char *buf, size_t len);
 
 /* Whether src is a replay source. */
-bool rec_is_replay(const struct source *src);
+bool rec_replay_is(const struct source *src);
+
+/* The devices row id of each device of the snapshot next() delivered last
+ * (NULL before the first): what keys a device across a recording (export,
+ * series). */
+const int64_t *rec_replay_dev_ids(struct source *src);
 
 /* Restrict the replay to samples from begin to end (either may be NULL);
  * see rec_time_parse for the forms.  Indices below then count from begin.

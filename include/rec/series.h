@@ -1,14 +1,10 @@
 /*
  * series.h - a recording read into what a comparison and a plot need: the
- * write rate of each interval, per device and in total (vmstat bo), the
- * dips the live run marked, the knobs in force and when they changed.
- *
- * Rates come from the replay source through pipeline.h, so they are the
- * figures the screen and batch mode showed; the marks are the recorded
- * ones.  A device is one series per stable key for the whole file, present
- * only in the intervals it was.  This module reads files and never prints;
- * the statistics are cmpstat.h, the tables compare.h, the picture
- * plot_svg.h.
+ * write rate of each interval, per device (one series per stable key) and
+ * in total (vmstat bo), the recorded dips, the knobs in force and when
+ * they changed.  Rates come through pipeline.h, as the screen showed them.
+ * Reads files, never prints; the statistics are cmpstat.h, the tables
+ * compare.h, the picture plot_svg.h.
  */
 #ifndef WBTOP_SERIES_H
 #define WBTOP_SERIES_H

@@ -71,7 +71,7 @@ bool snapring_capped(const struct snapring *r);
 /* Sample age (0 = newest); NULL if age >= snapring_len(). */
 const struct snapshot *snapring_get(const struct snapring *r, size_t age);
 
-/* The samples oldest first as a list for rec_save(): out must have room
+/* The samples oldest first as a list for rec_writer_save(): out must have room
  * for snapring_len() entries; returns how many were written.  The entries
  * point into the ring: valid until the next push, clear or free. */
 size_t snapring_samples(const struct snapring *r, struct rec_sample *out);

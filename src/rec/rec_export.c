@@ -1,16 +1,10 @@
 /*
- * rec_export.c - a recording as CSV or JSON Lines.
- *
- * Both read the recording through the replay source and derive rates with
- * derive.h, so exported figures are the ones the screen and batch mode
- * showed.  The columns are the figure registry's rows (figure.h): the JSON
- * object of an interval and the CSV header are built from the same rows,
- * and doc/recording.md lists them.  CSV is wide: one row per interval and one
- * block of columns per stable device key, present for the whole file even
- * when the device comes and goes (empty cells while it is absent).
- *
- * Not here: the batch text format (batch.c), the screen, and comparing
- * recordings (compare.c).
+ * rec_export.c - a recording as CSV or JSON Lines, read through the replay
+ * source and derived with derive.h, so the figures are the ones the screen
+ * and batch mode showed.  The columns are the figure registry's rows
+ * (figure.h); CSV has one row per interval and one block per stable device
+ * key (doc/recording.md, "Export").  Not the batch text (batch.c) nor
+ * comparing recordings (compare.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,13 +23,14 @@
 #include "core/knob.h"
 #include "core/pipeline.h"
 #include "rec/rec.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_db.h"
+#include "rec/rec_idmap.h"
 #include "sink/sink.h"
 
 /* ---- Columns: the figure registry's (figure.h) -------------------------- */
 
 /* Whether figure f is a column of the exports. */
-static bool rec_dev_exported(const struct fig_dev *f)
+static bool rec_export_is_column(const struct fig_dev *f)
 {
 	return f->sinks & FIG_IN_EXPORT;
 }
@@ -43,7 +38,7 @@ static bool rec_dev_exported(const struct fig_dev *f)
 /* ---- Small writers ---------------------------------------------------- */
 
 /* A CSV cell, quoted when it holds a separator, quote or line break. */
-static void rec_csv_str(FILE *out, const char *s)
+static void rec_export_csv_str(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
@@ -58,13 +53,13 @@ static void rec_csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void rec_csv_num(FILE *out, double v)
+static void rec_export_csv_num(FILE *out, double v)
 {
 	if (isfinite(v))
 		fprintf(out, "%.3f", v);
 }
 
-static int rec_out_status(FILE *out)
+static int rec_export_out_status(FILE *out)
 {
 	if (fflush(out) != 0 || ferror(out))
 		return errno ? -errno : -EIO;
@@ -74,7 +69,7 @@ static int rec_out_status(FILE *out)
 /* ---- CSV -------------------------------------------------------------- */
 
 /* "vg-home /home /srv (xfs data)": the name, the mount points, the filesystem. */
-static const char *rec_dev_readable(const struct dev_counters *d, char *buf, size_t len)
+static const char *rec_export_dev_readable(const struct dev_counters *d, char *buf, size_t len)
 {
 	const struct dev_ident *id = d->ident;
 	char name[sizeof d->name + 1];
@@ -100,7 +95,7 @@ struct rec_csv {
 	struct cgview cg;	/* the sample's cgroup rows */
 };
 
-static void rec_csv_free(struct rec_csv *c)
+static void rec_export_csv_free(struct rec_csv *c)
 {
 	for (size_t i = 0; i < c->nkeys; i++)
 		free(c->keys[i]);
@@ -114,7 +109,7 @@ static void rec_csv_free(struct rec_csv *c)
 	cgview_free(&c->cg);
 }
 
-static int rec_cmp_str(const void *a, const void *b)
+static int rec_export_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -129,7 +124,7 @@ struct rec_devrow {
 /* The column key of each devices row: its stable key, with the kernel name
  * added when two different devices held the same key at the same time
  * (cloned filesystems share a UUID). */
-static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
+static int rec_export_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(db, "SELECT id, coalesce(key, 'name:' || name), name, major, minor,"
@@ -166,11 +161,11 @@ static int rec_csv_keys(sqlite3 *db, struct rec_devrow **out, size_t *nout)
 	*nout = n;
 	/* A damaged tail (a copy taken mid-write): the devices of the samples
 	 * that replay were read; the replay reports real damage itself. */
-	return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CORRUPT ? 0 : rec_sqlite_errno(rc);
+	return rc == SQLITE_DONE || (rc & 0xff) == SQLITE_CORRUPT ? 0 : rec_db_errno(rc);
 }
 
 /* The column key of a cgroup: its path, "ino N" when the sample had none. */
-static void rec_csv_cg_key(const char *path, uint64_t ino, char *buf, size_t len)
+static void rec_export_csv_cg_key(const char *path, uint64_t ino, char *buf, size_t len)
 {
 	if (path && path[0])
 		snprintf(buf, len, "cg:%s", path);
@@ -180,7 +175,7 @@ static void rec_csv_cg_key(const char *path, uint64_t ino, char *buf, size_t len
 
 /* The cgroups of the recording, a block of columns each (by path: a path
  * made again shares its column); none in a file without the cgroups table. */
-static int rec_csv_cgroups(struct rec_csv *c, sqlite3 *db)
+static int rec_export_csv_cgroups(struct rec_csv *c, sqlite3 *db)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "SELECT DISTINCT path, ino FROM cgroups", -1, &st, NULL) != SQLITE_OK)
@@ -189,8 +184,8 @@ static int rec_csv_cgroups(struct rec_csv *c, sqlite3 *db)
 	int rc, r = 0;
 	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char key[300];
-		rec_csv_cg_key((const char *)sqlite3_column_text(st, 0),
-			       (uint64_t)sqlite3_column_int64(st, 1), key, sizeof key);
+		rec_export_csv_cg_key((const char *)sqlite3_column_text(st, 0),
+				      (uint64_t)sqlite3_column_int64(st, 1), key, sizeof key);
 		bool seen = false;
 		for (size_t k = 0; k < c->ncgkeys && !seen; k++)
 			seen = !strcmp(c->cgkeys[k], key);
@@ -204,19 +199,19 @@ static int rec_csv_cgroups(struct rec_csv *c, sqlite3 *db)
 	}
 	sqlite3_finalize(st);
 	if (r == 0 && c->ncgkeys) {
-		qsort(c->cgkeys, c->ncgkeys, sizeof *c->cgkeys, rec_cmp_str);
+		qsort(c->cgkeys, c->ncgkeys, sizeof *c->cgkeys, rec_export_cmp_str);
 		if (!(c->cg_of_col = calloc(c->ncgkeys, sizeof *c->cg_of_col)))
 			r = -ENOMEM;
 	}
 	return r;
 }
 
-static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
+static int rec_export_csv_setup(struct rec_csv *c, sqlite3 *db)
 {
 	struct rec_devrow *rows;
 	size_t n;
 	memset(c, 0, sizeof *c);
-	int r = rec_csv_keys(db, &rows, &n);
+	int r = rec_export_csv_keys(db, &rows, &n);
 	if (r == 0 && n) {
 		c->keys = calloc(n, sizeof *c->keys);
 		c->dev_of_col = calloc(n, sizeof *c->dev_of_col);
@@ -230,19 +225,19 @@ static int rec_csv_setup(struct rec_csv *c, sqlite3 *db)
 			r = -ENOMEM;
 	}
 	if (r == 0 && c->nkeys)
-		qsort(c->keys, c->nkeys, sizeof *c->keys, rec_cmp_str);
+		qsort(c->keys, c->nkeys, sizeof *c->keys, rec_export_cmp_str);
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		char **k = bsearch(&rows[i].key, c->keys, c->nkeys, sizeof *c->keys, rec_cmp_str);
+		char **k = bsearch(&rows[i].key, c->keys, c->nkeys, sizeof *c->keys, rec_export_cmp_str);
 		if (k)
 			r = rec_idmap_put(&c->col_of_id, rows[i].id, (size_t)(k - c->keys));
 	}
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].key);
 	free(rows);
-	return r == 0 ? rec_csv_cgroups(c, db) : r;
+	return r == 0 ? rec_export_csv_cgroups(c, db) : r;
 }
 
-static void rec_csv_header(FILE *out, const struct rec_csv *c)
+static void rec_export_csv_header(FILE *out, const struct rec_csv *c)
 {
 	fputs("time,wall_ns,dt_s,status", out);
 	for (size_t k = 0; k < fig_nsys; k++)
@@ -255,34 +250,34 @@ static void rec_csv_header(FILE *out, const struct rec_csv *c)
 		/* the readable name beside the key: a UUID says nothing to a reader */
 		snprintf(col, sizeof col, "name@%s", c->keys[b]);
 		fputc(',', out);
-		rec_csv_str(out, col);
+		rec_export_csv_str(out, col);
 		for (size_t k = 0; k < fig_ndev; k++) {
-			if (!rec_dev_exported(&fig_dev_table[k]))
+			if (!rec_export_is_column(&fig_dev_table[k]))
 				continue;
 			snprintf(col, sizeof col, "%s@%s", fig_dev_table[k].name, c->keys[b]);
 			fputc(',', out);
-			rec_csv_str(out, col);
+			rec_export_csv_str(out, col);
 		}
 		snprintf(col, sizeof col, "dip@%s", c->keys[b]);
 		fputc(',', out);
-		rec_csv_str(out, col);
+		rec_export_csv_str(out, col);
 		snprintf(col, sizeof col, "cause@%s", c->keys[b]);
 		fputc(',', out);
-		rec_csv_str(out, col);
+		rec_export_csv_str(out, col);
 	}
 	for (size_t b = 0; b < c->ncgkeys; b++)
 		for (size_t k = 0; k < fig_ncg; k++) {
 			char col[512];
 			snprintf(col, sizeof col, "%s@%s", fig_cg_table[k].name, c->cgkeys[b]);
 			fputc(',', out);
-			rec_csv_str(out, col);
+			rec_export_csv_str(out, col);
 		}
 	fputc('\n', out);
 }
 
 /* The cgroups' blocks of one interval (empty cells where a cgroup is absent). */
-static void rec_csv_cg_cells(FILE *out, struct rec_csv *c, const struct snapshot *prev,
-			     const struct snapshot *cur, double dt_s)
+static void rec_export_csv_cg_cells(FILE *out, struct rec_csv *c, const struct snapshot *prev,
+				    const struct snapshot *cur, double dt_s)
 {
 	if (!c->ncgkeys)
 		return;
@@ -292,8 +287,8 @@ static void rec_csv_cg_cells(FILE *out, struct rec_csv *c, const struct snapshot
 		for (size_t i = 0; i < c->cg.n; i++) {
 			char key[300], *kp = key;
 			const struct cgview_row *r = &c->cg.row[i];
-			rec_csv_cg_key(r->name ? r->name->path : NULL, r->ino, key, sizeof key);
-			char **k = bsearch(&kp, c->cgkeys, c->ncgkeys, sizeof *c->cgkeys, rec_cmp_str);
+			rec_export_csv_cg_key(r->name ? r->name->path : NULL, r->ino, key, sizeof key);
+			char **k = bsearch(&kp, c->cgkeys, c->ncgkeys, sizeof *c->cgkeys, rec_export_cmp_str);
 			if (k)
 				c->cg_of_col[k - c->cgkeys] = i;
 		}
@@ -302,11 +297,11 @@ static void rec_csv_cg_cells(FILE *out, struct rec_csv *c, const struct snapshot
 			size_t i = c->cg_of_col[b];
 			fputc(',', out);
 			if (i != SIZE_MAX && (c->cg.row[i].have & 1u << k))
-				rec_csv_num(out, c->cg.row[i].v[k]);
+				rec_export_csv_num(out, c->cg.row[i].v[k]);
 		}
 }
 
-static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
+static void rec_export_csv_sys(FILE *out, const struct sys_rates *sys)
 {
 	for (size_t k = 0; k < fig_nsys; k++) {
 		const struct fig_sys *f = &fig_sys_table[k];
@@ -314,20 +309,20 @@ static void rec_csv_sys(FILE *out, const struct sys_rates *sys)
 		if (f->type == FIG_U64)
 			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
 		else if (fig_sys_available(f, sys))
-			rec_csv_num(out, fig_sys_value(f, sys));
+			rec_export_csv_num(out, fig_sys_value(f, sys));
 	}
 }
 
-static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur,
-			const struct sys_rates *sys, const struct dev_rates *dev,
-			const struct source_marks *m, const int64_t *ids)
+static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur,
+			       const struct sys_rates *sys, const struct dev_rates *dev,
+			       const struct source_marks *m, const int64_t *ids)
 {
 	char t[48];
 	jsonl_time(cur->wall_ns, t, sizeof t);
 	fprintf(out, "%s,%" PRId64 ",", t, cur->wall_ns);
-	rec_csv_num(out, sys->dt_s);
+	rec_export_csv_num(out, sys->dt_s);
 	fprintf(out, ",%s", derive_status_name(sys->status));
-	rec_csv_sys(out, sys);
+	rec_export_csv_sys(out, sys);
 	for (int k = 0; k < SNAP_NKNOBS; k++) {
 		if (cur->knob[k] < 0)
 			fputc(',', out);	/* unreadable: an empty cell, as any unknown */
@@ -336,7 +331,7 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 	}
 	fprintf(out, ",%d,%zu,", m->sys_dip, m->nevents);
 	if (m->sys_dip)	/* a mark's cause; empty without one */
-		rec_csv_str(out, dip_cause_name(m->sys_cause));
+		rec_export_csv_str(out, dip_cause_name(m->sys_cause));
 	for (size_t b = 0; b < c->nkeys; b++)
 		c->dev_of_col[b] = SIZE_MAX;
 	for (size_t i = 0; ids && i < cur->ndev; i++) {
@@ -349,15 +344,15 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 		fputc(',', out);
 		if (i != SIZE_MAX) {
 			char name[512];
-			rec_csv_str(out, rec_dev_readable(&cur->dev[i], name, sizeof name));
+			rec_export_csv_str(out, rec_export_dev_readable(&cur->dev[i], name, sizeof name));
 		}
 		for (size_t k = 0; k < fig_ndev; k++) {
 			const struct fig_dev *f = &fig_dev_table[k];
-			if (!rec_dev_exported(f))
+			if (!rec_export_is_column(f))
 				continue;
 			fputc(',', out);
 			if (i != SIZE_MAX && fig_dev_available(f, &dev[i]))
-				rec_csv_num(out, fig_dev_value(f, &dev[i]));
+				rec_export_csv_num(out, fig_dev_value(f, &dev[i]));
 		}
 		fputc(',', out);
 		bool dip = i != SIZE_MAX && m->dev_dips && m->dev_dips[i];
@@ -365,7 +360,7 @@ static void rec_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur
 			fputc(dip ? '1' : '0', out);
 		fputc(',', out);
 		if (dip)
-			rec_csv_str(out, dip_cause_name(m->dev_causes ? m->dev_causes[i] : 0));
+			rec_export_csv_str(out, dip_cause_name(m->dev_causes ? m->dev_causes[i] : 0));
 	}
 }
 
@@ -381,8 +376,9 @@ struct rec_walk {
 	const struct dev_rates *rates;
 };
 
-static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin, const char *end,
-			 const struct dip_params *dip, char *err, size_t errlen)
+static int rec_export_walk_open(struct rec_walk *w, const char *path, const char *begin,
+				const char *end, const struct dip_params *dip, char *err,
+				size_t errlen)
 {
 	memset(w, 0, sizeof *w);
 	if (!(w->src = rec_replay_open(path, false, err, errlen)))
@@ -391,7 +387,7 @@ static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin
 	dip_params_default(&def);
 	w->pipe = pipeline_new(w->src, dip ? dip : &def, pipeline_marks_rule(dip != NULL));
 	if (!w->pipe) {
-		rec_set_err(err, errlen, "out of memory");
+		rec_db_set_err(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	if (begin || end)
@@ -399,7 +395,7 @@ static int rec_walk_open(struct rec_walk *w, const char *path, const char *begin
 	return 0;
 }
 
-static void rec_walk_close(struct rec_walk *w)
+static void rec_export_walk_close(struct rec_walk *w)
 {
 	pipeline_free(w->pipe);
 	source_close(w->src);
@@ -413,7 +409,7 @@ struct rec_csv_sink {
 	struct source *src;	/* the replay: its devices rows place the columns */
 };
 
-static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
+static int rec_export_csv_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct rec_csv_sink *cs = s->impl;
 	if (!f->prev)
@@ -421,8 +417,9 @@ static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
 	/* the knob writes recorded with the sample and the changes others made */
 	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges,
 				  f->dev_cause, f->sys_cause };
-	rec_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m, rec_replay_dev_ids(cs->src));
-	rec_csv_cg_cells(cs->out, &cs->csv, f->prev, f->cur, f->sys.dt_s);
+	rec_export_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m,
+			   rec_replay_dev_ids(cs->src));
+	rec_export_csv_cg_cells(cs->out, &cs->csv, f->prev, f->cur, f->sys.dt_s);
 	fputc('\n', cs->out);
 	if (!ferror(cs->out))
 		return 0;
@@ -430,26 +427,26 @@ static int rec_csv_sink_frame(struct sink *s, const struct frame *f)
 	return errno ? -errno : -EIO;
 }
 
-static int rec_csv_sink_close(struct sink *s)
+static int rec_export_csv_sink_close(struct sink *s)
 {
 	struct rec_csv_sink *cs = s->impl;
-	rec_csv_free(&cs->csv);
+	rec_export_csv_free(&cs->csv);
 	free(cs);
 	return 0;
 }
 
-static const struct sink_ops rec_csv_sink_ops = {
-	.kind = "csv", .frame = rec_csv_sink_frame, .close = rec_csv_sink_close,
+static const struct sink_ops rec_export_csv_sink_ops = {
+	.kind = "csv", .frame = rec_export_csv_sink_frame, .close = rec_export_csv_sink_close,
 };
 
 /* The CSV sink of the replay src of path: its header is written now (the
  * columns are every device of the recording). */
-static struct sink *rec_csv_sink_new(const char *path, struct source *src, FILE *out, char *err,
-				     size_t errlen)
+static struct sink *rec_export_csv_sink_new(const char *path, struct source *src, FILE *out,
+					    char *err, size_t errlen)
 {
 	struct rec_csv_sink *cs = calloc(1, sizeof *cs);
 	if (!cs) {
-		rec_set_err(err, errlen, "out of memory");
+		rec_db_set_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	cs->out = out;
@@ -457,18 +454,18 @@ static struct sink *rec_csv_sink_new(const char *path, struct source *src, FILE 
 	struct sqlite3 *db = NULL;
 	bool unfinished;
 	int r = rec_db_open_read(path, false, &db, &unfinished, err, errlen);
-	if (r == 0 && (r = rec_csv_setup(&cs->csv, db)) < 0)
-		rec_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
+	if (r == 0 && (r = rec_export_csv_setup(&cs->csv, db)) < 0)
+		rec_db_set_err(err, errlen, "%s: reading the devices table: %s", path, strerror(-r));
 	sqlite3_close(db);
 	if (r < 0) {
-		rec_csv_free(&cs->csv);
+		rec_export_csv_free(&cs->csv);
 		free(cs);
 		return NULL;
 	}
-	rec_csv_header(out, &cs->csv);
-	struct sink *s = sink_new(&rec_csv_sink_ops, cs);
+	rec_export_csv_header(out, &cs->csv);
+	struct sink *s = sink_new(&rec_export_csv_sink_ops, cs);
 	if (!s)
-		rec_set_err(err, errlen, "out of memory");
+		rec_db_set_err(err, errlen, "out of memory");
 	return s;
 }
 
@@ -477,30 +474,30 @@ int rec_export(const char *path, enum rec_format fmt, const char *begin, const c
 {
 	struct rec_walk w;
 	struct sink *sink = NULL;
-	int r = rec_walk_open(&w, path, begin, end, dip, err, errlen);
+	int r = rec_export_walk_open(&w, path, begin, end, dip, err, errlen);
 	if (r == 0) {
 		sink = fmt == REC_FMT_JSON ? jsonl_sink_new(out, "writing the export")
-					   : rec_csv_sink_new(path, w.src, out, err, errlen);
+					   : rec_export_csv_sink_new(path, w.src, out, err, errlen);
 		if (!sink) {
 			r = -ENOMEM;
 			if (fmt == REC_FMT_JSON)
-				rec_set_err(err, errlen, "out of memory");
+				rec_db_set_err(err, errlen, "out of memory");
 		}
 	}
 	const struct frame *f;
 	while (r == 0 && (r = pipeline_step(w.pipe, &f)) == 0)
 		if ((r = sink_frame(sink, f)) < 0)
-			rec_set_err(err, errlen, "%s", sink->errmsg);
+			rec_db_set_err(err, errlen, "%s", sink->errmsg);
 	if (r == 1)
 		r = 0;
 	else if (r < 0 && !(err && err[0]))
-		rec_set_err(err, errlen, "%s", w.src ? w.src->errmsg : strerror(-r));
-	int o = rec_out_status(out);
+		rec_db_set_err(err, errlen, "%s", w.src ? w.src->errmsg : strerror(-r));
+	int o = rec_export_out_status(out);
 	if (r == 0 && o < 0) {
 		r = o;
-		rec_set_err(err, errlen, "writing the export: %s", strerror(-o));
+		rec_db_set_err(err, errlen, "writing the export: %s", strerror(-o));
 	}
 	sink_close(sink, NULL, 0);
-	rec_walk_close(&w);
+	rec_export_walk_close(&w);
 	return r;
 }

@@ -1,14 +1,9 @@
 /*
  * rec_marks.c - the replay's marks: knob values, dips and knob-change
- * events, read from their tables and looked up per sample.
- *
- * Knob values, dips and events are small and read into memory once (and
- * again as a followed recording grows), sorted by seq.  next() folds the
- * knob rows into each snapshot's knob values; rec_replay_marks() gives the
- * dips and events of the sample delivered last.
- *
- * It is not the search for the next mark (rec_nav.c) nor the decoding of
- * counters (rec_decode.c).  Nothing here prints.
+ * events, read into memory from their tables (again as a followed
+ * recording grows), sorted by seq, and looked up per sample: the knob
+ * values in force, the marks of the sample delivered, the nearest mark.
+ * Not the decoding of counters (rec_decode.c).  Nothing here prints.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -18,8 +13,9 @@
 #include "core/knob.h"
 #include "rec/rec.h"
 #include "util/grow.h"
-#include "rec_replay_priv.h"
-#include "rec/rec_schema.h"
+#include "rec_marks_priv.h"
+#include "rec_reader_priv.h"
+#include "rec/rec_db.h"
 
 /* ---- Marks ------------------------------------------------------------ */
 
@@ -27,7 +23,7 @@
 #define REC_KNOB_SEQ(a, i) ((a)[i].seq)
 #define REC_EVENT_SEQ(a, i) ((a)[i])
 
-static int rec_rp_load_knobs(struct rec_replay *rp)
+static int rec_marks_load_knobs(struct rec_replay *rp)
 {
 	sqlite3_stmt *st = rp->st[RS_KNOBS];
 	sqlite3_bind_int64(st, 1, rp->rowid[0]);
@@ -49,7 +45,7 @@ static int rec_rp_load_knobs(struct rec_replay *rp)
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
-static int rec_rp_load_dips(struct rec_replay *rp)
+static int rec_marks_load_dips(struct rec_replay *rp)
 {
 	sqlite3_stmt *st = rp->st[RS_DIPS];
 	sqlite3_bind_int64(st, 1, rp->rowid[1]);
@@ -69,7 +65,7 @@ static int rec_rp_load_dips(struct rec_replay *rp)
 	return rc == SQLITE_DONE ? 0 : rc;
 }
 
-static int rec_rp_load_events(struct rec_replay *rp)
+static int rec_marks_load_events(struct rec_replay *rp)
 {
 	sqlite3_stmt *st = rp->st[RS_EVENTS];
 	sqlite3_bind_int64(st, 1, rp->rowid[2]);
@@ -86,12 +82,12 @@ static int rec_rp_load_events(struct rec_replay *rp)
 		memset(e, 0, sizeof *e);
 		rp->event_seq[rp->nevents++] = sqlite3_column_int64(st, 1);
 		e->wall_ns = sqlite3_column_int64(st, 2);
-		rec_rp_copy_text(e->knob, sizeof e->knob, st, 3);
+		rec_reader_text(e->knob, sizeof e->knob, st, 3);
 		e->old_value = sqlite3_column_int64(st, 4);
 		e->new_value = sqlite3_column_int64(st, 5);
 		e->read_back = sqlite3_column_int64(st, 6);
 		e->result = sqlite3_column_int(st, 7);
-		rec_rp_copy_text(e->note, sizeof e->note, st, 8);
+		rec_reader_text(e->note, sizeof e->note, st, 8);
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : rc;
@@ -103,7 +99,7 @@ static int rec_rp_load_events(struct rec_replay *rp)
 /* A mark table whose tail is cut: the samples after the last mark read
  * may lack marks, so the replay ends before them (never a sample shown
  * without the knob change or dip it had). */
-static void rec_rp_clamp(struct rec_replay *rp, int64_t last_mark_seq)
+static void rec_marks_clamp(struct rec_replay *rp, int64_t last_mark_seq)
 {
 	if (last_mark_seq - 1 < rp->last)
 		rp->last = last_mark_seq - 1;
@@ -112,15 +108,15 @@ static void rec_rp_clamp(struct rec_replay *rp, int64_t last_mark_seq)
 /* Read the marks written since the last call; they are complete up to
  * the newest sample seen before reading them (a sample and its marks are
  * one transaction). */
-int rec_rp_load_marks(struct rec_replay *rp)
+int rec_marks_load(struct rec_replay *rp)
 {
 	int64_t upto = rp->last;
 	if (rp->follow) {
-		int r = rec_rp_int(rp, RS_MAX, NULL, &upto);
+		int r = rec_reader_int(rp, RS_MAX, NULL, &upto);
 		if (r < 0)
-			return rec_rp_fail(rp, r, "damaged or unreadable (%s)", sqlite3_errmsg(rp->db));
+			return rec_reader_fail(rp, r, "damaged or unreadable (%s)", sqlite3_errmsg(rp->db));
 	}
-	int rc[3] = { rec_rp_load_knobs(rp), rec_rp_load_dips(rp), rec_rp_load_events(rp) };
+	int rc[3] = { rec_marks_load_knobs(rp), rec_marks_load_dips(rp), rec_marks_load_events(rp) };
 	int64_t tail[3] = {
 		REC_TAIL_SEQ(rp->knobs, rp->nknobs, REC_KNOB_SEQ, rp->first_seq),
 		REC_TAIL_SEQ(rp->dips, rp->ndips, REC_DIP_SEQ, rp->first_seq),
@@ -130,9 +126,9 @@ int rec_rp_load_marks(struct rec_replay *rp)
 		if (rc[k] == SQLITE_OK)
 			continue;
 		if (!rp->tolerant || (rc[k] & 0xff) != SQLITE_CORRUPT)
-			return rec_rp_fail(rp, rec_sqlite_errno(rc[k]), "reading marks: %s",
-					   sqlite3_errstr(rc[k]));
-		rec_rp_clamp(rp, tail[k]);
+			return rec_reader_fail(rp, rec_db_errno(rc[k]), "reading marks: %s",
+					       sqlite3_errstr(rc[k]));
+		rec_marks_clamp(rp, tail[k]);
 	}
 	rp->marks_upto = upto;
 	return 0;
@@ -152,7 +148,7 @@ int rec_rp_load_marks(struct rec_replay *rp)
 	} while (0)
 
 /* Knob values in force at sample seq (rows fold forward, in seq order). */
-void rec_rp_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOBS])
+void rec_marks_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOBS])
 {
 	if (seq < rp->knob_seq) {
 		for (int k = 0; k < SNAP_NKNOBS; k++)
@@ -167,13 +163,64 @@ void rec_rp_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOB
 	memcpy(knob, rp->knob_cur, sizeof rp->knob_cur);
 }
 
+/* Nearest seq after (dir > 0) or before s in a sorted seq array, or -1. */
+static int64_t rec_marks_nearest_in(const int64_t *seqs, size_t n, size_t stride, int64_t s,
+				    int dir, int64_t floor_seq)
+{
+	/* Arrays of structs start with their seq: walk them by stride. */
+	const char *base = (const char *)seqs;
+#define SEQ_AT(i) (*(const int64_t *)(const void *)(base + (i) * stride))
+	size_t lo = 0, hi = n;
+	int64_t want = dir > 0 ? s + 1 : s;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (SEQ_AT(mid) < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (dir > 0) {
+		while (lo < n && SEQ_AT(lo) <= floor_seq)
+			lo++;
+		return lo < n ? SEQ_AT(lo) : -1;
+	}
+	return lo > 0 && SEQ_AT(lo - 1) > floor_seq ? SEQ_AT(lo - 1) : -1;
+#undef SEQ_AT
+}
+
+static int64_t rec_marks_better(int64_t a, int64_t b, int dir)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return (dir > 0) == (a < b) ? a : b;
+}
+
+/* The nearest seq after (dir > 0) or before (dir < 0) s with a mark of
+ * one of kinds (enum rec_mark_kind), or -1. */
+int64_t rec_marks_nearest(struct rec_replay *rp, int64_t s, int dir, unsigned kinds)
+{
+	int64_t best = -1;
+	if (kinds & REC_MARK_DIP)
+		best = rec_marks_nearest_in(rp->dips ? &rp->dips[0].seq : NULL, rp->ndips,
+					    sizeof *rp->dips, s, dir, INT64_MIN);
+	if (kinds & REC_MARK_KNOB) {
+		/* Knob rows of the first sample are the starting values, not changes. */
+		best = rec_marks_better(best, rec_marks_nearest_in(rp->knobs ? &rp->knobs[0].seq : NULL,
+								   rp->nknobs, sizeof *rp->knobs, s, dir,
+								   rp->first_seq), dir);
+		best = rec_marks_better(best, rec_marks_nearest_in(rp->event_seq, rp->nevents,
+								   sizeof *rp->event_seq, s, dir, INT64_MIN),
+					dir);
+	}
+	return best;
+}
+
 /* ---- The marks of a sample -------------------------------------------- */
 
-int rec_replay_marks(struct source *src, struct source_marks *out)
+int rec_marks_of(struct rec_replay *rp, struct source_marks *out)
 {
-	struct rec_replay *rp = rec_rp(src);
-	if (!rp)
-		return -EINVAL;
 	memset(out, 0, sizeof *out);
 	if (rp->delivered < 0)
 		return -ENOENT;

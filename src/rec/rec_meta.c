@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "rec/rec.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_db.h"
 
 int rec_meta_get(const char *path, const char *key, char *buf, size_t len, char *err, size_t errlen)
 {
@@ -32,8 +32,8 @@ int rec_meta_get(const char *path, const char *key, char *buf, size_t len, char 
 		}
 	}
 	if (rc != SQLITE_OK && rc != SQLITE_DONE) {
-		rec_set_err(err, errlen, "%s: reading meta %s: %s", path, key, sqlite3_errstr(rc));
-		r = rec_sqlite_errno(rc);
+		rec_db_set_err(err, errlen, "%s: reading meta %s: %s", path, key, sqlite3_errstr(rc));
+		r = rec_db_errno(rc);
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(db);

@@ -2,10 +2,8 @@
  * rec_time.c - the times --begin and --end accept: "HH:MM:SS" (the first
  * such local time at or after the recording's start), "YYYY-MM-DD
  * HH:MM:SS" (local) or seconds since the epoch, into wall-clock ns.
- *
- * Pure text to number but for the local time zone (localtime_r, mktime);
- * no recording, no file.  Limiting a replay with the result is
- * rec_replay_limit (rec_nav.c).
+ * Text to number but for the local time zone; no file.  Limiting a replay
+ * with the result is rec_replay_limit (rec_replay.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,7 +16,7 @@
 /* ---- Time ------------------------------------------------------------- */
 
 /* Exactly ndig digits at *p. */
-static bool rec_take_digits(const char **p, int ndig, int *v)
+static bool rec_time_take_digits(const char **p, int ndig, int *v)
 {
 	int x = 0;
 	for (int i = 0; i < ndig; i++) {
@@ -31,7 +29,7 @@ static bool rec_take_digits(const char **p, int ndig, int *v)
 	return true;
 }
 
-static bool rec_take_char(const char **p, char c)
+static bool rec_time_take_char(const char **p, char c)
 {
 	if (**p != c)
 		return false;
@@ -40,15 +38,15 @@ static bool rec_take_char(const char **p, char c)
 }
 
 /* "HH:MM:SS" or "HH:MM" at *p into tm. */
-static bool rec_take_clock(const char **p, struct tm *tm)
+static bool rec_time_take_clock(const char **p, struct tm *tm)
 {
 	const char *q = *p;
 	int h, m, s = 0;
 	bool one = q[1] == ':';
-	if (!rec_take_digits(&q, one ? 1 : 2, &h) || !rec_take_char(&q, ':') ||
-	    !rec_take_digits(&q, 2, &m))
+	if (!rec_time_take_digits(&q, one ? 1 : 2, &h) || !rec_time_take_char(&q, ':') ||
+	    !rec_time_take_digits(&q, 2, &m))
 		return false;
-	if (rec_take_char(&q, ':') && !rec_take_digits(&q, 2, &s))
+	if (rec_time_take_char(&q, ':') && !rec_time_take_digits(&q, 2, &s))
 		return false;
 	if (h > 23 || m > 59 || s > 60)
 		return false;
@@ -59,7 +57,7 @@ static bool rec_take_clock(const char **p, struct tm *tm)
 	return true;
 }
 
-static bool rec_parse_epoch(const char *t, int64_t *out_ns)
+static bool rec_time_parse_epoch(const char *t, int64_t *out_ns)
 {
 	int64_t sec = 0, frac = 0, scale = 1000000000;
 	const char *p = t;
@@ -92,7 +90,7 @@ int rec_time_parse(const char *text, int64_t start_wall_ns, int64_t *out_ns)
 	while (*text == ' ')
 		text++;
 	if (!strchr(text, ':') && !strchr(text, '-'))
-		return rec_parse_epoch(text, out_ns) ? 0 : -EINVAL;
+		return rec_time_parse_epoch(text, out_ns) ? 0 : -EINVAL;
 	struct tm tm;
 	time_t start_s = (time_t)(start_wall_ns / 1000000000);
 	if (!localtime_r(&start_s, &tm))
@@ -101,9 +99,9 @@ int rec_time_parse(const char *text, int64_t start_wall_ns, int64_t *out_ns)
 	bool dated = strchr(text, '-') != NULL;
 	if (dated) {
 		int y, mo, d;
-		if (!rec_take_digits(&p, 4, &y) || !rec_take_char(&p, '-') ||
-		    !rec_take_digits(&p, 2, &mo) || !rec_take_char(&p, '-') ||
-		    !rec_take_digits(&p, 2, &d) || (*p != ' ' && *p != 'T') || mo < 1 || mo > 12 ||
+		if (!rec_time_take_digits(&p, 4, &y) || !rec_time_take_char(&p, '-') ||
+		    !rec_time_take_digits(&p, 2, &mo) || !rec_time_take_char(&p, '-') ||
+		    !rec_time_take_digits(&p, 2, &d) || (*p != ' ' && *p != 'T') || mo < 1 || mo > 12 ||
 		    d < 1 || d > 31)
 			return -EINVAL;
 		p++;
@@ -111,7 +109,7 @@ int rec_time_parse(const char *text, int64_t start_wall_ns, int64_t *out_ns)
 		tm.tm_mon = mo - 1;
 		tm.tm_mday = d;
 	}
-	if (!rec_take_clock(&p, &tm) || *p)
+	if (!rec_time_take_clock(&p, &tm) || *p)
 		return -EINVAL;
 	tm.tm_isdst = -1;
 	time_t t = mktime(&tm);

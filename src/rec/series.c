@@ -14,7 +14,8 @@
 #include "core/ident.h"
 #include "core/pipeline.h"
 #include "rec/rec.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_db.h"
+#include "rec/rec_idmap.h"
 #include "rec/series.h"
 
 void series_dev_clear(struct series_dev *d)
@@ -218,7 +219,7 @@ static int series_meta(struct series *s, const char *path, char *err, size_t err
 	    !(s->sweep = strdup(v)))
 		r = -ENOMEM;
 	if (r == -ENOMEM)
-		rec_set_err(err, errlen, "%s: out of memory", path);
+		rec_db_set_err(err, errlen, "%s: out of memory", path);
 	return r;
 }
 
@@ -244,10 +245,10 @@ static int series_walk(struct series *s, struct source *src, char *err, size_t e
 		}
 		r = series_interval(s, src, &of_id, f);
 		if (r == -ENOMEM)
-			rec_set_err(err, errlen, "%s: out of memory", s->path);
+			rec_db_set_err(err, errlen, "%s: out of memory", s->path);
 	}
 	if (r < 0 && r != -ENOMEM)
-		rec_set_err(err, errlen, "%s", src->errmsg[0] ? src->errmsg : strerror(-r));
+		rec_db_set_err(err, errlen, "%s", src->errmsg[0] ? src->errmsg : strerror(-r));
 	rec_idmap_free(&of_id);
 	pipeline_free(p);
 	return r == 1 ? 0 : r;
@@ -286,7 +287,7 @@ int series_load(const char *path, struct series **out, char *err, size_t errlen)
 	if (!s || !(s->path = strdup(path)) || !(s->total.key = strdup("total")) ||
 	    !(s->total.label = strdup("TOTAL"))) {
 		series_free(s);
-		rec_set_err(err, errlen, "%s: out of memory", path);
+		rec_db_set_err(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
 	for (int k = 0; k < SNAP_NKNOBS; k++)

@@ -409,7 +409,7 @@ static void run_screen_save_history(struct screen_run *r, const char *path)
 	}
 	snapring_samples(r->ring, v);
 	char err[320], a[16], b[16];
-	int rc = rec_save(path, v, n, err, sizeof err);
+	int rc = rec_writer_save(path, v, n, err, sizeof err);
 	if (rc < 0) {
 		screen_message(r->scr, "history not saved: %s", err);
 	} else {

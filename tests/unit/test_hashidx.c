@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "util/hashidx.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_idmap.h"
 
 START_TEST(test_hashidx_finds_every_key)
 {

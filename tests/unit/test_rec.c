@@ -22,6 +22,9 @@
 #include "core/ident.h"
 #include "sink/procs_view.h"
 #include "rec/rec.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_codec.h"
+#include "rec/rec_crc.h"
 #include "rec/rec_schema.h"
 
 /* ---- Codec, varints, checksum ----------------------------------------- */
@@ -32,30 +35,30 @@ START_TEST(test_varint_roundtrip)
 				      (uint64_t)1 << 56, UINT64_MAX - 1, UINT64_MAX };
 	struct rec_buf b = { 0 };
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		rec_buf_varint(&b, v[i]);
+		rec_buf_put_varint(&b, v[i]);
 	const uint8_t *p = b.p, *end = b.p + b.len;
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
 		uint64_t x;
-		ck_assert(rec_get_varint(&p, end, &x));
+		ck_assert(rec_buf_get_varint(&p, end, &x));
 		ck_assert_uint_eq(x, v[i]);
 	}
 	ck_assert_ptr_eq(p, end);
 	uint64_t x;
-	ck_assert(!rec_get_varint(&p, end, &x));	/* past the end */
+	ck_assert(!rec_buf_get_varint(&p, end, &x));	/* past the end */
 	rec_buf_free(&b);
 	static const uint8_t cut[] = { 0x80, 0x80 };
 	static const uint8_t huge[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f };
 	p = cut;
-	ck_assert(!rec_get_varint(&p, cut + sizeof cut, &x));
+	ck_assert(!rec_buf_get_varint(&p, cut + sizeof cut, &x));
 	p = huge;
-	ck_assert(!rec_get_varint(&p, huge + sizeof huge, &x));	/* over 64 bits */
+	ck_assert(!rec_buf_get_varint(&p, huge + sizeof huge, &x));	/* over 64 bits */
 }
 END_TEST
 
 START_TEST(test_crc32_known)
 {
-	ck_assert_uint_eq(rec_crc32(0, "123456789", 9), 0xCBF43926u);
-	ck_assert_uint_eq(rec_crc32(0, "", 0), 0);
+	ck_assert_uint_eq(rec_crc_bytes(0, "123456789", 9), 0xCBF43926u);
+	ck_assert_uint_eq(rec_crc_bytes(0, "", 0), 0);
 }
 END_TEST
 
@@ -85,7 +88,7 @@ START_TEST(test_codec_roundtrip)
 	struct rec_bitw w = { .b = &b };
 	for (size_t i = 1; i < NCODEC; i++)
 		rec_codec_put(&w, &enc, codec_rows[i]);
-	rec_bitw_flush(&w);
+	rec_codec_flush_bits(&w);
 	struct rec_bitr r = { .p = b.p, .end = b.p + b.len };
 	for (size_t i = 1; i < NCODEC; i++) {
 		ck_assert_msg(rec_codec_get(&r, &dec), "row %zu", i);
@@ -126,12 +129,12 @@ START_TEST(test_codec_sizes)
 		f[DS_QUEUE_MS] += ios * 3;
 		rec_codec_put(&w, &st, f);
 	}
-	rec_bitw_flush(&w);
+	rec_codec_flush_bits(&w);
 	ck_assert_msg(b.len < 1000 * 8, "%zu bytes for 1000 samples of 5 busy fields", b.len);
 	size_t busy = b.len;
 	for (int s = 0; s < 1000; s++)
 		rec_codec_put(&w, &st, f);	/* idle */
-	rec_bitw_flush(&w);
+	rec_codec_flush_bits(&w);
 	ck_assert_uint_le(b.len - busy, 1000 / 8 + 1);
 	rec_buf_free(&b);
 }
@@ -242,8 +245,8 @@ static void gen_sample(struct gen *g, int n, struct snapshot *s)
 	s->mono_ns = 1000000000ull * (uint64_t)(n + 1000) + (uint64_t)(gen_rand(g) % 1000);
 	s->wall_ns = 1714550400000000000LL + (int64_t)n * 1000000000LL + (int64_t)(n % 7);
 	s->page_size = 4096;
-	for (size_t c = 0; c < rec_nsys_cols; c++)
-		rec_sys_set(s, c, rec_sys_get(s, c) + gen_rand(g) % (c * 100 + 1));
+	for (size_t c = 0; c < rec_schema_nsys_cols; c++)
+		rec_schema_sys_set(s, c, rec_schema_sys_get(s, c) + gen_rand(g) % (c * 100 + 1));
 	s->sys.ctxt = UINT64_MAX - 5 + (uint64_t)n;	/* wraps: stored as a negative integer */
 	for (int k = 0; k < SNAP_NKNOBS; k++)
 		s->knob[k] = k == 0 ? 20 + (n / 100) : k == 2 ? 0 : -1 + (n > 300 ? k : 0);
@@ -379,7 +382,7 @@ static void write_session(const char *path, struct snapshot *want, int nsamp)
 		for (size_t i = 0; i < want[n].ndev; i++)
 			if (want[n].dev[i].ident) {
 				struct dev_ident *c = calloc(1, sizeof *c);
-				rec_ident_copy(c, want[n].dev[i].ident);
+				rec_schema_ident_copy(c, want[n].dev[i].ident);
 				want[n].dev[i].ident = c;
 			}
 	}
@@ -393,7 +396,7 @@ static void free_session(struct snapshot *want, int nsamp)
 	for (int n = 0; n < nsamp; n++) {
 		for (size_t i = 0; i < want[n].ndev; i++)
 			if (want[n].dev[i].ident) {
-				rec_ident_clear((struct dev_ident *)want[n].dev[i].ident);
+				rec_schema_ident_clear((struct dev_ident *)want[n].dev[i].ident);
 				free((void *)want[n].dev[i].ident);
 			}
 		snapshot_free(&want[n]);
@@ -431,7 +434,7 @@ START_TEST(test_roundtrip_bit_exact)
 	struct source *src = rec_replay_open(path, false, err, sizeof err);
 	ck_assert_msg(src != NULL, "%s", err);
 	ck_assert_str_eq(src->ops->kind, "replay");
-	ck_assert(rec_is_replay(src));
+	ck_assert(rec_replay_is(src));
 	ck_assert_int_eq(rec_replay_count(src), NSAMP);
 	struct snapshot got;
 	snapshot_init(&got);
@@ -1008,12 +1011,12 @@ START_TEST(test_save_history)
 		gen_sample(&g, n, &snaps[n]);
 		v[n] = (struct rec_sample){ &snaps[n], n == 3, NULL, NULL, 0 };
 	}
-	ck_assert_msg(rec_save(path, v, 50, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(rec_writer_save(path, v, 50, err, sizeof err) == 0, "%s", err);
 	struct source *src = rec_replay_open(path, false, err, sizeof err);
 	ck_assert_msg(src != NULL, "%s", err);
 	ck_assert_int_eq(rec_replay_count(src), 50);
 	source_close(src);
-	ck_assert_int_lt(rec_save(path, v, 50, err, sizeof err), 0);	/* exists now */
+	ck_assert_int_lt(rec_writer_save(path, v, 50, err, sizeof err), 0);	/* exists now */
 	for (int n = 0; n < 50; n++)
 		snapshot_free(&snaps[n]);
 	free(path);

@@ -1,17 +1,13 @@
 /*
- * rec_replay_priv.h - the replay source's state and the helpers its files
- * share: rec_read.c (opening, the source ops), rec_decode.c (frames into
- * snapshots), rec_marks.c (knob values, dips and events of each sample)
- * and rec_nav.c (count, seek, find a time, next mark, --begin/--end).
- *
- * Private to the replay: nothing outside those files includes it; everyone
- * else uses rec.h.  It builds on rec_schema.h (the codec, the column tables
- * and the error wording all recording modules share) and repeats none of
- * it.  The functions that can fail return 0 or -errno with "PATH: reason"
- * in rp->src.errmsg unless they say otherwise; none prints.
+ * rec_reader_priv.h - the replay's state, shared by the files of the replay
+ * only: rec_reader.c (statements, errors), rec_decode.c (frames into
+ * snapshots), rec_marks.c (knob values, dips, events) and rec_replay.c
+ * (the source, navigation).  Everyone else uses rec.h.  Functions that
+ * can fail return 0 or -errno with "PATH: reason" in rp->src.errmsg unless
+ * they say otherwise; none prints.
  */
-#ifndef WBTOP_REC_REPLAY_PRIV_H
-#define WBTOP_REC_REPLAY_PRIV_H
+#ifndef WBTOP_REC_READER_PRIV_H
+#define WBTOP_REC_READER_PRIV_H
 
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -20,7 +16,9 @@
 
 #include "core/event.h"
 #include "core/ident.h"
-#include "rec/rec_schema.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_codec.h"
+#include "rec/rec_idmap.h"
 #include "core/snapshot.h"
 #include "core/source.h"
 
@@ -102,46 +100,24 @@ struct rec_replay {
 	int cache_next;			/* slot to fill next */
 };
 
-/* ---- rec_read.c: the source and shared helpers ------------------------ */
-
-/* The replay behind src, or NULL if src is not a replay source. */
-struct rec_replay *rec_rp(struct source *src);
+/* Prepare every statement of st[] (a table the file lacks leaves its
+ * statement NULL); an SQLite result code. */
+int rec_reader_prepare(struct rec_replay *rp);
 /* Set rp->src.errmsg to "PATH: " and the printf text; returns err. */
-int rec_rp_fail(struct rec_replay *rp, int err, const char *fmt, ...)
+int rec_reader_fail(struct rec_replay *rp, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* rec_rp_fail for SQLite result rc while reading sample seq (-EIO when rc
+/* rec_reader_fail for SQLite result rc while reading sample seq (-EIO when rc
  * maps to no errno). */
-int rec_rp_sqlfail(struct rec_replay *rp, int rc, int64_t seq);
+int rec_reader_sqlfail(struct rec_replay *rp, int rc, int64_t seq);
 /* One integer from statement stmt (enum rec_rstmt) with one optional int64
  * parameter: 0 with *v set, 1 when there is no row or the value is NULL,
  * or -errno (no message set). */
-int rec_rp_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v);
+int rec_reader_int(struct rec_replay *rp, int stmt, const int64_t *arg, int64_t *v);
 /* Text column col of st into dst (len bytes, terminated, cut to fit; NULL
  * gives ""). */
-void rec_rp_copy_text(char *dst, size_t len, sqlite3_stmt *st, int col);
+void rec_reader_text(char *dst, size_t len, sqlite3_stmt *st, int col);
 /* The last seq of the replay as of now: rp->last, or for a followed
  * recording its newest sample if that comes first (-1 if it has none). */
-int64_t rec_rp_last(struct rec_replay *rp);
-
-/* ---- rec_decode.c: frames into snapshots ------------------------------ */
-
-/* Sample target into out with its devices (and their ids into dev_ids[])
- * and its processes (sorted by pid; none if the file has no procs table),
- * decoding forward from the decoded state, a cached one or the keyframe
- * at or before target.  0, 1 if there is no such sample, or -errno. */
-int rec_rp_advance(struct rec_replay *rp, int64_t target, struct snapshot *out);
-/* The frame at offset of the frame stream, nbytes long, into rp->blob;
- * 0, or -EBADMSG with no message if rows are missing or short (*sqlrc:
- * the SQLite error behind it, or SQLITE_OK). */
-int rec_rp_read_stream(struct rec_replay *rp, int64_t offset, int64_t nbytes, int *sqlrc);
-
-/* ---- rec_marks.c: knob values, dips, events --------------------------- */
-
-/* Read the marks written since the last call (all of them the first time);
- * sets marks_upto.  An unfinished file's cut mark tables end the replay
- * early (rp->last) rather than failing. */
-int rec_rp_load_marks(struct rec_replay *rp);
-/* Knob values in force at sample seq into knob[] (-1: never recorded). */
-void rec_rp_knobs_at(struct rec_replay *rp, int64_t seq, int64_t knob[SNAP_NKNOBS]);
+int64_t rec_reader_last(struct rec_replay *rp);
 
 #endif

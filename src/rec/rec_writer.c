@@ -1,27 +1,10 @@
 /*
- * rec_write.c - the recorder: appends samples to an SQLite recording.
- *
- * One transaction per sample, in WAL mode: a reader can follow the file
- * while it grows, and a recorder killed with SIGKILL leaves every committed
- * sample (in the WAL, in the page cache, which SQLite replays on the next
- * open).  synchronous=NORMAL: commits do not wait for the disk.  What does
- * is the passive checkpoint that copies the WAL into the main file: it
- * fsyncs both, two cache flushes on the very device wbtop may be watching.
- * So it runs at most once per sync period (rec_writer_set_sync; the
- * default REC_SYNC_DEFAULT_MS), not every sample: a power cut loses at
- * most the samples of the last period, never the file, and the main file
- * alone - what a copy taken mid-run gets when the -wal file does not come
- * along - lags by at most that period.  Events (knob writes) are
- * checkpointed at once: they are few and they are what a replay must show.
- *
- * Processes (when the sample has them) go to the plain procs table: at most
- * REC_PROCS_MAX a sample, the ones the process pane and -P would show
- * (procs_rank; see rec_writer_procs).  A sample without processes costs
- * nothing there.
- *
- * A write error (disk full, I/O error) rolls the sample back and stops the
- * writer for good: the file stays a valid recording of what came before,
- * and the caller (the loop) keeps its view going.  Nothing here prints.
+ * rec_writer.c - the recorder: appends samples to an SQLite recording, one
+ * transaction each, in WAL mode, checkpointed once per sync period
+ * (rec_writer_set_sync); events at once.  Up to REC_PROCS_MAX processes a
+ * sample go to the procs table (procs_rank).  A write error rolls the
+ * sample back and stops the writer for good; the file stays valid.
+ * doc/recording.md says why ("What is kept").  Nothing here prints.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +24,10 @@
 #include "core/knob.h"
 #include "core/procs.h"
 #include "rec/rec.h"
+#include "rec/rec_buf.h"
+#include "rec/rec_codec.h"
+#include "rec/rec_crc.h"
+#include "rec/rec_db.h"
 #include "rec/rec_schema.h"
 #include "sink/sink.h"
 
@@ -100,8 +87,8 @@ static char *rec_writer_schema_sql(void)
 	      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);\n"
 	      "CREATE TABLE samples (seq INTEGER PRIMARY KEY, wall_ns INTEGER NOT NULL,"
 	      " mono_ns INTEGER NOT NULL, page_size INTEGER NOT NULL", f);
-	for (size_t c = 0; c < rec_nsys_cols; c++)
-		fprintf(f, ", %s INTEGER NOT NULL", rec_sys_cols[c].name);
+	for (size_t c = 0; c < rec_schema_nsys_cols; c++)
+		fprintf(f, ", %s INTEGER NOT NULL", rec_schema_sys_cols[c].name);
 	fputs(", keyframe INTEGER NOT NULL, ndev INTEGER NOT NULL, frame_offset INTEGER NOT NULL,"
 	      " nbytes INTEGER NOT NULL,"
 	      " crc INTEGER NOT NULL);\n"
@@ -109,11 +96,11 @@ static char *rec_writer_schema_sql(void)
 	      "CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
 	      " major INTEGER NOT NULL, minor INTEGER NOT NULL, nfields INTEGER NOT NULL,"
 	      " has_ident INTEGER NOT NULL", f);
-	for (size_t c = 0; c < rec_nident_cols; c++)
-		fprintf(f, ", %s TEXT", rec_ident_cols[c].name);
+	for (size_t c = 0; c < rec_schema_nident_cols; c++)
+		fprintf(f, ", %s TEXT", rec_schema_ident_cols[c].name);
 	fputs(", rotational INTEGER, partition INTEGER, has_bdi INTEGER", f);
 	for (size_t k = 0; k < KNOB_BDI_COUNT; k++)
-		fprintf(f, ", %s INTEGER", rec_bdi_cols[k]);
+		fprintf(f, ", %s INTEGER", rec_schema_bdi_cols[k]);
 	fputs(", first_seq INTEGER NOT NULL, last_seq INTEGER, appeared INTEGER NOT NULL,"
 	      " vanished INTEGER NOT NULL DEFAULT 0);\n"
 	      "CREATE INDEX devices_key ON devices(key);\n"
@@ -166,12 +153,12 @@ static char *rec_writer_insert_sql(const char *table, const char *const *cols, s
 static size_t rec_writer_sample_cols(const char **cols)
 {
 	cols[0] = "seq";
-	return 1 + rec_sample_desc_cols(cols + 1);
+	return 1 + rec_schema_sample_cols(cols + 1);
 }
 
 static size_t rec_writer_device_cols(const char **cols)
 {
-	size_t n = rec_device_desc_cols(cols);
+	size_t n = rec_schema_device_cols(cols);
 	cols[n++] = "first_seq";
 	cols[n++] = "appeared";
 	return n;
@@ -291,16 +278,16 @@ static int rec_writer_create(const char *path, char *err, size_t errlen)
 		if (known && S_ISREG(st.st_mode) && st.st_size == 0)
 			return 0;
 		if (known && S_ISDIR(st.st_mode)) {
-			rec_set_err(err, errlen, "%s: is a directory: give the recording's file name", path);
+			rec_db_set_err(err, errlen, "%s: is a directory: give the recording's file name", path);
 			return -EISDIR;
 		}
-		rec_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
-			    !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
+		rec_db_set_err(err, errlen, "%s: %s exists (wbtop does not overwrite recordings)", path,
+			       !known || S_ISREG(st.st_mode) ? "file" : "something that is not a file");
 		return -EEXIST;
 	}
 	if (fd < 0) {
 		int e = errno;
-		rec_set_err(err, errlen, "%s: %s", path, strerror(e));
+		rec_db_set_err(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
 	close(fd);
@@ -313,7 +300,7 @@ static void rec_writer_free(struct rec_writer *w)
 		sqlite3_finalize(w->st[i]);
 	sqlite3_close_v2(w->db);
 	for (size_t i = 0; i < w->n; i++)
-		rec_ident_clear(&w->dev[i].ident);
+		rec_schema_ident_clear(&w->dev[i].ident);
 	free(w->dev);
 	free(w->next);
 	free(w->src);
@@ -330,7 +317,7 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 	struct rec_writer *w = calloc(1, sizeof *w);
 	if (!w || !(w->path = strdup(path))) {
 		free(w);
-		rec_set_err(err, errlen, "%s: out of memory", path);
+		rec_db_set_err(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
 	w->last_key = -1;
@@ -346,8 +333,8 @@ struct rec_writer *rec_writer_open(const char *path, char *err, size_t errlen)
 	if (rc == SQLITE_OK)
 		rc = rec_writer_init_db(w);
 	if (rc != SQLITE_OK) {
-		rec_set_err(err, errlen, "%s: cannot create the recording (%s)", path,
-			    w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
+		rec_db_set_err(err, errlen, "%s: cannot create the recording (%s)", path,
+			       w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
 		rec_writer_free(w);
 		unlink(path);
 		return NULL;
@@ -396,7 +383,7 @@ static int rec_writer_fail(struct rec_writer *w, int rc)
 {
 	if (w->err)
 		return w->err;
-	w->err = rec_sqlite_errno(rc);
+	w->err = rec_db_errno(rc);
 	if (!w->err)
 		w->err = -EIO;
 	if (w->err == -ENOSPC)
@@ -446,8 +433,8 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 	}
 	int r = 0;
 	if (rc != SQLITE_OK) {
-		r = rec_sqlite_errno(rc);
-		rec_set_err(err, errlen, "%s: closing the recording: %s", w->path, sqlite3_errmsg(w->db));
+		r = rec_db_errno(rc);
+		rec_db_set_err(err, errlen, "%s: closing the recording: %s", w->path, sqlite3_errmsg(w->db));
 	}
 	int64_t size = w->err || r ? -1 : rec_writer_db_bytes(w);
 	char *path = w->path;
@@ -456,7 +443,7 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 	/* Drop the growth chunk past the last page (nothing refers to it). */
 	if (size > 0 && truncate(path, size) != 0 && !r) {
 		r = -errno;
-		rec_set_err(err, errlen, "%s: closing the recording: %s", path, strerror(errno));
+		rec_db_set_err(err, errlen, "%s: closing the recording: %s", path, strerror(errno));
 	}
 	free(path);
 	return r;
@@ -464,14 +451,14 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errlen)
 
 /* ---- Devices ---------------------------------------------------------- */
 
-static bool rec_wdev_same(const struct rec_wdev *a, const struct dev_counters *d)
+static bool rec_writer_dev_same(const struct rec_wdev *a, const struct dev_counters *d)
 {
 	return a->major == d->major && a->minor == d->minor && a->nfields == d->nfields &&
 	       strncmp(a->name, d->name, sizeof a->name) == 0 &&
-	       (a->has_ident ? rec_ident_equal(&a->ident, d->ident) : d->ident == NULL);
+	       (a->has_ident ? rec_schema_ident_equal(&a->ident, d->ident) : d->ident == NULL);
 }
 
-static bool rec_wdev_same_name(const struct rec_wdev *a, const struct dev_counters *d)
+static bool rec_writer_dev_same_name(const struct rec_wdev *a, const struct dev_counters *d)
 {
 	return a->major == d->major && a->minor == d->minor &&
 	       strncmp(a->name, d->name, sizeof a->name) == 0;
@@ -486,7 +473,7 @@ static int rec_writer_grow(struct rec_writer *w, size_t n)
 	return grow_arrays(parts, sizeof parts / sizeof parts[0], &w->cap, n, 64) < 0 ? SQLITE_NOMEM : 0;
 }
 
-static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
+static void rec_writer_bind_text(sqlite3_stmt *st, int col, const char *s)
 {
 	if (s)
 		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
@@ -494,7 +481,7 @@ static void rec_bind_opt_text(sqlite3_stmt *st, int col, const char *s)
 		sqlite3_bind_null(st, col);
 }
 
-static int rec_step(sqlite3 *db, sqlite3_stmt *st)
+static int rec_writer_step(sqlite3 *db, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
@@ -514,8 +501,8 @@ static int rec_writer_insert_dev(struct rec_writer *w, const struct dev_counters
 	sqlite3_bind_int64(st, c++, d->minor);
 	sqlite3_bind_int(st, c++, d->nfields);
 	sqlite3_bind_int(st, c++, ident != NULL);
-	for (size_t k = 0; k < rec_nident_cols; k++)
-		rec_bind_opt_text(st, c++, ident ? rec_ident_str(ident, k) : NULL);
+	for (size_t k = 0; k < rec_schema_nident_cols; k++)
+		rec_writer_bind_text(st, c++, ident ? rec_schema_ident_str(ident, k) : NULL);
 	if (ident) {
 		sqlite3_bind_int(st, c++, ident->rotational);
 		sqlite3_bind_int(st, c++, ident->partition);
@@ -527,7 +514,7 @@ static int rec_writer_insert_dev(struct rec_writer *w, const struct dev_counters
 	}
 	sqlite3_bind_int64(st, c++, w->seq);
 	sqlite3_bind_int(st, c++, appeared);
-	int rc = rec_step(w->db, st);
+	int rc = rec_writer_step(w->db, st);
 	*id = sqlite3_last_insert_rowid(w->db);
 	return rc;
 }
@@ -538,17 +525,17 @@ static int rec_writer_end_dev(struct rec_writer *w, const struct rec_wdev *old, 
 	sqlite3_bind_int64(st, 1, w->seq - 1);
 	sqlite3_bind_int(st, 2, vanished);
 	sqlite3_bind_int64(st, 3, old->id);
-	return rec_step(w->db, st);
+	return rec_writer_step(w->db, st);
 }
 
 /* Index of the unused old entry that is the same device as d, or -1.
  * Lists are usually in the same order, so try the hint first. */
 static long rec_writer_match(struct rec_writer *w, const struct dev_counters *d, size_t hint)
 {
-	if (hint < w->n && !w->dev[hint].used && rec_wdev_same(&w->dev[hint], d))
+	if (hint < w->n && !w->dev[hint].used && rec_writer_dev_same(&w->dev[hint], d))
 		return (long)hint;
 	for (size_t j = 0; j < w->n; j++)
-		if (!w->dev[j].used && rec_wdev_same(&w->dev[j], d))
+		if (!w->dev[j].used && rec_writer_dev_same(&w->dev[j], d))
 			return (long)j;
 	return -1;
 }
@@ -557,18 +544,18 @@ static int rec_writer_new_entry(struct rec_writer *w, struct rec_wdev *e, const 
 {
 	bool appeared = true;
 	for (size_t j = 0; j < w->n && appeared; j++)
-		appeared = !rec_wdev_same_name(&w->dev[j], d);
+		appeared = !rec_writer_dev_same_name(&w->dev[j], d);
 	memset(e, 0, sizeof *e);
 	e->major = d->major;
 	e->minor = d->minor;
 	memcpy(e->name, d->name, sizeof e->name);
 	e->nfields = d->nfields;
 	e->has_ident = d->ident != NULL;
-	if (d->ident && rec_ident_copy(&e->ident, d->ident) < 0)
+	if (d->ident && rec_schema_ident_copy(&e->ident, d->ident) < 0)
 		return SQLITE_NOMEM;
 	int rc = rec_writer_insert_dev(w, d, appeared, &e->id);
 	if (rc)
-		rec_ident_clear(&e->ident);
+		rec_schema_ident_clear(&e->ident);
 	return rc;
 }
 
@@ -577,7 +564,7 @@ static void rec_writer_drop_new(struct rec_writer *w, size_t upto)
 {
 	for (size_t i = 0; i < upto; i++)
 		if (w->src[i] < 0)
-			rec_ident_clear(&w->next[i].ident);
+			rec_schema_ident_clear(&w->next[i].ident);
 }
 
 /* Build w->next for s (moving matched entries over); *changed when the
@@ -613,13 +600,13 @@ static int rec_writer_devices(struct rec_writer *w, const struct snapshot *s, bo
 		}
 		bool vanished = true;
 		for (size_t i = 0; i < s->ndev && vanished; i++)
-			vanished = !rec_wdev_same_name(&w->dev[j], &s->dev[i]);
+			vanished = !rec_writer_dev_same_name(&w->dev[j], &s->dev[i]);
 		rc = rec_writer_end_dev(w, &w->dev[j], vanished);
 		if (rc) {
 			rec_writer_drop_new(w, s->ndev);
 			return rc;
 		}
-		rec_ident_clear(&w->dev[j].ident);
+		rec_schema_ident_clear(&w->dev[j].ident);
 		w->dev[j].has_ident = false;
 	}
 	for (size_t i = 0; i < s->ndev; i++)
@@ -638,16 +625,16 @@ static void rec_writer_encode_key(struct rec_writer *w, const struct snapshot *s
 	struct rec_buf *b = &w->frame;
 	uint8_t flags = REC_FRAME_KEY;
 	rec_buf_put(b, &flags, 1);
-	rec_buf_varint(b, w->n);
+	rec_buf_put_varint(b, w->n);
 	int64_t prev_id = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		int64_t d = w->dev[i].id - prev_id;
-		rec_buf_varint(b, (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0));
+		rec_buf_put_varint(b, (uint64_t)d << 1 ^ (d < 0 ? UINT64_MAX : 0));
 		prev_id = w->dev[i].id;
 	}
 	for (size_t i = 0; i < w->n; i++) {
 		for (int f = 0; f < DS_NFIELDS; f++)
-			rec_buf_varint(b, s->dev[i].f[f]);
+			rec_buf_put_varint(b, s->dev[i].f[f]);
 		rec_codec_reset(&w->dev[i].st, s->dev[i].f);
 	}
 }
@@ -658,14 +645,14 @@ static void rec_writer_encode_delta(struct rec_writer *w, const struct snapshot 
 	uint8_t flags = changed ? REC_FRAME_NEWLIST : 0;
 	rec_buf_put(b, &flags, 1);
 	if (changed) {
-		rec_buf_varint(b, w->n);
+		rec_buf_put_varint(b, w->n);
 		for (size_t i = 0; i < w->n; i++) {
 			if (w->src[i] < 0) {
-				rec_buf_varint(b, 0);
-				rec_buf_varint(b, (uint64_t)w->dev[i].id);
+				rec_buf_put_varint(b, 0);
+				rec_buf_put_varint(b, (uint64_t)w->dev[i].id);
 				rec_codec_reset(&w->dev[i].st, NULL);
 			} else {
-				rec_buf_varint(b, (uint64_t)w->src[i] + 1);
+				rec_buf_put_varint(b, (uint64_t)w->src[i] + 1);
 			}
 		}
 	}
@@ -673,7 +660,7 @@ static void rec_writer_encode_delta(struct rec_writer *w, const struct snapshot 
 	rec_buf_reserve(b, w->n * REC_CODEC_MAX_BYTES + 8);
 	for (size_t i = 0; i < w->n; i++)
 		rec_codec_put(&bw, &w->dev[i].st, s->dev[i].f);
-	rec_bitw_flush(&bw);
+	rec_codec_flush_bits(&bw);
 }
 
 /* Append the frame to the stream: full rows as they fill, then the
@@ -693,7 +680,7 @@ static int rec_writer_stream(struct rec_writer *w, const uint8_t *p, size_t n)
 			continue;	/* cannot happen: take fills the row */
 		sqlite3_bind_int64(st, 1, (w->stream_bytes - 1) / REC_CHUNK_BYTES);
 		sqlite3_bind_blob(st, 2, w->tail, (int)(used + take), SQLITE_STATIC);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	return rc;
 }
@@ -707,14 +694,14 @@ static int rec_writer_put_frame(struct rec_writer *w, const struct snapshot *s, 
 	sqlite3_bind_int64(st, c++, s->wall_ns);
 	sqlite3_bind_int64(st, c++, (int64_t)s->mono_ns);
 	sqlite3_bind_int64(st, c++, (int64_t)s->page_size);
-	for (size_t k = 0; k < rec_nsys_cols; k++)
-		sqlite3_bind_int64(st, c++, (int64_t)rec_sys_get(s, k));
+	for (size_t k = 0; k < rec_schema_nsys_cols; k++)
+		sqlite3_bind_int64(st, c++, (int64_t)rec_schema_sys_get(s, k));
 	sqlite3_bind_int(st, c++, keyframe);
 	sqlite3_bind_int64(st, c++, (int64_t)w->n);
 	sqlite3_bind_int64(st, c++, w->stream_bytes);
 	sqlite3_bind_int64(st, c++, (int64_t)b->len);
-	sqlite3_bind_int64(st, c++, rec_sample_crc(w->seq, s, keyframe, (int64_t)w->n, b->p, b->len));
-	int rc = rec_step(w->db, st);
+	sqlite3_bind_int64(st, c++, rec_crc_sample(w->seq, s, keyframe, (int64_t)w->n, b->p, b->len));
+	int rc = rec_writer_step(w->db, st);
 	return rc == SQLITE_OK ? rec_writer_stream(w, b->p, b->len) : rc;
 }
 
@@ -730,7 +717,7 @@ static int rec_writer_knobs(struct rec_writer *w, const struct snapshot *s)
 		sqlite3_bind_int64(st, 1, w->seq);
 		sqlite3_bind_text(st, 2, knob_vm_table[k].name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, s->knob[k]);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 		w->knob[k] = s->knob[k];
 	}
 	w->have_knobs = true;
@@ -751,7 +738,7 @@ static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id, const cha
 		sqlite3_bind_text(st, 3, cause, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 3);
-	return rec_step(w->db, st);
+	return rec_writer_step(w->db, st);
 }
 
 static int rec_writer_dips(struct rec_writer *w, const struct rec_sample *v)
@@ -787,7 +774,7 @@ static int rec_writer_proc_row(struct rec_writer *w, int64_t seq, const struct p
 	sqlite3_bind_text(st, c++, p->wchan, (int)strnlen(p->wchan, sizeof p->wchan), SQLITE_STATIC);
 	sqlite3_bind_int64(st, c++, p->flush_major);
 	sqlite3_bind_int64(st, c++, p->flush_minor);
-	return rec_step(w->db, st);
+	return rec_writer_step(w->db, st);
 }
 
 /* The rows of the n ranked processes as they are in s, under seq, in pid
@@ -859,7 +846,7 @@ static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
 		sqlite3_bind_int64(st, 2, (int64_t)s->x[i].obj);	/* bits kept: read back as uint64_t */
 		sqlite3_bind_text(st, 3, k->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 4, (int64_t)s->x[i].value);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	return rc;
 }
@@ -875,7 +862,7 @@ static int rec_writer_cgroups(struct rec_writer *w, const struct snapshot *s)
 		sqlite3_bind_int64(st, 2, (int64_t)s->cg[i].ino);
 		sqlite3_bind_text(st, 3, s->cg[i].path, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 4, s->cg[i].gone);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	return rc;
 }
@@ -951,14 +938,14 @@ int rec_writer_append_list(struct rec_writer *w, const struct rec_sample *v, siz
 	if (w->err)
 		return w->err;
 	int64_t seq0 = w->seq;
-	int rc = rec_step(w->db, w->st[ST_BEGIN]);
+	int rc = rec_writer_step(w->db, w->st[ST_BEGIN]);
 	for (size_t i = 0; i < n && rc == SQLITE_OK; i++)
 		rc = rec_writer_put(w, &v[i]);
 	if (rc == SQLITE_OK)
-		rc = rec_step(w->db, w->st[ST_COMMIT]);
+		rc = rec_writer_step(w->db, w->st[ST_COMMIT]);
 	if (rc != SQLITE_OK) {
 		if (!sqlite3_get_autocommit(w->db))
-			rec_step(w->db, w->st[ST_ROLLBACK]);
+			rec_writer_step(w->db, w->st[ST_ROLLBACK]);
 		w->seq = seq0;	/* for the message: what the file holds */
 		return rec_writer_fail(w, rc);
 	}
@@ -988,7 +975,7 @@ int rec_writer_event(struct rec_writer *w, const struct wb_event *e)
 	sqlite3_bind_int64(st, 6, e->read_back);
 	sqlite3_bind_int(st, 7, e->result);
 	sqlite3_bind_text(st, 8, e->note, (int)strnlen(e->note, sizeof e->note), SQLITE_STATIC);
-	int rc = rec_step(w->db, st);
+	int rc = rec_writer_step(w->db, st);
 	if (rc == SQLITE_OK)
 		rc = rec_writer_checkpoint(w);
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
@@ -1004,7 +991,7 @@ int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-		rc = rec_step(w->db, st);
+		rc = rec_writer_step(w->db, st);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_OK)
@@ -1012,14 +999,15 @@ int rec_writer_set_meta(struct rec_writer *w, const char *key, const char *value
 	return rc == SQLITE_OK ? 0 : rec_writer_fail(w, rc);
 }
 
-int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, size_t errlen)
+int rec_writer_save(const char *path, const struct rec_sample *v, size_t n, char *err,
+		    size_t errlen)
 {
 	struct rec_writer *w = rec_writer_open(path, err, errlen);
 	if (!w)
 		return -EIO;
 	int r = rec_writer_append_list(w, v, n);
 	if (r < 0) {
-		rec_set_err(err, errlen, "%s", w->errmsg);
+		rec_db_set_err(err, errlen, "%s", w->errmsg);
 		rec_writer_close(w, NULL, 0);
 		return r;
 	}
@@ -1029,7 +1017,7 @@ int rec_save(const char *path, const struct rec_sample *v, size_t n, char *err, 
 /* ---- the sink ------------------------------------------------------------ */
 
 /* Every sample, the baseline too (a replay needs it), with its marks. */
-static int rec_sink_frame(struct sink *s, const struct frame *f)
+static int rec_writer_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct rec_sample one = rec_sample_of(f);
 	int rc = rec_writer_append_list(s->impl, &one, 1);
@@ -1038,21 +1026,24 @@ static int rec_sink_frame(struct sink *s, const struct frame *f)
 	return rc;
 }
 
-static int rec_sink_event(struct sink *s, const struct wb_event *e)
+static int rec_writer_sink_event(struct sink *s, const struct wb_event *e)
 {
 	return rec_writer_event(s->impl, e);
 }
 
-static int rec_sink_close(struct sink *s)
+static int rec_writer_sink_close(struct sink *s)
 {
 	return rec_writer_close(s->impl, s->errmsg, sizeof s->errmsg);
 }
 
-static const struct sink_ops rec_sink_ops = {
-	.kind = "recorder", .frame = rec_sink_frame, .event = rec_sink_event, .close = rec_sink_close,
+static const struct sink_ops rec_writer_sink_ops = {
+	.kind = "recorder",
+	.frame = rec_writer_sink_frame,
+	.event = rec_writer_sink_event,
+	.close = rec_writer_sink_close,
 };
 
 struct sink *rec_writer_sink(struct rec_writer *w)
 {
-	return sink_new(&rec_sink_ops, w);
+	return sink_new(&rec_writer_sink_ops, w);
 }
