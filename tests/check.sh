@@ -3,7 +3,7 @@
 # the AddressSanitizer + UndefinedBehaviorSanitizer build.  The end-to-end
 # tests mostly wait for wbtop's intervals (a quarter of two cores busy), so
 # the unit tests and the fuzzing, pure CPU that touches no host state, run
-# beside them, niced; their output follows.  It ends with the ten slowest
+# beside them, niced; their output follows.  The layering check comes first.  It ends with the ten slowest
 # tests and their times, then one line counting every unit check,
 # end-to-end test and fuzz target.
 set -u
@@ -28,6 +28,12 @@ fuzz() { FUZZ_TIMES="$root/$times" run_status nice -n 10 sh tests/fuzz/run.sh "$
 steps="unit e2e beside"
 [ -f tests/fuzz/run.sh ] && steps="$steps fuzz"
 for name in $steps; do echo 1 >"$build/check-status.$name"; done
+# The layers first (a second): no file reaches above its own layer, no circle, in the
+# includes or in the objects' symbols (tools/layers.py, doc/design.md).
+echo "== layers"
+lp=1 lf=0
+python3 tools/layers.py --objs "$build/obj" --strict >"$build/check-layers.log" 2>&1 || lp=0 lf=1
+if [ $lf = 1 ]; then cat "$build/check-layers.log"; echo "== layers FAILED"; else tail -1 "$build/check-layers.log"; fi
 # unit, the e2e tests marked "beside", then fuzz, in the background into
 # their logs; the other e2e tests shown as they run
 (for name in $steps; do [ $name = e2e ] || $name >"$build/check-$name.log" 2>&1; done) &
@@ -67,6 +73,7 @@ for s in $failed_steps; do
 	fuzz) [ "${ff:-0}" -gt 0 ] || ff=1 ;;
 	esac
 done
+[ $lf = 0 ] || { f=$((f + 1)); failed_steps="$failed_steps layers"; }
 [ $f -eq 0 ] || echo "check: these steps failed:$failed_steps (see == ... FAILED above)"
-echo "check: $((up + ep + ${fp:-0})) passed, $((uf + ef + ${ff:-0})) failed, $es skipped"
+echo "check: $((up + ep + ${fp:-0} + lp)) passed, $((uf + ef + ${ff:-0} + lf)) failed, $es skipped"
 [ $f -eq 0 ]
