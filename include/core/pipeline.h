@@ -1,10 +1,10 @@
 /*
  * pipeline.h - source -> snapshot -> derive -> detect, one step per interval.
  *
- * The one place where the stages are chained, so the screen, batch mode and
- * the recorder all see the same rates and the same dip marks for the same
- * data, live or replayed.  The pipeline owns two snapshots (current and
- * previous) and swaps them; it allocates only when the device set grows.
+ * The one place where the stages are chained, so every sink sees the same rates
+ * and the same dip marks for the same data, live or replayed.  A frame is a
+ * value: it holds its two samples and what is derived of them, and stays whole
+ * until the frame after the next is made, a failed step included.
  */
 #ifndef WBTOP_PIPELINE_H
 #define WBTOP_PIPELINE_H
@@ -19,15 +19,17 @@
 
 struct pipeline;
 
-/* What one step produced.  Valid until the next pipeline_step(). */
+struct frame_derived;
+
+/* What one step produced: a sink may keep it until it is handed the next one. */
 struct frame {
 	const struct snapshot *cur;
 	const struct snapshot *prev;	/* NULL on the first sample */
 	struct sys_rates sys;
-	/* The devices' rates (cur->ndev entries, same order as cur->dev): frame_dev_rates(). A
-	 * step derives only what the dip detector needs (each device's write rate); the rest
-	 * when a view first asks, once a step. */
-	struct pipeline *owner;
+	/* What is derived of the two samples, the frame's own: what the dip detector needs (each
+	 * device's write rate) up front, the devices' other rates when first asked
+	 * (frame_dev_rates), once a frame. */
+	struct frame_derived *derived;
 	const bool *dev_dip;		/* cur->ndev entries */
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
@@ -68,11 +70,19 @@ static inline enum pipeline_marks pipeline_marks_rule(bool dip_given)
 	return dip_given ? PIPELINE_MARKS_JUDGED : PIPELINE_MARKS_RECORDED;
 }
 
+/* What a sink may ask the pipeline to derive up front, for every frame (sink_ops.needs). */
+enum pipeline_need {
+	PIPELINE_NEED_BRIEFS = 1	/* frame_dev_briefs: in the detector's pass over the counters */
+};
+
 /* A pipeline reading src (not owned), marking dips as marks says.  NULL on
  * allocation failure. */
 struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
 			      enum pipeline_marks marks);
 void pipeline_free(struct pipeline *p);	/* NULL is a no-op */
+/* Derive what needs says (PIPELINE_NEED_*) up front from the next frame on: what the sinks
+ * said they need when opened. */
+void pipeline_need(struct pipeline *p, unsigned needs);
 
 /* Called with each of the pipeline's two snapshots just before it is filled again: a keeper
  * of past samples (snapring.h) that was lent the sample it holds takes its device array then,
@@ -86,23 +96,24 @@ void pipeline_on_refill(struct pipeline *p, pipeline_refill_fn *fn, void *ctx);
  * end of the data, or a negative errno (the source's errmsg says why). */
 int pipeline_step(struct pipeline *p, const struct frame **out);
 
-/* f's device rates, derived on the first call of a step (NULL for a frame no pipeline made).
- * Valid as f is: until the next pipeline_step(). */
+/* f's device rates, derived on the first call (NULL for a frame no pipeline made).  Valid as
+ * f is. */
 const struct dev_rates *frame_dev_rates(const struct frame *f);
 
-/* Device i's rates alone, derived on the first call of a step for that device (or taken from
+/* Device i's rates alone, derived on the first call for that device (or taken from
  * frame_dev_rates when that was asked): what a view showing a few rows of many devices wants.
- * NULL for a frame no pipeline made or i out of range.  Valid until the next pipeline_step(). */
+ * NULL for a frame no pipeline made or i out of range.  Valid as f is. */
 const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i);
 
 /* Every device's brief figures (derive_dev_brief: the history's and the idle test), derived
- * on the first call of a step.  NULL for a frame no pipeline made. */
+ * up front when a sink needs them (PIPELINE_NEED_BRIEFS), else on the first call.  NULL for a
+ * frame no pipeline made. */
 const struct dev_rates *frame_dev_briefs(const struct frame *f);
 
 /* What the step derived for the dip detector, per device (cur->ndev entries, same order): the
  * write rate in KiB/s (negative: no rate this interval), the device's key (ident_dev_key)
  * and the key's serial (0: a device without an identity).  NULL for a frame no pipeline made.
- * Valid until the next pipeline_step(). */
+ * Valid as f is. */
 const double *frame_dev_write_kbps(const struct frame *f);
 const char *const *frame_dev_keys(const struct frame *f);
 const uint64_t *frame_dev_ids(const struct frame *f);

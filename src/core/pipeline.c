@@ -11,42 +11,56 @@
 #include "core/ident.h"
 #include "core/pipeline.h"
 
-struct pipeline {
-	struct source *src;
-	struct dip_params dip;
-	enum pipeline_marks marks;
-	struct snapshot snap[2];
-	int cur;		/* index of the current snapshot in snap[] */
-	bool have_prev;
-	struct dip_series *sys_det;
-	struct dip_group *dev_det;
-	/* per-device work arrays, grown with the device set */
-	size_t cap;
+/* What is derived of a frame's two samples: its own, so that a sink holding the frame can
+ * ask for more of it while the pipeline makes the next one.  The rates are derived when first
+ * asked (frame_dev_rates, frame_dev_rate); what the detector needs, up front. */
+struct frame_derived {
+	size_t cap;		/* devices the arrays hold */
+	unsigned long step;	/* the pipeline's step this frame is */
 	const struct dev_counters **prev_of;	/* each device's previous sample, or NULL */
-	struct dev_rates *rates;	/* derived on first use: frame_dev_rates() */
-	unsigned long step, rates_step;	/* steps taken; the step rates[] is for (0: none) */
-	struct dev_rates *briefs;	/* derived on first use: frame_dev_briefs() */
-	unsigned long briefs_step;
-	bool want_briefs;	/* a view asked for them: from then on derived with the write rates */
-	unsigned long *rate_step;	/* per device: the step rates[i] alone is for (frame_dev_rate) */
-	bool prev_spoilt;		/* a failed step overwrote the frame's prev */
+	struct dev_rates *rates;
+	bool rates_all;		/* every device's rates are in rates[] */
+	unsigned long *rate_step;	/* per device: the step rates[i] alone was derived for */
+	struct dev_rates *briefs;
+	bool briefs_done;
 	bool *dips;
 	const char **keys;
 	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;
 	double *values;		/* write rates, -1 not RATE_OK (pipeline_detect) */
 	double *reqs;		/* writes each device completed in the interval, -1 unknown */
+	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
+	struct wb_event changes[SNAP_NKNOBS];
+	struct wb_event *events;	/* the source's recorded writes, copied: the frame's own */
+	size_t events_cap;
+};
+
+struct pipeline {
+	struct source *src;
+	struct dip_params dip;
+	enum pipeline_marks marks;
+	unsigned needs;		/* PIPELINE_NEED_*: derived up front for every frame */
+	/* Three snapshots: the last frame's two, and the one the next step fills, so that a
+	 * step, even one that fails, never writes over a frame a sink may still hold. */
+	struct snapshot snap[3];
+	int cur, prev;		/* the last frame's, in snap[]; -1 none */
+	bool have_prev;		/* the next frame has a previous sample (cleared by a restart) */
+	struct dip_series *sys_det;
+	struct dip_group *dev_det;
+	/* two frames, the last one and the one being made, each with what is derived of it */
+	struct frame frame[2];
+	struct frame_derived derived[2];
+	int last;		/* index of the last frame made in frame[] */
+	unsigned long step;	/* steps taken */
 	/* each device's usual figures, what its marks' causes are judged against: usual[cur_usual]
 	 * in the order of the last sample's devices, kept where they are while every device stays
 	 * where it was, else carried over into the other one in this sample's order */
+	size_t usual_cap;
 	struct dip_cause_base *usual[2];
 	int cur_usual;
-	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
 	struct dev_rates usual_rates;	/* scratch: a device's figures learnt as its usual ones */
 	unsigned long knob_step;	/* the step a knob last changed in (0: none) */
 	bool sys_knob_held;		/* the system line's last interval: a dip a knob caused */
-	struct wb_event changes[SNAP_NKNOBS];
-	struct frame frame;
 	pipeline_refill_fn *on_refill;	/* told of each snapshot about to be filled again */
 	void *refill_ctx;
 };
@@ -60,8 +74,9 @@ struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
 	p->src = src;
 	p->dip = *dip;
 	p->marks = marks;
-	snapshot_init(&p->snap[0]);
-	snapshot_init(&p->snap[1]);
+	p->cur = p->prev = -1;
+	for (int i = 0; i < 3; i++)
+		snapshot_init(&p->snap[i]);
 	p->sys_det = dip_series_new(dip);
 	p->dev_det = dip_group_new(dip);
 	if (!p->sys_det || !p->dev_det) {
@@ -75,23 +90,27 @@ void pipeline_free(struct pipeline *p)
 {
 	if (!p)
 		return;
-	snapshot_free(&p->snap[0]);
-	snapshot_free(&p->snap[1]);
+	for (int i = 0; i < 3; i++)
+		snapshot_free(&p->snap[i]);
 	dip_series_free(p->sys_det);
 	dip_group_free(p->dev_det);
-	free(p->prev_of);
-	free(p->rates);
-	free(p->briefs);
-	free(p->rate_step);
-	free(p->dips);
-	free(p->keys);
-	free(p->name_keys);
-	free(p->ids);
-	free(p->values);
-	free(p->reqs);
+	for (int i = 0; i < 2; i++) {
+		struct frame_derived *d = &p->derived[i];
+		free(d->prev_of);
+		free(d->rates);
+		free(d->briefs);
+		free(d->rate_step);
+		free(d->dips);
+		free(d->keys);
+		free(d->name_keys);
+		free(d->ids);
+		free(d->values);
+		free(d->reqs);
+		free(d->causes);
+		free(d->events);
+	}
 	free(p->usual[0]);
 	free(p->usual[1]);
-	free(p->causes);
 	free(p);
 }
 
@@ -99,6 +118,11 @@ void pipeline_on_refill(struct pipeline *p, pipeline_refill_fn *fn, void *ctx)
 {
 	p->on_refill = fn;
 	p->refill_ctx = ctx;
+}
+
+void pipeline_need(struct pipeline *p, unsigned needs)
+{
+	p->needs |= needs;
 }
 
 void pipeline_restart(struct pipeline *p)
@@ -110,22 +134,32 @@ void pipeline_restart(struct pipeline *p)
 	p->dev_det = dip_group_new(&p->dip);
 }
 
-static int pipeline_grow(struct pipeline *p, size_t n)
+static int pipeline_grow(struct pipeline *p, struct frame_derived *d, size_t n)
 {
-	size_t had = p->cap;
-	if (n <= had)
-		return 0;
-#define PART(field) { (void **)&p->field, sizeof *p->field }
-	const struct grow_part parts[] = {
-		PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(keys),
-		PART(name_keys), PART(ids), PART(values), PART(reqs), PART(usual[0]), PART(usual[1]),
-		PART(causes),
-	};
+	size_t had = d->cap;
+	if (n > had) {
+#define PART(field) { (void **)&d->field, sizeof *d->field }
+		const struct grow_part parts[] = {
+			PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(keys),
+			PART(name_keys), PART(ids), PART(values), PART(reqs), PART(causes),
+		};
 #undef PART
-	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &p->cap, n, 64) < 0)
-		return -ENOMEM;
-	/* a new device slot has no single-device rates yet */
-	memset(p->rate_step + had, 0, (p->cap - had) * sizeof *p->rate_step);
+		if (grow_arrays(parts, sizeof parts / sizeof parts[0], &d->cap, n, 64) < 0)
+			return -ENOMEM;
+		/* a new device slot has no single-device rates yet; its figures' padding is zeros,
+		 * as every frame's is, whichever of the two frames first fills it */
+		memset(d->rate_step + had, 0, (d->cap - had) * sizeof *d->rate_step);
+		memset(d->rates + had, 0, (d->cap - had) * sizeof *d->rates);
+		memset(d->briefs + had, 0, (d->cap - had) * sizeof *d->briefs);
+	}
+	if (n > p->usual_cap) {
+		const struct grow_part parts[] = {
+			{ (void **)&p->usual[0], sizeof *p->usual[0] },
+			{ (void **)&p->usual[1], sizeof *p->usual[1] },
+		};
+		if (grow_arrays(parts, 2, &p->usual_cap, n, 64) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -134,44 +168,44 @@ static int pipeline_grow(struct pipeline *p, size_t n)
  * (a negative value): the detector sees them come and go.  Only the write
  * rate is derived here, the same number derive_dev gives; the other figures
  * wait for a view. */
-static void pipeline_detect(struct pipeline *p, const struct snapshot *cur, bool have_rates)
+static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_derived *d, bool have_rates)
 {
-	struct frame *f = &p->frame;
+	const struct snapshot *cur = f->cur;
+	bool briefs = p->needs & PIPELINE_NEED_BRIEFS;
 	dip_series_set_interval(p->sys_det, f->sys.dt_s);
 	dip_group_set_interval(p->dev_det, f->sys.dt_s);
 	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
-		const struct dev_counters *d = &cur->dev[i];
+		const struct dev_counters *dev = &cur->dev[i];
 		enum rate_status st = RATE_FIRST;
-		if (p->want_briefs) {	/* one pass over the counters for both */
-			st = derive_dev_brief_write(have_rates ? p->prev_of[i] : NULL, d, f->sys.dt_s,
-						    &p->briefs[i], &p->reqs[i]);
-			p->values[i] = p->briefs[i].wkb_s;
+		if (briefs) {	/* one pass over the counters for both */
+			st = derive_dev_brief_write(have_rates ? d->prev_of[i] : NULL, dev, f->sys.dt_s,
+						    &d->briefs[i], &d->reqs[i]);
+			d->values[i] = d->briefs[i].wkb_s;
 		} else if (have_rates) {
-			st = derive_dev_write(p->prev_of[i], d, f->sys.dt_s, &p->values[i], &p->reqs[i]);
+			st = derive_dev_write(d->prev_of[i], dev, f->sys.dt_s, &d->values[i], &d->reqs[i]);
 		}
 		if (!have_rates || st != RATE_OK)
-			p->values[i] = p->reqs[i] = -1.0;
-		bool keyed = d->ident && d->ident->key;
-		p->keys[i] = ident_dev_key(d, p->name_keys[i], sizeof p->name_keys[i]);
-		p->ids[i] = keyed ? d->ident->key_serial : 0;
+			d->values[i] = d->reqs[i] = -1.0;
+		bool keyed = dev->ident && dev->ident->key;
+		d->keys[i] = ident_dev_key(dev, d->name_keys[i], sizeof d->name_keys[i]);
+		d->ids[i] = keyed ? dev->ident->key_serial : 0;
 	}
-	if (p->want_briefs)
-		p->briefs_step = p->step;
+	d->briefs_done = briefs;
 	if (!have_rates) {	/* keys and ids for the views all the same */
-		memset(p->dips, 0, cur->ndev * sizeof *p->dips);
+		memset(d->dips, 0, cur->ndev * sizeof *d->dips);
 		return;
 	}
-	f->interval_dip = dip_group_feed_reqs(p->dev_det, p->keys, p->ids, p->values, p->reqs,
-					      cur->ndev, p->dips);
+	f->interval_dip = dip_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
+					      cur->ndev, d->dips);
 }
 
 /* The source's recorded marks in place of the detector's, when the rule
  * says so and the source has them (enum pipeline_marks); *rec_causes: the
  * recorded causes of those marks, or NULL (none recorded, or not used). */
-static void pipeline_recorded_marks(struct pipeline *p, struct frame *f, const uint8_t **rec_causes,
-				    uint8_t *rec_sys_cause)
+static void pipeline_recorded_marks(struct pipeline *p, struct frame *f, struct frame_derived *d,
+				    const uint8_t **rec_causes, uint8_t *rec_sys_cause)
 {
 	struct source_marks m;
 	f->recorded_marks = false;
@@ -180,16 +214,20 @@ static void pipeline_recorded_marks(struct pipeline *p, struct frame *f, const u
 	*rec_causes = NULL;
 	if (source_marks(p->src, &m) < 0)
 		return;
-	f->events = m.events;
-	f->nevents = m.nevents;
+	/* copied: the source's own are good only until its next sample */
+	if (m.nevents && grow_array((void **)&d->events, &d->events_cap, m.nevents, sizeof *d->events, 4) == 0) {
+		memcpy(d->events, m.events, m.nevents * sizeof *d->events);
+		f->events = d->events;
+		f->nevents = m.nevents;
+	}
 	if (p->marks != PIPELINE_MARKS_RECORDED)
 		return;
 	f->recorded_marks = true;
 	f->sys_dip = m.sys_dip;
 	f->interval_dip = false;
 	for (size_t i = 0; i < f->cur->ndev; i++) {
-		p->dips[i] = m.dev_dips && m.dev_dips[i];
-		f->interval_dip |= p->dips[i];
+		d->dips[i] = m.dev_dips && m.dev_dips[i];
+		f->interval_dip |= d->dips[i];
 	}
 	*rec_causes = m.dev_causes;
 	*rec_sys_cause = m.sys_cause;
@@ -246,7 +284,7 @@ static int pipeline_sys_throttled(const struct frame *f)
 
 /* Whether every device of the sample (n of them) is where it was in prev: the usual case of a
  * set of devices that did not change. */
-static bool pipeline_same_places(const struct pipeline *p, const struct snapshot *prev,
+static bool pipeline_same_places(const struct frame_derived *d, const struct snapshot *prev,
 				 const struct snapshot *cur, size_t n)
 {
 	if (snapshot_same_devs(prev, cur))
@@ -254,7 +292,7 @@ static bool pipeline_same_places(const struct pipeline *p, const struct snapshot
 	if (n > prev->ndev)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (p->prev_of[i] != prev->dev + i)
+		if (d->prev_of[i] != prev->dev + i)
 			return false;
 	return true;
 }
@@ -263,18 +301,18 @@ static bool pipeline_same_places(const struct pipeline *p, const struct snapshot
  * device stayed in its place, else carried over by the pairing into the other array (a device
  * new since, or every device after a restart, starts learning). Copying them only when a
  * device came, went or moved spares a copy of every device's figures every sample. */
-static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const struct snapshot *prev,
-						   const struct snapshot *cur)
+static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const struct frame_derived *d,
+						   const struct snapshot *prev, const struct snapshot *cur)
 {
 	size_t n = cur->ndev;
 	struct dip_cause_base *was = p->usual[p->cur_usual];
-	if (prev && pipeline_same_places(p, prev, cur, n))
+	if (prev && pipeline_same_places(d, prev, cur, n))
 		return was;
 	struct dip_cause_base *now = p->usual[1 - p->cur_usual];
 	for (size_t i = 0; i < n; i++) {
-		const struct dev_counters *d = prev ? p->prev_of[i] : NULL;
-		if (d)
-			now[i] = was[d - prev->dev];
+		const struct dev_counters *dev = prev ? d->prev_of[i] : NULL;
+		if (dev)
+			now[i] = was[dev - prev->dev];
 		else
 			dip_cause_base_init(&now[i]);
 	}
@@ -284,9 +322,9 @@ static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const str
 
 /* Whether device i has rates this interval (RATE_OK): pipeline_detect gave it a write rate, not
  * "no sample". */
-static bool pipeline_has_rates(const struct pipeline *p, size_t i)
+static bool pipeline_has_rates(const struct frame_derived *d, size_t i)
 {
-	return p->values[i] >= 0.0;
+	return d->values[i] >= 0.0;
 }
 
 /* Device i's figures to learn as its usual ones, NULL when it has no rates: the diskstats ones
@@ -297,11 +335,12 @@ static bool pipeline_has_rates(const struct pipeline *p, size_t i)
 static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const struct frame *f,
 						    size_t i, struct derive_xwalk *w)
 {
-	if (!pipeline_has_rates(p, i))
+	const struct frame_derived *fd = f->derived;
+	if (!pipeline_has_rates(fd, i))
 		return NULL;
 	const struct dev_counters *d = &f->cur->dev[i];
 	struct dev_rates *r = &p->usual_rates;
-	derive_dev_cause_ok(p->prev_of[i], d, f->sys.dt_s, r);
+	derive_dev_cause_ok(fd->prev_of[i], d, f->sys.dt_s, r);
 	if (r->status == RATE_OK &&
 	    derive_xwalk_x(w, f->prev, f->cur, snap_xobj_dev(d->major, d->minor), f->sys.dt_s,
 			   &r->x[SNAP_XDEV_WB_DIRTIED_KB]))
@@ -352,69 +391,79 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 	pipeline_sys_evidence(p, f, &sys);
 	sys.knob_held = p->sys_knob_held;
 	pipeline_sys_cause(p, f, &sys, rec_causes, rec_sys_cause);
-	struct dip_cause_base *usual = pipeline_usual_order(p, prev, cur);
+	struct frame_derived *d = f->derived;
+	struct dip_cause_base *usual = pipeline_usual_order(p, d, prev, cur);
 	struct derive_xwalk dirtied;
 	derive_xwalk_init(&dirtied, cur, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB);
 	_Static_assert(DIP_CAUSE_UNKNOWN == 0, "causes start unknown: a byte of zeros each");
-	memset(p->causes, 0, cur->ndev * sizeof *p->causes);
+	memset(d->causes, 0, cur->ndev * sizeof *d->causes);
 	for (size_t i = 0; i < cur->ndev; i++) {
 		struct dip_cause_base *b = &usual[i];
 		bool knob_held = b->knob_held;
 		b->knob_held = false;
-		if (!p->dips[i]) {
+		if (!d->dips[i]) {
 			if (prev && dip_cause_base_due(b, p->step, i)) {
 				const struct dev_rates *r = pipeline_usual_rates(p, f, i, &dirtied);
 				if (r && r->status == RATE_OK)
 					dip_cause_base_learn_dev(b, r);
 			}
 		} else if (rec_causes) {
-			p->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;
+			d->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;
 		} else if (prev) {
-			p->causes[i] = pipeline_dev_cause(&sys, frame_dev_rate(f, i), b, knob_held);
-			b->knob_held = p->causes[i] == DIP_CAUSE_KNOB;
+			d->causes[i] = pipeline_dev_cause(&sys, frame_dev_rate(f, i), b, knob_held);
+			b->knob_held = d->causes[i] == DIP_CAUSE_KNOB;
 		}
 	}
-	f->dev_cause = p->causes;
+	f->dev_cause = d->causes;
+}
+
+/* The snapshot the next step fills: neither of the last frame's. */
+static int pipeline_free_snap(const struct pipeline *p)
+{
+	int i = 0;
+	while (i == p->cur || i == p->prev)
+		i++;
+	return i;
 }
 
 int pipeline_step(struct pipeline *p, const struct frame **out)
 {
-	int next = p->have_prev ? 1 - p->cur : p->cur;
+	int next = pipeline_free_snap(p);
 	struct snapshot *cur = &p->snap[next];
 	if (p->on_refill)
 		p->on_refill(p->refill_ctx, cur);	/* before any byte of it is overwritten */
+	int fi = 1 - p->last;
+	struct frame_derived *d = &p->derived[fi];
 	int rc = source_next(p->src, cur);
-	if (rc == 0 && pipeline_grow(p, cur->ndev) < 0)
+	if (rc == 0 && pipeline_grow(p, d, cur->ndev) < 0)
 		rc = -ENOMEM;
-	if (rc != 0) {
-		/* cur was the last frame's prev, now spoilt: a view that still shows that frame
-		 * and has not asked for its rates yet gets none rather than rates from garbage */
-		if (p->rates_step != p->step)
-			p->prev_spoilt = true;
-		return rc;
-	}
-	p->prev_spoilt = false;
+	if (rc != 0)
+		return rc;	/* the last frame is untouched: its samples are not this one */
 	const struct snapshot *prev = p->have_prev ? &p->snap[p->cur] : NULL;
-	struct frame *f = &p->frame;
+	struct frame *f = &p->frame[fi];
+	memset(f, 0, sizeof *f);
 	f->cur = cur;
 	f->prev = prev;
-	f->owner = p;
-	p->step++;
+	f->derived = d;
+	d->step = ++p->step;
+	d->rates_all = d->briefs_done = false;
 	derive_sys(prev, cur, &f->sys);
-	derive_pair_devs(prev, cur, p->prev_of);
-	f->dev_dip = p->dips;
-	pipeline_detect(p, cur, prev != NULL);
+	derive_pair_devs(prev, cur, d->prev_of);
+	f->dev_dip = d->dips;
+	pipeline_detect(p, f, d, prev != NULL);
 	const uint8_t *rec_causes;
 	uint8_t rec_sys_cause = DIP_CAUSE_UNKNOWN;
-	pipeline_recorded_marks(p, f, &rec_causes, &rec_sys_cause);
-	f->nchanges = control_changes(prev, cur, p->changes, SNAP_NKNOBS);
+	pipeline_recorded_marks(p, f, d, &rec_causes, &rec_sys_cause);
+	f->nchanges = control_changes(prev, cur, d->changes, SNAP_NKNOBS);
 	if (f->nchanges || f->nevents)
 		p->knob_step = p->step;	/* anyone's change, wbtop's own writes included */
 	/* what a recorded write explains is that write (with its reason), not a change by someone else */
-	f->nchanges = control_unexplained(p->changes, f->nchanges, f->events, f->nevents);
-	f->changes = p->changes;
+	f->nchanges = control_unexplained(d->changes, f->nchanges, f->events, f->nevents);
+	f->changes = d->changes;
 	pipeline_causes(p, f, prev, rec_causes, rec_sys_cause);
+	p->prev = prev ? p->cur : -1;
 	p->cur = next;
+	p->last = fi;
 	p->have_prev = true;
 	*out = f;
 	return 0;
@@ -422,73 +471,69 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 
 const struct dev_rates *frame_dev_rates(const struct frame *f)
 {
-	struct pipeline *p = f->owner;
-	if (!p)
+	struct frame_derived *d = f->derived;
+	if (!d)
 		return NULL;
-	if (p->rates_step != p->step) {
+	if (!d->rates_all) {
 		double dt = derive_dt_s(f->prev, f->cur);
 		/* the devices a mark's cause (or a view) derived alone already have theirs */
 		for (size_t i = 0; i < f->cur->ndev; i++)
-			if (p->rate_step[i] != p->step || p->prev_spoilt)
-				derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
-					   &p->rates[i]);
+			if (d->rate_step[i] != d->step)
+				derive_dev(d->prev_of[i], &f->cur->dev[i], dt, &d->rates[i]);
 		if (f->cur->nx)
-			derive_dev_x(p->prev_spoilt ? NULL : f->prev, f->cur, dt, p->rates);
-		p->rates_step = p->step;
+			derive_dev_x(f->prev, f->cur, dt, d->rates);
+		d->rates_all = true;
 	}
-	return p->rates;
+	return d->rates;
 }
 
 const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
 {
-	struct pipeline *p = f->owner;
-	if (!p || i >= f->cur->ndev)
+	struct frame_derived *d = f->derived;
+	if (!d || i >= f->cur->ndev)
 		return NULL;
-	if (p->rates_step != p->step && p->rate_step[i] != p->step) {
+	if (!d->rates_all && d->rate_step[i] != d->step) {
 		double dt = derive_dt_s(f->prev, f->cur);
-		const struct dev_counters *d = &f->cur->dev[i];
-		struct dev_rates *r = &p->rates[i];
-		derive_dev(p->prev_spoilt ? NULL : p->prev_of[i], d, dt, r);
+		const struct dev_counters *dev = &f->cur->dev[i];
+		struct dev_rates *r = &d->rates[i];
+		derive_dev(d->prev_of[i], dev, dt, r);
 		/* its values beside the diskstats block too, as derive_dev_x gives them (none to
 		 * look for when the sample has none of this device's: the usual case) */
-		uint64_t obj = snap_xobj_dev(d->major, d->minor);
+		uint64_t obj = snap_xobj_dev(dev->major, dev->minor);
 		bool has_x = f->cur->nx && snapshot_find_x(f->cur, SNAP_XDEV, obj);
 		for (unsigned k = 0; has_x && r->status == RATE_OK && k < SNAP_NXDEV; k++)
-			if (derive_x(p->prev_spoilt ? NULL : f->prev, f->cur, SNAP_XDEV, obj, k, dt,
-				     &r->x[k]))
+			if (derive_x(f->prev, f->cur, SNAP_XDEV, obj, k, dt, &r->x[k]))
 				r->x_have |= 1u << k;
-		p->rate_step[i] = p->step;
+		d->rate_step[i] = d->step;
 	}
-	return &p->rates[i];
+	return &d->rates[i];
 }
 
 const struct dev_rates *frame_dev_briefs(const struct frame *f)
 {
-	struct pipeline *p = f->owner;
-	if (!p)
+	struct frame_derived *d = f->derived;
+	if (!d)
 		return NULL;
-	p->want_briefs = true;
-	if (p->briefs_step != p->step) {
+	if (!d->briefs_done) {
 		double dt = derive_dt_s(f->prev, f->cur);
 		for (size_t i = 0; i < f->cur->ndev; i++)
-			derive_dev_brief(p->prev_spoilt ? NULL : p->prev_of[i], &f->cur->dev[i], dt,
-					 &p->briefs[i]);
-		p->briefs_step = p->step;
+			derive_dev_brief(d->prev_of[i], &f->cur->dev[i], dt, &d->briefs[i]);
+		d->briefs_done = true;
 	}
-	return p->briefs;
+	return d->briefs;
 }
 
 const double *frame_dev_write_kbps(const struct frame *f)
 {
-	return f->owner ? f->owner->values : NULL;
+	return f->derived ? f->derived->values : NULL;
 }
 
 const uint64_t *frame_dev_ids(const struct frame *f)
 {
-	return f->owner ? f->owner->ids : NULL;
+	return f->derived ? f->derived->ids : NULL;
 }
 
 const char *const *frame_dev_keys(const struct frame *f)
 {
-	return f->owner ? (const char *const *)f->owner->keys : NULL;
+	return f->derived ? (const char *const *)f->derived->keys : NULL;
 }

@@ -64,6 +64,7 @@ int feed_add(struct feed *fd, struct sink *s, enum feed_role role)
 		return -ENOMEM;
 	}
 	fd->sinks[fd->n++] = (struct feed_sink){ .s = s, .role = role };
+	pipeline_need(fd->pipe, s->ops->needs);	/* what it said it needs, derived for it */
 	return 0;
 }
 

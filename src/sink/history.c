@@ -617,7 +617,8 @@ static int history_sink_event(struct sink *s, const struct wb_event *e)
 }
 
 static const struct sink_ops history_sink_ops = {
-	.kind = "history", .frame = history_sink_frame, .event = history_sink_event,
+	.kind = "history", .needs = PIPELINE_NEED_BRIEFS, .frame = history_sink_frame,
+	.event = history_sink_event,
 	.close = sink_keep_close,
 };
 

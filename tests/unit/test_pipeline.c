@@ -1,9 +1,9 @@
 /*
  * test_pipeline.c - a step through a scripted source: the rates a view asks for
  * (frame_dev_rates, derived on first use) are those derive_devs gives for the same two
- * snapshots, once a step; the detector is fed each device's write rate; and after a step
- * that failed (its snapshot half written over the shown frame's previous one) a view still
- * asking gets no rates rather than rates from garbage.
+ * snapshots, once a frame; the detector is fed each device's write rate; and a step that
+ * fails (its snapshot half written) leaves the last frame whole: a view still asking gets
+ * that frame's rates, never garbage.
  */
 #include <check.h>
 #include <errno.h>
@@ -81,7 +81,7 @@ START_TEST(test_rates_on_first_use)
 }
 END_TEST
 
-START_TEST(test_failed_step_spoils_no_rates)
+START_TEST(test_failed_step_leaves_frame_whole)
 {
 	struct script sc = { 0, 3 };
 	struct source src = { &script_ops, &sc, "" };
@@ -100,19 +100,63 @@ START_TEST(test_failed_step_spoils_no_rates)
 	ck_assert_int_eq(pipeline_step(p, &f), -EIO);
 	ck_assert_mem_eq(frame_dev_rates(shown), before, sizeof before);
 	ck_assert_int_eq(pipeline_step(p, &f), 0);
-	/* not asked before a failed step: none, not garbage */
+	/* not asked before a failed step: the frame is whole all the same (the step filled
+	 * another snapshot), its rates those of its own two samples */
 	sc.fail_at = 5;
 	ck_assert_int_eq(pipeline_step(p, &f), -EIO);
+	static struct dev_rates want[NDEV];
+	derive_devs(f->prev, f->cur, want);
 	const struct dev_rates *r = frame_dev_rates(f);
-	for (int i = 0; i < NDEV; i++)
-		ck_assert_int_eq(r[i].status, RATE_FIRST);
+	for (int i = 0; i < NDEV; i++) {
+		ck_assert_int_eq(r[i].status, RATE_OK);
+		ck_assert(r[i].wkb_s == want[i].wkb_s && r[i].util_pct == want[i].util_pct);
+	}
 	pipeline_free(p);
 }
 END_TEST
 
-/* A view that asks for the briefs gets them derived with the write rates in one pass from its
- * next step on: the briefs are derive_dev_brief's, and the write rates, the detector's inputs
- * and its marks are bit for bit those of a pipeline that never asked. */
+/* A sink may keep a frame until it is handed the next: the next step fills a third snapshot
+ * and derives into the other frame's arrays, so the kept frame's samples and its rates, asked
+ * for the first time after, are what they were. */
+START_TEST(test_frame_kept_over_next_step)
+{
+	struct script sc = { 0, -1 };
+	struct source src = { &script_ops, &sc, "" };
+	struct dip_params dp;
+	dip_params_default(&dp);
+	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
+	ck_assert_ptr_nonnull(p);
+	static struct dev_counters cur_was[NDEV], prev_was[NDEV];
+	static struct dev_rates want[NDEV];
+	const struct frame *kept, *f;
+	ck_assert_int_eq(pipeline_step(p, &kept), 0);
+	int checked = 0;
+	for (;;) {
+		memcpy(cur_was, kept->cur->dev, sizeof cur_was);
+		if (kept->prev)
+			memcpy(prev_was, kept->prev->dev, sizeof prev_was);
+		derive_devs(kept->prev, kept->cur, want);
+		if (pipeline_step(p, &f) != 0)
+			break;
+		ck_assert_ptr_ne(f, kept);	/* the next one, made: kept is kept */
+		ck_assert_mem_eq(kept->cur->dev, cur_was, sizeof cur_was);
+		if (kept->prev)
+			ck_assert_mem_eq(kept->prev->dev, prev_was, sizeof prev_was);
+		const struct dev_rates *r = frame_dev_rates(kept);	/* asked for the first time */
+		for (int i = 0; i < NDEV; i++)
+			ck_assert_msg(r[i].status == want[i].status && r[i].wkb_s == want[i].wkb_s &&
+				      r[i].w_await_ms == want[i].w_await_ms, "frame %d device %d", checked, i);
+		checked++;
+		kept = f;
+	}
+	ck_assert_int_eq(checked, NSTEP - 1);
+	pipeline_free(p);
+}
+END_TEST
+
+/* Briefs a sink said it needs (PIPELINE_NEED_BRIEFS) are derived with the write rates in one
+ * pass, up front: they are derive_dev_brief's, and the write rates, the detector's inputs and
+ * its marks are bit for bit those of a pipeline that derives them when first asked. */
 START_TEST(test_briefs_with_write_rates)
 {
 	struct script sa = { 0, -1 }, sb = { 0, -1 };
@@ -122,6 +166,7 @@ START_TEST(test_briefs_with_write_rates)
 	struct pipeline *pa = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
 	struct pipeline *pb = pipeline_new(&b, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert(pa && pb);
+	pipeline_need(pa, PIPELINE_NEED_BRIEFS);
 	static const struct dev_counters *pair[NDEV];
 	const struct frame *fa, *fb;
 	int steps = 0;
@@ -131,6 +176,10 @@ START_TEST(test_briefs_with_write_rates)
 		ck_assert_mem_eq(fa->dev_dip, fb->dev_dip, NDEV * sizeof(bool));
 		const struct dev_rates *br = frame_dev_briefs(fa);
 		ck_assert_ptr_nonnull(br);
+		const struct dev_rates *brb = frame_dev_briefs(fb);	/* derived when asked */
+		for (int i = 0; i < NDEV; i++)
+			ck_assert_msg(memcmp(&br[i].r_s, &brb[i].r_s, offsetof(struct dev_rates, has_discard) -
+					     offsetof(struct dev_rates, r_s)) == 0, "step %d device %d", steps, i);
 		derive_pair_devs(fa->prev, fa->cur, pair);
 		double dt = derive_dt_s(fa->prev, fa->cur);
 		for (int i = 0; i < NDEV; i++) {
@@ -206,7 +255,8 @@ Suite *pipeline_suite(void)
 	Suite *s = suite_create("pipeline");
 	TCase *tc = tcase_create("frame");
 	tcase_add_test(tc, test_rates_on_first_use);
-	tcase_add_test(tc, test_failed_step_spoils_no_rates);
+	tcase_add_test(tc, test_failed_step_leaves_frame_whole);
+	tcase_add_test(tc, test_frame_kept_over_next_step);
 	tcase_add_test(tc, test_briefs_with_write_rates);
 	tcase_add_test(tc, test_marks_rule);
 	suite_add_tcase(s, tc);
