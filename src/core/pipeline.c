@@ -10,30 +10,7 @@
 #include "util/grow.h"
 #include "core/ident.h"
 #include "core/pipeline.h"
-
-/* What is derived of a frame's two samples: its own, so that a sink holding the frame can
- * ask for more of it while the pipeline makes the next one.  The rates are derived when first
- * asked (frame_dev_rates, frame_dev_rate); what the detector needs, up front. */
-struct frame_derived {
-	size_t cap;		/* devices the arrays hold */
-	unsigned long step;	/* the pipeline's step this frame is */
-	const struct dev_counters **prev_of;	/* each device's previous sample, or NULL */
-	struct dev_rates *rates;
-	bool rates_all;		/* every device's rates are in rates[] */
-	unsigned long *rate_step;	/* per device: the step rates[i] alone was derived for */
-	struct dev_rates *briefs;
-	bool briefs_done;
-	bool *dips;
-	const char **keys;
-	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
-	uint64_t *ids;
-	double *values;		/* write rates, -1 not RATE_OK (pipeline_detect) */
-	double *reqs;		/* writes each device completed in the interval, -1 unknown */
-	uint8_t *causes;	/* each mark's cause (enum dip_cause) */
-	struct wb_event changes[SNAP_NKNOBS];
-	struct wb_event *events;	/* the source's recorded writes, copied: the frame's own */
-	size_t events_cap;
-};
+#include "frame_priv.h"
 
 struct pipeline {
 	struct source *src;
@@ -94,21 +71,8 @@ void pipeline_free(struct pipeline *p)
 		snapshot_free(&p->snap[i]);
 	dip_series_free(p->sys_det);
 	dip_group_free(p->dev_det);
-	for (int i = 0; i < 2; i++) {
-		struct frame_derived *d = &p->derived[i];
-		free(d->prev_of);
-		free(d->rates);
-		free(d->briefs);
-		free(d->rate_step);
-		free(d->dips);
-		free(d->keys);
-		free(d->name_keys);
-		free(d->ids);
-		free(d->values);
-		free(d->reqs);
-		free(d->causes);
-		free(d->events);
-	}
+	frame_derived_free(&p->derived[0]);
+	frame_derived_free(&p->derived[1]);
 	free(p->usual[0]);
 	free(p->usual[1]);
 	free(p);
@@ -136,22 +100,8 @@ void pipeline_restart(struct pipeline *p)
 
 static int pipeline_grow(struct pipeline *p, struct frame_derived *d, size_t n)
 {
-	size_t had = d->cap;
-	if (n > had) {
-#define PART(field) { (void **)&d->field, sizeof *d->field }
-		const struct grow_part parts[] = {
-			PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(keys),
-			PART(name_keys), PART(ids), PART(values), PART(reqs), PART(causes),
-		};
-#undef PART
-		if (grow_arrays(parts, sizeof parts / sizeof parts[0], &d->cap, n, 64) < 0)
-			return -ENOMEM;
-		/* a new device slot has no single-device rates yet; its figures' padding is zeros,
-		 * as every frame's is, whichever of the two frames first fills it */
-		memset(d->rate_step + had, 0, (d->cap - had) * sizeof *d->rate_step);
-		memset(d->rates + had, 0, (d->cap - had) * sizeof *d->rates);
-		memset(d->briefs + had, 0, (d->cap - had) * sizeof *d->briefs);
-	}
+	if (frame_derived_grow(d, n) < 0)
+		return -ENOMEM;
 	if (n > p->usual_cap) {
 		const struct grow_part parts[] = {
 			{ (void **)&p->usual[0], sizeof *p->usual[0] },
@@ -467,73 +417,4 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	p->have_prev = true;
 	*out = f;
 	return 0;
-}
-
-const struct dev_rates *frame_dev_rates(const struct frame *f)
-{
-	struct frame_derived *d = f->derived;
-	if (!d)
-		return NULL;
-	if (!d->rates_all) {
-		double dt = derive_dt_s(f->prev, f->cur);
-		/* the devices a mark's cause (or a view) derived alone already have theirs */
-		for (size_t i = 0; i < f->cur->ndev; i++)
-			if (d->rate_step[i] != d->step)
-				derive_dev(d->prev_of[i], &f->cur->dev[i], dt, &d->rates[i]);
-		if (f->cur->nx)
-			derive_dev_x(f->prev, f->cur, dt, d->rates);
-		d->rates_all = true;
-	}
-	return d->rates;
-}
-
-const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
-{
-	struct frame_derived *d = f->derived;
-	if (!d || i >= f->cur->ndev)
-		return NULL;
-	if (!d->rates_all && d->rate_step[i] != d->step) {
-		double dt = derive_dt_s(f->prev, f->cur);
-		const struct dev_counters *dev = &f->cur->dev[i];
-		struct dev_rates *r = &d->rates[i];
-		derive_dev(d->prev_of[i], dev, dt, r);
-		/* its values beside the diskstats block too, as derive_dev_x gives them (none to
-		 * look for when the sample has none of this device's: the usual case) */
-		uint64_t obj = snap_xobj_dev(dev->major, dev->minor);
-		bool has_x = f->cur->nx && snapshot_find_x(f->cur, SNAP_XDEV, obj);
-		for (unsigned k = 0; has_x && r->status == RATE_OK && k < SNAP_NXDEV; k++)
-			if (derive_x(f->prev, f->cur, SNAP_XDEV, obj, k, dt, &r->x[k]))
-				r->x_have |= 1u << k;
-		d->rate_step[i] = d->step;
-	}
-	return &d->rates[i];
-}
-
-const struct dev_rates *frame_dev_briefs(const struct frame *f)
-{
-	struct frame_derived *d = f->derived;
-	if (!d)
-		return NULL;
-	if (!d->briefs_done) {
-		double dt = derive_dt_s(f->prev, f->cur);
-		for (size_t i = 0; i < f->cur->ndev; i++)
-			derive_dev_brief(d->prev_of[i], &f->cur->dev[i], dt, &d->briefs[i]);
-		d->briefs_done = true;
-	}
-	return d->briefs;
-}
-
-const double *frame_dev_write_kbps(const struct frame *f)
-{
-	return f->derived ? f->derived->values : NULL;
-}
-
-const uint64_t *frame_dev_ids(const struct frame *f)
-{
-	return f->derived ? f->derived->ids : NULL;
-}
-
-const char *const *frame_dev_keys(const struct frame *f)
-{
-	return f->derived ? (const char *const *)f->derived->keys : NULL;
 }
