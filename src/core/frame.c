@@ -23,11 +23,9 @@ int frame_derived_grow(struct frame_derived *d, size_t n)
 #undef PART
 	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &d->cap, n, 64) < 0)
 		return -ENOMEM;
-	/* a new device slot has no single-device rates yet; its figures' padding is zeros,
-	 * as every frame's is, whichever of the two frames first fills it */
+	/* a new device slot has no single-device rates yet (the rates themselves are not
+	 * touched until derived: a headless run never asks, and keeps them out of its RSS) */
 	memset(d->rate_step + had, 0, (d->cap - had) * sizeof *d->rate_step);
-	memset(d->rates + had, 0, (d->cap - had) * sizeof *d->rates);
-	memset(d->briefs + had, 0, (d->cap - had) * sizeof *d->briefs);
 	return 0;
 }
 

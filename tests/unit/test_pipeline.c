@@ -18,6 +18,19 @@
 
 enum { NDEV = 300, NSTEP = 6 };
 
+/* Two devices' rates are the same figures (their padding aside). */
+static bool rates_equal(const struct dev_rates *a, const struct dev_rates *b)
+{
+	if (a->status != b->status || a->has_discard != b->has_discard || a->has_flush != b->has_flush ||
+	    a->active != b->active || a->x_have != b->x_have ||
+	    memcmp(&a->r_s, &b->r_s, offsetof(struct dev_rates, has_discard) - offsetof(struct dev_rates, r_s)))
+		return false;
+	for (unsigned k = 0; k < 32 && k < sizeof a->x / sizeof a->x[0]; k++)
+		if ((a->x_have >> k & 1) && memcmp(&a->x[k], &b->x[k], sizeof a->x[k]))
+			return false;
+	return true;
+}
+
 struct script {
 	int step;
 	int fail_at;		/* this step returns -EIO after spoiling out */
@@ -68,7 +81,7 @@ START_TEST(test_rates_on_first_use)
 		ck_assert_ptr_eq(frame_dev_rates(f), got);	/* once a step */
 		int bad = -1;
 		for (int i = 0; i < NDEV && bad < 0; i++)
-			if (memcmp(&got[i], &want[i], sizeof want[i]) != 0)
+			if (!rates_equal(&got[i], &want[i]))
 				bad = i;
 		ck_assert_msg(bad < 0, "step %d device %d", steps, bad);
 		/* a copy of the frame asks the same pipeline */
