@@ -53,10 +53,10 @@ struct om_options {
 
 /* Write frame f as one complete exposition (ending "# EOF") to out and
  * flush it.  0, or -errno of the failed write (-EPIPE: the reader left). */
-int om_write_sample(FILE *out, const struct frame *f);
+int openmetrics_write_sample(FILE *out, const struct frame *f);
 
-/* om_write_sample with options (o may be NULL). */
-int om_write(FILE *out, const struct frame *f, const struct om_options *o);
+/* openmetrics_write_sample with options (o may be NULL). */
+int openmetrics_write(FILE *out, const struct frame *f, const struct om_options *o);
 
 /* Replace the file at path with the exposition of f, atomically: a
  * temporary file in the same directory (".NAME.XXXXXX", which the textfile
@@ -66,23 +66,23 @@ int om_write(FILE *out, const struct frame *f, const struct om_options *o);
  * it names is replaced (the link stays); a FIFO or a device (/dev/stdout)
  * is simply written to.  0, or -errno with "PATH: reason" in err; on
  * failure path is untouched and no temporary file is left. */
-int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen);
+int openmetrics_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen);
 
-/* om_write_file_atomic with options (o may be NULL). */
-int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
-		  char *err, size_t errlen);
+/* openmetrics_write_file_atomic with options (o may be NULL). */
+int openmetrics_write_file(const char *path, const struct frame *f, const struct om_options *o,
+			   char *err, size_t errlen);
 
 /* The OpenMetrics sink (sink.h): every frame (the first too: counters need
  * no baseline) as one exposition, written to out, or with out NULL
- * replacing the file name at every frame (om_write_file).  name names the
+ * replacing the file name at every frame (openmetrics_write_file).  name names the
  * output in messages; o is copied (NULL: OpenMetrics, every device; its
  * keep_arg must outlive the sink).  NULL when out of memory. */
 struct sink;
-struct sink *om_sink_new(FILE *out, const char *name, const struct om_options *o);
+struct sink *openmetrics_sink_new(FILE *out, const char *name, const struct om_options *o);
 
 /* Append s to out as a label value: backslash, double quote and newline
  * escaped, invalid UTF-8 bytes replaced by U+FFFD (Prometheus rejects
  * label values that are not UTF-8).  Exposed for the unit tests. */
-void om_put_label_value(FILE *out, const char *s);
+void openmetrics_put_label_value(FILE *out, const char *s);
 
 #endif

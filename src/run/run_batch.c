@@ -172,7 +172,8 @@ static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, cha
 	}
 	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? batch_run_keep : NULL, r->sel };
 	bool file = o->output_path != NULL;
-	return batch_run_add(r, om_sink_new(file ? NULL : r->out, file ? o->output_path : r->out_name, &oo));
+	return batch_run_add(r, openmetrics_sink_new(file ? NULL : r->out,
+						 file ? o->output_path : r->out_name, &oo));
 }
 
 /* The feed of the sinks made so far: the recorder (when rec), then the outputs. */
@@ -201,7 +202,7 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 	r->o = o;
 	r->out = stdout;
 	r->out_name = o->output_path ? o->output_path : "standard output";
-	/* openmetrics -o FILE: each exposition replaces FILE (om_write_file) */
+	/* openmetrics -o FILE: each exposition replaces FILE (openmetrics_write_file) */
 	bool om_file = o->format == FMT_OPENMETRICS && o->output_path;
 	if (o->output_path && !om_file && !(r->out = fopen(o->output_path, "we"))) {
 		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
