@@ -44,13 +44,13 @@ int compare_width(FILE *out, int given);
 /* The recordings of a side: each path a recording, or a directory whose
  * *.wbrec and *.db files are (sorted by name).  0 or -errno; the path
  * list grows into *paths (free each and the array). */
-int compare_expand(const char *const *args, size_t nargs, char ***paths, size_t *npaths,
-		   char *err, size_t errlen);
+int compare_sets_expand(const char *const *args, size_t nargs, char ***paths, size_t *npaths,
+			char *err, size_t errlen);
 
 /* Compare side a against side b (paths or directories).  One recording a
  * side: the device table; otherwise case by case. */
-int compare_runs(const char *const *a, size_t na, const char *const *b, size_t nb,
-		 const struct compare_opts *o, FILE *out, char *err, size_t errlen);
+int compare_sets_runs(const char *const *a, size_t na, const char *const *b, size_t nb,
+		      const struct compare_opts *o, FILE *out, char *err, size_t errlen);
 
 /* The device table of runs already read: a[0..na) pooled against
  * b[0..nb) pooled.  0 or -errno of the write. */
