@@ -1,23 +1,10 @@
 /*
- * compare.h - runs compared: two recordings device by device, or two sets
- * of recordings case by case, as plain text (fit for a mail) or JSON.
- *
- * Two runs: for each device and in total (vmstat bo), each side's
- * duration, intervals, mean, minimum, 5th percentile, coefficient of
- * variation and dips per minute (cmpstat.h), the change in percent, and
- * the knobs in force.  Devices are matched by stable key, then by mount
- * point, then by filesystem label (two runs on freshly made filesystems
- * have new UUIDs), those two only where they name one device left over
- * on each side.  A side may pool several recordings of one case (the
- * repeats of a sweep).
- *
- * Two sets: recordings are matched by case name (meta "case", else the
- * file name), one line per case with the total's mean, minimum and cv on
- * each side and the change of the mean, a TOTAL line (the sum of the
- * means of the cases on both sides) and the cases found on one side only.
- *
- * This module reads recordings (series.h) and writes to the stream it is
- * given; it never exits.  Functions return 0 or -errno with a reason.
+ * compare.h - runs compared: two recordings device by device (compare.c),
+ * or two sets of recordings case by case (compare_sets.c), as plain text
+ * (fit for a mail) or JSON.  Figures: cmpstat.h; devices matched by stable
+ * key, then mount point, then filesystem label; cases by case name
+ * (doc/compare.md).  It reads recordings (series.h), writes to the stream
+ * it is given and never exits: 0 or -errno with a reason.
  */
 #ifndef WBTOP_COMPARE_H
 #define WBTOP_COMPARE_H

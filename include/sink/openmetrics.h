@@ -1,25 +1,11 @@
 /*
- * openmetrics.h - one sample as an OpenMetrics text exposition, for the
- * engines people already run (Prometheus through node_exporter's textfile
- * collector, the Pushgateway, anything that scrapes the text format).
- *
- * What it writes: the writeback figures node_exporter leaves out by default
- * (meminfo Dirty and Writeback, vmstat nr_dirty, nr_writeback and the two
- * dirty thresholds), the vm knob values, every device's raw cumulative
- * counters labelled with its identity (ident.h), and the dip marks of the
- * interval.  Counters are the snapshot's cumulative values turned into base
- * units (sectors * 512 = bytes, ms / 1000 = seconds) and exported as
- * counters with the _total suffix; instantaneous values are gauges.  Rates
- * are left to the engine (rate() over the counters), so one exposition is
- * meaningful on its own: the first sample of a run exports everything but
- * the dip marks, which need history (they read 0 until then).
- *
- * What it is not: no HTTP server, no daemon, no timestamps on samples
- * (node_exporter's textfile collector refuses them; wbtop_sample_timestamp_
- * seconds carries the sampling time instead).  It never prints anything but
- * the exposition and never exits: functions return 0 or a negative errno.
- *
- * doc/fleet.md lists every metric and shows the cron and systemd set-ups.
+ * openmetrics.h - one sample as an OpenMetrics text exposition, for
+ * Prometheus (node_exporter's textfile collector, the Pushgateway) and
+ * anything that scrapes the text format: the writeback figures
+ * node_exporter leaves out, the vm knobs, every device's raw counters with
+ * its identity, the interval's dip marks; rates are left to the engine.
+ * Not a server or a daemon; it prints nothing but the exposition and never
+ * exits: 0 or a negative errno.  Every metric: doc/fleet.md.
  */
 #ifndef WBTOP_OPENMETRICS_H
 #define WBTOP_OPENMETRICS_H

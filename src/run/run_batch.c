@@ -1,17 +1,11 @@
 /*
- * run_batch.c - batch mode: open the source (live, or a replay) and the
+ * run_batch.c - batch mode: open the source (live or a replay) and the
  * sinks the options ask for (text, JSON Lines or OpenMetrics, the -P
- * process tables, the -w recorder), then hand every frame of the pipeline
- * to every sink until -n intervals are out, the replay ends or a signal
- * arrives.
- *
- * The first sample is only a baseline (iostat -y): every printed line is a
- * real interval, never a since-boot average (the sinks skip it; the
- * recorder keeps it, OpenMetrics exports it).  A replay (-r) prints
- * exactly what the live run printed: the same snapshots, and the dip marks
- * the live run recorded unless --dip asks to judge again (pipeline.h says
- * the rule).  A recording (-w) that fails stops with one message; the
- * output goes on.
+ * tables, the -w recorder), then hand every frame to every sink until -n
+ * intervals are out, the replay ends or a signal arrives.  The first
+ * sample is only a baseline (iostat -y); a replay prints what the live run
+ * printed; a recording that fails stops with one message while the output
+ * goes on (doc/design.md, "Batch output").
  */
 #include <errno.h>
 #include <math.h>

@@ -1,14 +1,11 @@
 /*
  * openmetrics.c - one frame as an OpenMetrics (or Prometheus 0.0.4) text
- * exposition, to a stream or to a file replaced atomically (atomic_file.h
- * does the replacing the textfile collector needs).
+ * exposition, to a stream or to a file replaced atomically (atomic_file.h).
  *
- * Every metric is a row of a table: system
- * figures by their offset in struct snapshot, knobs by their index in
- * knob.h's table (whose help text they reuse), device counters and the
- * device figures of the last interval from the figure registry (figure.h).  Values are written as exact decimals from the integer
- * counters (ms / 1000 prints "12.345"), never through a double, so a
- * counter never loses precision or drifts by rounding.
+ * Every metric is a row of a table: system figures by offset in struct
+ * snapshot, knobs by index in knob.h's table, device figures from the
+ * registry (figure.h).  Values are exact decimals from the integer counters
+ * (ms / 1000 prints "12.345"), never through a double, so nothing drifts.
  */
 #include <errno.h>
 #include <stdlib.h>
