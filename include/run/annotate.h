@@ -1,17 +1,12 @@
 /*
  * annotate.h - `wbtop --annotate FILE`: mark the dips in a vmstat or iostat text log.
  *
- * What it is: a reader for the text that `vmstat N` and `iostat N` print (with or without
- * headers, repeated headers, avg-cpu blocks, lines grepped for some devices; old Blk_wrtn/s,
- * new kB_wrtn/s and -x wkB/s layouts). It feeds system-wide `bo` (vmstat) or every device's
- * write throughput (iostat, one group per report) to the detector and prints the log back byte
- * for byte, except that lines judged to be dips end in " <<<<<" and marks already present are
- * stripped first. In iostat logs a dip marks all device lines of its report. The first report of
- * each run (after the start, a "Linux ..." banner or a "$ vmstat/iostat" command line) is the
- * since-boot average and is never judged.
- * What it is not: no guessing. A line it cannot place stops it with one error naming the file
- * and line; what was printed before stays printed (output streams, one report behind at most).
- * Rates are fed to the detector in KiB/s, so p->idle_floor is taken to be in KiB/s.
+ * Reads what `vmstat N` and `iostat N` print (with or without headers, avg-cpu blocks, grepped
+ * lines, old and new iostat layouts), feeds vmstat's `bo` or each device's write rate (KiB/s,
+ * so p->idle_floor is in KiB/s) to the detector, and prints the log back byte for byte with dip
+ * lines ending in " <<<<<".  The first report of each run is never judged.  A line it cannot
+ * place comes back unmarked; a vmstat header without bo or binary data stops it with one error
+ * naming the file and line (doc/dips.md, "--annotate").
  */
 #ifndef WBTOP_ANNOTATE_H
 #define WBTOP_ANNOTATE_H

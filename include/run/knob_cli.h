@@ -1,18 +1,11 @@
 /*
- * knob_cli.h - the knob modes that run without the screen: --set and
- * --sysctl-conf.
- *
- * --set KNOB=VALUE (repeatable) validates every assignment before writing
- * any, then writes them in order through control.h; if one write fails or
- * the kernel holds something else afterwards, the earlier ones are rolled
- * back, so it is all or nothing.  KNOB is "vm.dirty_ratio" (or
- * "dirty_ratio"), or "bdi:DEV:FILE" where DEV is a kernel name (sda,
- * /dev/sda), a device-mapper name (vg-lv, /dev/mapper/vg-lv) or MAJ:MIN.
- *
- * --sysctl-conf prints the vm writeback sysctls as an /etc/sysctl.d snippet.
- *
- * These are views: they print (results to out, errors to stderr) and return
- * the exit status; they do not exit.
+ * knob_cli.h - the knob modes that run without the screen: --set
+ * KNOB=VALUE, all or nothing (every assignment validated before any is
+ * written; a failed write or read-back rolls back the earlier ones, through
+ * control.h), and --sysctl-conf (the vm writeback sysctls as an
+ * /etc/sysctl.d snippet).  KNOB: vm.dirty_ratio, dirty_ratio or
+ * bdi:DEV:FILE (doc/knobs.md).  Views: they print (results to out, errors
+ * to stderr) and return the exit status; they do not exit.
  */
 #ifndef WBTOP_KNOB_CLI_H
 #define WBTOP_KNOB_CLI_H

@@ -1,20 +1,12 @@
 /*
  * settings.h - the settings file: what the screen looked like when the user
- * saved it (top's W key), read again at the next start.
+ * saved it (top's W key), read again at the next start.  Where it lives,
+ * its keys and syntax: doc/fleet.md, "The settings file".
  *
- * The file is $XDG_CONFIG_HOME/wbtop/wbtoprc, else ~/.config/wbtop/wbtoprc:
- * text, one "key = value" a line, '#' starts a comment line, string values
- * may be double-quoted (\" and \\ inside).  Keys: delay, sort, filter,
- * show_idle, dip, layout (doc/fleet.md, "The settings file").  A line that
- * does not parse gets one warning naming the file and line and is skipped:
- * the keys it would have set keep their defaults.
- *
- * What it is: parsing, validation and an atomic save of a plain struct.
- * What it is not: it does not apply anything.  The caller copies the keys
- * that were given (bits in have) into its options before the command line
- * is parsed, so command-line options win; the screen fills a struct settings
- * from its state and calls settings_save().  It never exits; it prints only
- * the warnings settings_load() is asked for, to the FILE it is given.
+ * Parsing, validation and an atomic save of a plain struct; it applies
+ * nothing (the caller copies the keys given, bits in have, into its options
+ * before the command line is parsed).  It never exits; it prints only the
+ * warnings settings_load() is asked for.
  */
 #ifndef WBTOP_SETTINGS_H
 #define WBTOP_SETTINGS_H

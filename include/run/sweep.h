@@ -1,19 +1,11 @@
 /*
  * sweep.h - the knob experiment: `wbtop --sweep KNOB=V1,V2 -- COMMAND...`
- * runs COMMAND once per value (per combination of values when several
- * knobs are swept, and --repeat times each), with the knobs set before
- * the run, records every run (its case name says the knobs and values; its
- * meta table holds the command, its exit status and wall time), puts back
- * every knob it touched on every way out, and prints the comparison of the
- * runs (compare.h), and with --plot their picture (plot_svg.h).
- *
- * Every assignment is validated as --set validates it (knob_cli.h), and
- * the recordings' paths checked, before anything runs or is written.  The
- * command runs in its own process group; SIGINT or SIGTERM to wbtop is
- * passed on to it, then the knobs are restored.
- *
- * A view, like knob_cli: it prints (the table to stdout, progress and
- * errors to stderr) and returns the exit status.
+ * runs COMMAND once per value (or combination, --repeat times each) with
+ * the knobs set, records every run, puts back every knob it touched on
+ * every way out, and prints the comparison (compare.h), and with --plot
+ * the picture (plot_svg.h).  Steps and signals: doc/compare.md.  A view,
+ * like knob_cli: it prints (the table to stdout, progress and errors to
+ * stderr) and returns the exit status.
  */
 #ifndef WBTOP_SWEEP_H
 #define WBTOP_SWEEP_H

@@ -1,13 +1,10 @@
 /*
  * cgview.h - the memory cgroups of one interval as rows: each cgroup the
- * sample has values of (snapshot.h, SNAP_XCG), its figures (the registry's
- * fig_cg rows) over the interval, busiest first.  The batch cgroup table,
- * the screen's cgroup view and OpenMetrics show these rows.
- *
- * Busiest: the most time its tasks were paused, then its writeback
- * domain's, then the most dirty and writeback page cache, then the most
- * dirtied; a cgroup is idle when none of its figures but its limit and
- * bandwidth is above 0.  Pure: no files, no output.
+ * sample has values of (snapshot.h, SNAP_XCG), its fig_cg figures over the
+ * interval, busiest first (most paused, then its writeback domain's, then
+ * the most dirty and writeback page cache, then the most dirtied), for the
+ * batch cgroup table, the screen's cgroup page and OpenMetrics.  Idle: no
+ * figure but its limit and bandwidth above 0.  Pure: no files, no output.
  */
 #ifndef WBTOP_CGVIEW_H
 #define WBTOP_CGVIEW_H

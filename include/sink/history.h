@@ -1,17 +1,10 @@
 /*
  * history.h - the recent past, kept in memory for the screen's sparklines,
- * throughput graph and device detail view.
- *
- * A ring of the last `cap` frames: per frame the system figures (one
- * struct hist_sys), and per device a ring of a few figures (struct
- * hist_dev) found by the device's stable key.  A device that misses frames
- * (vanished, new, counters reset) has holes there, never made-up values;
- * a device absent for a whole ring's length is forgotten.
- *
- * Pure: it stores what it is given (the sink takes it from the frames).
- * It reads no file, no clock and no curses, and allocates only when the
- * device set grows.  It is not a
- * recording (that is the recorder's job, on disk and with raw counters).
+ * throughput graph and device pages: the last `cap` frames' system figures
+ * (struct hist_sys) and a few figures per device (struct hist_dev) by
+ * stable key.  A device that misses frames has holes there, never made-up
+ * values.  Pure: no file, no clock, no curses; it allocates only when the
+ * device set grows.  Not a recording (raw counters on disk: rec.h).
  */
 #ifndef WBTOP_HISTORY_H
 #define WBTOP_HISTORY_H

@@ -1,25 +1,11 @@
 /*
- * openmetrics.h - one sample as an OpenMetrics text exposition, for the
- * engines people already run (Prometheus through node_exporter's textfile
- * collector, the Pushgateway, anything that scrapes the text format).
- *
- * What it writes: the writeback figures node_exporter leaves out by default
- * (meminfo Dirty and Writeback, vmstat nr_dirty, nr_writeback and the two
- * dirty thresholds), the vm knob values, every device's raw cumulative
- * counters labelled with its identity (ident.h), and the dip marks of the
- * interval.  Counters are the snapshot's cumulative values turned into base
- * units (sectors * 512 = bytes, ms / 1000 = seconds) and exported as
- * counters with the _total suffix; instantaneous values are gauges.  Rates
- * are left to the engine (rate() over the counters), so one exposition is
- * meaningful on its own: the first sample of a run exports everything but
- * the dip marks, which need history (they read 0 until then).
- *
- * What it is not: no HTTP server, no daemon, no timestamps on samples
- * (node_exporter's textfile collector refuses them; wbtop_sample_timestamp_
- * seconds carries the sampling time instead).  It never prints anything but
- * the exposition and never exits: functions return 0 or a negative errno.
- *
- * doc/fleet.md lists every metric and shows the cron and systemd set-ups.
+ * openmetrics.h - one sample as an OpenMetrics text exposition, for
+ * Prometheus (node_exporter's textfile collector, the Pushgateway) and
+ * anything that scrapes the text format: the writeback figures
+ * node_exporter leaves out, the vm knobs, every device's raw counters with
+ * its identity, the interval's dip marks; rates are left to the engine.
+ * Not a server or a daemon; it prints nothing but the exposition and never
+ * exits: 0 or a negative errno.  Every metric: doc/fleet.md.
  */
 #ifndef WBTOP_OPENMETRICS_H
 #define WBTOP_OPENMETRICS_H
@@ -53,10 +39,10 @@ struct om_options {
 
 /* Write frame f as one complete exposition (ending "# EOF") to out and
  * flush it.  0, or -errno of the failed write (-EPIPE: the reader left). */
-int om_write_sample(FILE *out, const struct frame *f);
+int openmetrics_write_sample(FILE *out, const struct frame *f);
 
-/* om_write_sample with options (o may be NULL). */
-int om_write(FILE *out, const struct frame *f, const struct om_options *o);
+/* openmetrics_write_sample with options (o may be NULL). */
+int openmetrics_write(FILE *out, const struct frame *f, const struct om_options *o);
 
 /* Replace the file at path with the exposition of f, atomically: a
  * temporary file in the same directory (".NAME.XXXXXX", which the textfile
@@ -66,23 +52,23 @@ int om_write(FILE *out, const struct frame *f, const struct om_options *o);
  * it names is replaced (the link stays); a FIFO or a device (/dev/stdout)
  * is simply written to.  0, or -errno with "PATH: reason" in err; on
  * failure path is untouched and no temporary file is left. */
-int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen);
+int openmetrics_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen);
 
-/* om_write_file_atomic with options (o may be NULL). */
-int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
-		  char *err, size_t errlen);
+/* openmetrics_write_file_atomic with options (o may be NULL). */
+int openmetrics_write_file(const char *path, const struct frame *f, const struct om_options *o,
+			   char *err, size_t errlen);
 
 /* The OpenMetrics sink (sink.h): every frame (the first too: counters need
  * no baseline) as one exposition, written to out, or with out NULL
- * replacing the file name at every frame (om_write_file).  name names the
+ * replacing the file name at every frame (openmetrics_write_file).  name names the
  * output in messages; o is copied (NULL: OpenMetrics, every device; its
  * keep_arg must outlive the sink).  NULL when out of memory. */
 struct sink;
-struct sink *om_sink_new(FILE *out, const char *name, const struct om_options *o);
+struct sink *openmetrics_sink_new(FILE *out, const char *name, const struct om_options *o);
 
 /* Append s to out as a label value: backslash, double quote and newline
  * escaped, invalid UTF-8 bytes replaced by U+FFFD (Prometheus rejects
  * label values that are not UTF-8).  Exposed for the unit tests. */
-void om_put_label_value(FILE *out, const char *s);
+void openmetrics_put_label_value(FILE *out, const char *s);
 
 #endif

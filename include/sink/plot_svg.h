@@ -1,12 +1,9 @@
 /*
- * plot_svg.h - recordings drawn as one self-contained SVG: a panel per run,
- * the write throughput over time of the total (vmstat bo) and of each
- * device that wrote, the dips the run marked as red dots, knob changes as
- * vertical dashed lines with their values.  All panels share the time and
- * throughput scales, so runs compare by eye.
- *
- * No scripts, fonts or links: a file any browser or viewer opens alone.
- * Reads nothing but the series it is given (series.h); writes only path
+ * plot_svg.h - recordings drawn as one self-contained SVG: a panel per run
+ * on shared time and throughput scales, the total (vmstat bo) and each
+ * device that wrote, dips as red dots, knob changes as dashed lines
+ * (doc/compare.md, "The picture").  No scripts, fonts or links.  Reads
+ * nothing but the series it is given (series.h); writes only path
  * (replaced whole, atomic_file.h).  0 or -errno with "PATH: reason".
  */
 #ifndef WBTOP_PLOT_SVG_H

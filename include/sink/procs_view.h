@@ -1,18 +1,11 @@
 /*
- * procs_view.h - the -P process tables: who is writing and who is being
- * throttled, as batch text, and the labels of a row's kind and wait.
- *
- * What it is: the printer and the -P sink of the rows procs_rank (procs.h)
- * chooses: the top writers by write rate, tasks in D state with what they
- * wait for, and the kernel's writeback threads (flush workers, attributed
- * to the device they flush, and kswapd) with their CPU use.
- * What it is not: it reads no files and no clock and knows nothing of
- * curses; it ranks nothing itself.
- *
- * Throttling comes from the writeback tracepoints when the sample has them
- * (the time each task paused in balance_dirty_pages, the device it was held
- * on); otherwise it is guessed from where a task sleeps (wchan, or
- * /proc/PID/stack), and labelled a guess.
+ * procs_view.h - the -P process tables as batch text, and the -P sink: the
+ * rows procs_rank (procs.h) chooses (top writers, tasks in D state and what
+ * they wait for, the kernel's writeback threads with their CPU use), and
+ * the labels of a row's kind and wait.  It reads no files and no clock,
+ * knows nothing of curses and ranks nothing itself.  Throttling comes from
+ * the writeback tracepoints when the sample has them, else it is a guess
+ * from where a task sleeps, labelled so (doc/processes.md).
  */
 #ifndef WBTOP_PROCS_VIEW_H
 #define WBTOP_PROCS_VIEW_H

@@ -1,18 +1,11 @@
 /*
- * sink.h - where frames go: one interface for every output.
- *
- * A sink takes the frames the pipeline makes (pipeline.h), one per sample,
- * the baseline sample too (its prev is NULL: a sink that shows intervals
- * skips it, one that keeps samples keeps it), and the knob changes wbtop
- * itself makes (event).  Batch text, JSON Lines, OpenMetrics, CSV, the
- * recorder, the screen's history and its save-history ring are sinks; the
- * run loops only open a source and the sinks and hand each frame to each
- * sink, so that whatever must hold for every output (which dip marks a
- * replay shows: pipeline.h) is decided before a frame reaches any of them.
- *
- * A sink does not print errors: an operation returns 0 or -errno with the
- * reason in errmsg, and the loop decides (stop, or drop that sink and go
- * on).  -EPIPE means the reader went away.
+ * sink.h - where frames go: one interface for every output (batch text,
+ * JSON Lines, OpenMetrics, CSV, the recorder, the screen's history and
+ * ring).  A sink takes every frame, the baseline too (prev NULL), and
+ * wbtop's own knob changes; what must hold for every output is settled
+ * before a frame reaches any (pipeline.h).  A sink prints no errors: 0 or
+ * -errno with the reason in errmsg, and the loop decides; -EPIPE means the
+ * reader went away.
  */
 #ifndef WBTOP_SINK_H
 #define WBTOP_SINK_H

@@ -1,15 +1,11 @@
 /*
  * atomic_file.h - replace a file so that a reader sees the old contents or
- * the new, never a part: write a temporary file in the same directory
- * (".NAME.XXXXXX", hidden, and skipped by node_exporter's *.prom pattern),
- * fsync it, rename it over the file, fsync the directory.
- *
- * What it is: the one copy of that dance, for the OpenMetrics -o file and
- * the settings file.  The caller writes the contents through a callback
- * into a stdio stream; this module owns the stream, the temporary file and
- * the error text.  What it is not: it does not create directories (the
- * caller does, with the mode it wants), does not lock, and never prints or
- * exits: 0 or a negative errno, with "PATH: reason" in err.
+ * the new, never a part: a hidden temporary file beside it (".NAME.XXXXXX",
+ * which node_exporter's *.prom pattern skips), fsync, rename, fsync of the
+ * directory.  The caller writes the contents through a callback; this module
+ * owns the stream, the temporary file and the error text.  It creates no
+ * directories, takes no lock, never prints or exits: 0 or a negative errno,
+ * with "PATH: reason" in err.
  */
 #ifndef WBTOP_ATOMIC_FILE_H
 #define WBTOP_ATOMIC_FILE_H

@@ -1,14 +1,10 @@
 /*
  * hashidx.h - an open-addressing hash index of positions in the caller's
- * array: the caller keeps the elements and their keys, the index only where
- * each one is, so that a lookup is a few probes instead of a scan.  The
- * identity table (by major:minor), the dip detector (by device key) and the
- * recording's id maps use it.
- *
- * Linear probing, kept at most half full; entries are only added, and the
- * whole index is rebuilt (hashidx_reset, then hashidx_put of each element)
- * when the array grows or elements move.  Without memory for it, cap is 0
- * and the caller searches linearly.
+ * array: the caller keeps the elements and keys, the index only where each
+ * is, so a lookup is a few probes instead of a scan.  Linear probing, at
+ * most half full; entries are only added, and the whole index is rebuilt
+ * (hashidx_reset, then hashidx_put of each) when the array grows or
+ * elements move.  Without memory for it, cap is 0: search linearly.
  */
 #ifndef WBTOP_HASHIDX_H
 #define WBTOP_HASHIDX_H

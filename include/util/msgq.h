@@ -1,28 +1,11 @@
 /*
  * msgq.h - the screen's status-line messages, each given its turn.
  *
- * The status line has room for one message.  Two kinds come to it:
- *
- * - answers: what the user's own key or option just did ("interval 2s",
- *   "vm.dirty_ratio 20 -> 30: ok (--set)").  Shown at once, in place of
- *   whatever is showing.
- * - notices: what happened on its own (the kernel's writeback loop is only
- *   partly readable, the recording stopped, the recording lives on a
- *   watched device).  A notice waits
- *   while another message is showing, and one that an answer pushes off the
- *   line before its time is up goes back to wait at the head of the queue:
- *   none is lost to the one posted a moment after it (at start-up, --set's
- *   result, the kernel loop's note and the recording's note come within a
- *   second of each other).
- *
- * Each message is shown for show_ns from the moment it takes the line; a
- * key dismisses the one showing (the user has seen it) and the next waiting
- * one takes the line.  At most MSGQ_WAITING notices wait; a new one past
- * that drops the oldest waiting.  A notice already showing or waiting is not
- * queued twice.
- *
- * Pure: the clock is the caller's (now_ns, any monotonic count), no curses,
- * no output.
+ * Answers (what the user's key or option just did) take the line at once;
+ * notices (what happened on its own) wait while another message shows, and
+ * one pushed off early goes back to the head of the queue, so none is lost.
+ * A key dismisses the one showing (doc/design.md, "Small shared pieces").
+ * Pure: the clock is the caller's (now_ns), no curses, no output.
  */
 #ifndef WBTOP_MSGQ_H
 #define WBTOP_MSGQ_H

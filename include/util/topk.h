@@ -1,19 +1,11 @@
 /*
  * topk.h - the first rows of an order without sorting them all.
  *
- * A view of thousands of items that shows a page of them needs the items up
- * to the last row drawn in order, not the whole order.  topk_select puts
- * the first n items of an array in order at its front, leaving the rest
- * split around them but unsorted: about a pass over the array, plus the
- * sorting of n.  Asked again for more rows, it continues from where it
- * stopped.
- *
- * The order: by key (descending unless asc), ties by rank (ascending: a
- * number, such as a place in name order, so no strings are compared); rev
- * reverses the whole order.  Ranks are expected unique; NaN keys must not
- * be given (map them to an infinity first).
- *
- * Pure: no allocation, no output.
+ * topk_select puts the first n items of an array in order at its front,
+ * the rest split around them unsorted: about one pass plus the sorting of
+ * n; asked for more, it continues where it stopped.  Order: by key
+ * (descending unless asc), ties by rank ascending; rev reverses it all.
+ * Ranks unique, no NaN keys.  Pure: no allocation, no output.
  */
 #ifndef WBTOP_TOPK_H
 #define WBTOP_TOPK_H

@@ -1,13 +1,11 @@
 /*
- * annotate.c - `wbtop --annotate FILE`: read vmstat and iostat text logs, as people attach
- * them (sections of either in any order, mail-quoted or not, text around them), run the dip
- * detector over each section as its kind and print it all back with the dips marked.
- * Contract in include/annotate.h; the rule for sections in doc/dips.md.
+ * annotate.c - `wbtop --annotate FILE`: read vmstat and iostat text logs as people attach them
+ * (sections of either in any order, mail-quoted or not, text around them), run the dip detector
+ * over each section as its kind and print it all back with the dips marked.  Contract in
+ * include/run/annotate.h; the rule for sections in doc/dips.md.
  *
- * A line classifier (command, header, sample, device line, banner, blank, other text) with just
- * enough state to know which section it is in, which column holds the write rate and where an
- * iostat report ends.  Text that fits no section passes through unmarked and is counted in one
- * note.  It does not decide what a dip is (detect.c does).
+ * A line classifier with just enough state to know its section, the write rate's column and
+ * where an iostat report ends.  Text that fits no section passes through, counted in one note.
  */
 #include <errno.h>
 #include <math.h>

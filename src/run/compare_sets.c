@@ -18,7 +18,7 @@
 
 /* ---- Finding recordings ----------------------------------------------- */
 
-static int compare_push(char ***paths, size_t *n, char *p)
+static int compare_sets_push(char ***paths, size_t *n, char *p)
 {
 	char **v = p ? realloc(*paths, (*n + 1) * sizeof *v) : NULL;
 	if (!v) {
@@ -30,14 +30,14 @@ static int compare_push(char ***paths, size_t *n, char *p)
 	return 0;
 }
 
-static int compare_order(const void *x, const void *y)
+static int compare_sets_order(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
 /* What a directory's recordings are called: wbtop's own .wbrec and the .db
  * of the examples; hidden files (an editor's, a copy in progress) are not. */
-static bool compare_is_recording_name(const char *name)
+static bool compare_sets_is_recording_name(const char *name)
 {
 	size_t n = strlen(name);
 	return name[0] != '.' && ((n > 6 && !strcmp(name + n - 6, ".wbrec")) || (n > 3 && !strcmp(name + n - 3, ".db")));
@@ -45,7 +45,7 @@ static bool compare_is_recording_name(const char *name)
 
 /* A directory's recordings, by name: readdir's order is the file system's,
  * and a table should not change with it. */
-static int compare_dir(const char *dir, char ***paths, size_t *n, char *err, size_t errlen)
+static int compare_sets_dir(const char *dir, char ***paths, size_t *n, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -57,10 +57,10 @@ static int compare_dir(const char *dir, char ***paths, size_t *n, char *err, siz
 	int r = 0;
 	struct dirent *de;
 	while (r == 0 && (de = readdir(d))) {
-		if (!compare_is_recording_name(de->d_name))
+		if (!compare_sets_is_recording_name(de->d_name))
 			continue;
 		char *p;
-		r = asprintf(&p, "%s/%s", dir, de->d_name) < 0 ? -ENOMEM : compare_push(paths, n, p);
+		r = asprintf(&p, "%s/%s", dir, de->d_name) < 0 ? -ENOMEM : compare_sets_push(paths, n, p);
 	}
 	closedir(d);
 	if (r == 0 && *n == from) {
@@ -68,21 +68,21 @@ static int compare_dir(const char *dir, char ***paths, size_t *n, char *err, siz
 		return -ENOENT;
 	}
 	if (r == 0)
-		qsort(*paths + from, *n - from, sizeof **paths, compare_order);
+		qsort(*paths + from, *n - from, sizeof **paths, compare_sets_order);
 	else
 		snprintf(err, errlen, "%s: out of memory", dir);
 	return r;
 }
 
-int compare_expand(const char *const *args, size_t nargs, char ***paths, size_t *npaths,
-		   char *err, size_t errlen)
+int compare_sets_expand(const char *const *args, size_t nargs, char ***paths, size_t *npaths,
+			char *err, size_t errlen)
 {
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < nargs; i++) {
 		struct stat st;
 		if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode))
-			r = compare_dir(args[i], paths, npaths, err, errlen);
-		else if ((r = compare_push(paths, npaths, strdup(args[i]))) < 0)
+			r = compare_sets_dir(args[i], paths, npaths, err, errlen);
+		else if ((r = compare_sets_push(paths, npaths, strdup(args[i]))) < 0)
 			snprintf(err, errlen, "out of memory");
 	}
 	return r;
@@ -105,7 +105,7 @@ struct compare_set {
 	size_t ncases;
 };
 
-static void compare_set_free(struct compare_set *s)
+static void compare_sets_free(struct compare_set *s)
 {
 	for (size_t i = 0; i < s->nruns; i++)
 		series_free(s->runs[i]);
@@ -117,16 +117,16 @@ static void compare_set_free(struct compare_set *s)
 	free(s->cases);
 }
 
-static int compare_case_order(const void *x, const void *y)
+static int compare_sets_case_order(const void *x, const void *y)
 {
 	return strcmp(((const struct compare_case *)x)->name, ((const struct compare_case *)y)->name);
 }
 
 /* Read every recording of paths, and group them by case name (the cases
  * the group pattern keeps). */
-static int compare_set_load(struct compare_set *s, char **paths, size_t n, const regex_t *group,
-			    const regex_t *sel,
-			    char *err, size_t errlen)
+static int compare_sets_load(struct compare_set *s, char **paths, size_t n, const regex_t *group,
+			     const regex_t *sel,
+			     char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	if (!(s->runs = calloc(n ? n : 1, sizeof *s->runs)) || !(s->cases = calloc(n ? n : 1, sizeof *s->cases)))
@@ -157,11 +157,11 @@ static int compare_set_load(struct compare_set *s, char **paths, size_t n, const
 		if (compare_pool_total(&s->cases[k].total, s->cases[k].runs, s->cases[k].n, sel) < 0)
 			return -ENOMEM;
 	if (s->ncases)
-		qsort(s->cases, s->ncases, sizeof *s->cases, compare_case_order);
+		qsort(s->cases, s->ncases, sizeof *s->cases, compare_sets_case_order);
 	return 0;
 }
 
-static const struct compare_case *compare_case_find(const struct compare_set *s, const char *name)
+static const struct compare_case *compare_sets_case_find(const struct compare_set *s, const char *name)
 {
 	for (size_t k = 0; k < s->ncases; k++)
 		if (!strcmp(s->cases[k].name, name))
@@ -170,7 +170,7 @@ static const struct compare_case *compare_case_find(const struct compare_set *s,
 }
 
 /* mean, min and cv of a case's total, as text cells. */
-static void compare_case_cells(char *buf, size_t len, const struct cmpstat *st)
+static void compare_sets_case_cells(char *buf, size_t len, const struct cmpstat *st)
 {
 	char mean[32], min[32], cv[32];
 	compare_num(mean, sizeof mean, &cmpstat_fields[2], st->mean_kbps);
@@ -190,12 +190,12 @@ static void compare_sets_text(FILE *out, const struct compare_opts *o, const str
 	 * side would otherwise pass for a change */
 	double sum[2] = { 0, 0 };
 	for (size_t k = 0; k < a->ncases; k++) {
-		const struct compare_case *ca = &a->cases[k], *cb = compare_case_find(b, ca->name);
+		const struct compare_case *ca = &a->cases[k], *cb = compare_sets_case_find(b, ca->name);
 		if (!cb)
 			continue;
 		char x[112], y[112], ch[32];
-		compare_case_cells(x, sizeof x, &ca->total.st);
-		compare_case_cells(y, sizeof y, &cb->total.st);
+		compare_sets_case_cells(x, sizeof x, &ca->total.st);
+		compare_sets_case_cells(y, sizeof y, &cb->total.st);
 		compare_change(ch, sizeof ch, ca->total.st.mean_kbps, cb->total.st.mean_kbps);
 		compare_line(out, o, "%s  %9s %s  %s", x, ch, y, ca->name);
 		sum[0] += isfinite(ca->total.st.mean_kbps) ? ca->total.st.mean_kbps / 1024 : 0;
@@ -210,10 +210,10 @@ static void compare_sets_text(FILE *out, const struct compare_opts *o, const str
 	for (int side = 0; side < 2; side++) {
 		const struct compare_set *s = side ? b : a, *other = side ? a : b;
 		for (size_t k = 0; k < s->ncases; k++) {
-			if (compare_case_find(other, s->cases[k].name))
+			if (compare_sets_case_find(other, s->cases[k].name))
 				continue;
 			char x[112];
-			compare_case_cells(x, sizeof x, &s->cases[k].total.st);
+			compare_sets_case_cells(x, sizeof x, &s->cases[k].total.st);
 			compare_line(out, o, "only in %c: %s  %s", side ? 'B' : 'A', x, s->cases[k].name);
 		}
 	}
@@ -225,7 +225,7 @@ static void compare_sets_json(FILE *out, const struct compare_set *a, const stru
 	bool first = true;
 	double sum[2] = { 0, 0 };
 	for (size_t k = 0; k < a->ncases; k++) {
-		const struct compare_case *ca = &a->cases[k], *cb = compare_case_find(b, ca->name);
+		const struct compare_case *ca = &a->cases[k], *cb = compare_sets_case_find(b, ca->name);
 		if (!cb)
 			continue;
 		fprintf(out, "%s{\"case\":", first ? "" : ",");
@@ -253,7 +253,7 @@ static void compare_sets_json(FILE *out, const struct compare_set *a, const stru
 		fprintf(out, ",\"only_%c\":[", side ? 'b' : 'a');
 		first = true;
 		for (size_t k = 0; k < s->ncases; k++) {
-			if (compare_case_find(other, s->cases[k].name))
+			if (compare_sets_case_find(other, s->cases[k].name))
 				continue;
 			if (!first)
 				fputc(',', out);
@@ -265,30 +265,30 @@ static void compare_sets_json(FILE *out, const struct compare_set *a, const stru
 	fputs("}\n", out);
 }
 
-static void compare_free_paths(char **p, size_t n)
+static void compare_sets_free_paths(char **p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(p[i]);
 	free(p);
 }
 
-static bool compare_is_dir(const char *path)
+static bool compare_sets_is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int compare_runs(const char *const *a, size_t na, const char *const *b, size_t nb,
-		 const struct compare_opts *o, FILE *out, char *err, size_t errlen)
+int compare_sets_runs(const char *const *a, size_t na, const char *const *b, size_t nb,
+		      const struct compare_opts *o, FILE *out, char *err, size_t errlen)
 {
 	char **pa = NULL, **pb = NULL;
 	size_t npa = 0, npb = 0;
 	regex_t group;
 	bool have_group = false;
 	struct compare_set sa = { 0 }, sb = { 0 };
-	int r = compare_expand(a, na, &pa, &npa, err, errlen);
+	int r = compare_sets_expand(a, na, &pa, &npa, err, errlen);
 	if (r == 0)
-		r = compare_expand(b, nb, &pb, &npb, err, errlen);
+		r = compare_sets_expand(b, nb, &pb, &npb, err, errlen);
 	if (r == 0 && o->group) {
 		have_group = regcomp(&group, o->group, REG_EXTENDED | REG_NOSUB) == 0;
 		if (!have_group) {
@@ -307,13 +307,13 @@ int compare_runs(const char *const *a, size_t na, const char *const *b, size_t n
 	}
 	/* one recording a side: the device table; a directory is a set even
 	 * when it holds one recording, so a script gets one shape per call */
-	bool pair = na == 1 && nb == 1 && !compare_is_dir(a[0]) && !compare_is_dir(b[0]);
+	bool pair = na == 1 && nb == 1 && !compare_sets_is_dir(a[0]) && !compare_sets_is_dir(b[0]);
 	if (r == 0)
-		r = compare_set_load(&sa, pa, npa, pair || !have_group ? NULL : &group, have_sel ? &sel : NULL,
-				     err, errlen);
+		r = compare_sets_load(&sa, pa, npa, pair || !have_group ? NULL : &group, have_sel ? &sel : NULL,
+				      err, errlen);
 	if (r == 0)
-		r = compare_set_load(&sb, pb, npb, pair || !have_group ? NULL : &group, have_sel ? &sel : NULL,
-				     err, errlen);
+		r = compare_sets_load(&sb, pb, npb, pair || !have_group ? NULL : &group, have_sel ? &sel : NULL,
+				      err, errlen);
 	if (r == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	if (r == 0 && pair) {
@@ -332,9 +332,9 @@ int compare_runs(const char *const *a, size_t na, const char *const *b, size_t n
 		regfree(&group);
 	if (have_sel)
 		regfree(&sel);
-	compare_set_free(&sa);
-	compare_set_free(&sb);
-	compare_free_paths(pa, npa);
-	compare_free_paths(pb, npb);
+	compare_sets_free(&sa);
+	compare_sets_free(&sb);
+	compare_sets_free_paths(pa, npa);
+	compare_sets_free_paths(pb, npb);
 	return r;
 }

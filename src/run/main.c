@@ -48,10 +48,10 @@ static int main_plot(const struct opts *o)
 	char err[512] = "", **paths = NULL;
 	size_t n = 0;
 	const char *const replay[] = { o->replay_path };
-	int rc = o->mode == MODE_PLOT ? compare_expand(replay, 1, &paths, &n, err, sizeof err)
-		 : compare_expand(o->compare_a, o->ncompare_a, &paths, &n, err, sizeof err);
+	int rc = o->mode == MODE_PLOT ? compare_sets_expand(replay, 1, &paths, &n, err, sizeof err)
+		 : compare_sets_expand(o->compare_a, o->ncompare_a, &paths, &n, err, sizeof err);
 	if (rc == 0 && o->mode != MODE_PLOT)
-		rc = compare_expand(o->compare_b, o->ncompare_b, &paths, &n, err, sizeof err);
+		rc = compare_sets_expand(o->compare_b, o->ncompare_b, &paths, &n, err, sizeof err);
 	if (rc == 0)
 		rc = plot_svg_files(o->plot_path, paths, n, o->devices_regex, err, sizeof err);
 	for (size_t i = 0; i < n; i++)
@@ -69,8 +69,8 @@ static int main_compare(const struct opts *o)
 	char err[512] = "";
 	struct compare_opts co = { o->format == FMT_JSON ? COMPARE_JSON : COMPARE_TEXT,
 				   compare_width(stdout, o->width), o->group, o->devices_regex };
-	int rc = compare_runs(o->compare_a, o->ncompare_a, o->compare_b, o->ncompare_b, &co, stdout, err,
-			      sizeof err);
+	int rc = compare_sets_runs(o->compare_a, o->ncompare_a, o->compare_b, o->ncompare_b, &co, stdout,
+				   err, sizeof err);
 	if (rc == -EPIPE)
 		return 0;	/* the reader went away */
 	if (rc < 0) {

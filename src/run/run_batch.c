@@ -1,17 +1,11 @@
 /*
- * run_batch.c - batch mode: open the source (live, or a replay) and the
+ * run_batch.c - batch mode: open the source (live or a replay) and the
  * sinks the options ask for (text, JSON Lines or OpenMetrics, the -P
- * process tables, the -w recorder), then hand every frame of the pipeline
- * to every sink until -n intervals are out, the replay ends or a signal
- * arrives.
- *
- * The first sample is only a baseline (iostat -y): every printed line is a
- * real interval, never a since-boot average (the sinks skip it; the
- * recorder keeps it, OpenMetrics exports it).  A replay (-r) prints
- * exactly what the live run printed: the same snapshots, and the dip marks
- * the live run recorded unless --dip asks to judge again (pipeline.h says
- * the rule).  A recording (-w) that fails stops with one message; the
- * output goes on.
+ * tables, the -w recorder), then hand every frame to every sink until -n
+ * intervals are out, the replay ends or a signal arrives.  The first
+ * sample is only a baseline (iostat -y); a replay prints what the live run
+ * printed; a recording that fails stops with one message while the output
+ * goes on (doc/design.md, "Batch output").
  */
 #include <errno.h>
 #include <math.h>
@@ -33,7 +27,7 @@
 #include "core/source.h"
 #include "util/ticker.h"
 
-struct batch_run {
+struct run_batch {
 	const struct opts *o;
 	struct source *src;
 	struct pipeline *pipe;
@@ -54,7 +48,7 @@ struct batch_run {
 	char shared_note[768];
 };
 
-static void batch_run_close(struct batch_run *r)
+static void run_batch_close(struct run_batch *r)
 {
 	feed_free(r->feed);
 	for (size_t i = 0; i < r->npending; i++)
@@ -69,7 +63,7 @@ static void batch_run_close(struct batch_run *r)
 
 /* Close the recording; a failure to finish it is worth a message (its
  * samples so far are safe: each was committed). */
-static int batch_run_close_rec(struct batch_run *r)
+static int run_batch_close_rec(struct run_batch *r)
 {
 	char err[512] = "";
 	int rc = feed_close_recorder(r->feed, err, sizeof err);
@@ -80,7 +74,7 @@ static int batch_run_close_rec(struct batch_run *r)
 	return 0;
 }
 
-static int batch_run_open_source(struct batch_run *r, const struct opts *o, char *err, size_t errlen)
+static int run_batch_open_source(struct run_batch *r, const struct opts *o, char *err, size_t errlen)
 {
 	if (!o->replay_path) {
 		r->src = source_live_open(err, errlen);
@@ -95,12 +89,12 @@ static int batch_run_open_source(struct batch_run *r, const struct opts *o, char
 	return 0;
 }
 
-static bool batch_run_keep(const struct dev_counters *d, const void *arg)
+static bool run_batch_keep(const struct dev_counters *d, const void *arg)
 {
 	return batch_dev_selected(arg, d);
 }
 
-static int batch_run_add(struct batch_run *r, struct sink *s)
+static int run_batch_add(struct run_batch *r, struct sink *s)
 {
 	if (!s) {
 		fprintf(stderr, "wbtop: out of memory\n");
@@ -114,7 +108,7 @@ static int batch_run_add(struct batch_run *r, struct sink *s)
  * (two blocks at -d 0.5 must not share a time).  A replay's interval is
  * the one its recording says it was asked for; in a recording that does
  * not say, its mean one, give or take 5% of its last decimal. */
-static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
+static int run_batch_time_decimals(struct run_batch *r, const struct opts *o)
 {
 	if (r->live)
 		return batch_time_decimals(o->delay_s, 0);
@@ -135,7 +129,7 @@ static int batch_run_time_decimals(struct batch_run *r, const struct opts *o)
 
 /* Live with --set: the knobs are written before the first sample, so every
  * interval printed is of the knobs asked for. */
-static int batch_run_open_control(struct batch_run *r, const struct opts *o)
+static int run_batch_open_control(struct run_batch *r, const struct opts *o)
 {
 	if (!r->live || !(o->nsets || o->restore_on_exit || o->revert_after_s > 0))
 		return 0;
@@ -150,7 +144,7 @@ static int batch_run_open_control(struct batch_run *r, const struct opts *o)
 
 /* The output sinks of the format: text and -P, JSON Lines, or OpenMetrics
  * (to the stream, or replacing -o FILE at every frame). */
-static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, char *err, size_t errlen)
+static int run_batch_open_outputs(struct run_batch *r, const struct opts *o, char *err, size_t errlen)
 {
 	if (o->quiet)
 		return 0;
@@ -161,22 +155,23 @@ static int batch_run_open_outputs(struct batch_run *r, const struct opts *o, cha
 			return 2;
 		}
 		r->pending[r->npending++] = s;
-		batch_sink_set_time(s, batch_run_time_decimals(r, o), o->iso_time);
-		return o->procs ? batch_run_add(r, procs_view_sink_new(r->out, r->out_name)) : 0;
+		batch_sink_set_time(s, run_batch_time_decimals(r, o), o->iso_time);
+		return o->procs ? run_batch_add(r, procs_view_sink_new(r->out, r->out_name)) : 0;
 	}
 	if (o->format == FMT_JSON)
-		return batch_run_add(r, jsonl_sink_new(r->out, r->out_name));
+		return run_batch_add(r, jsonl_sink_new(r->out, r->out_name));
 	if (o->devices_regex && !(r->sel = batch_new(r->out, true, o->devices_regex, err, errlen))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
 	}
-	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? batch_run_keep : NULL, r->sel };
+	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? run_batch_keep : NULL, r->sel };
 	bool file = o->output_path != NULL;
-	return batch_run_add(r, om_sink_new(file ? NULL : r->out, file ? o->output_path : r->out_name, &oo));
+	return run_batch_add(r, openmetrics_sink_new(file ? NULL : r->out,
+						 file ? o->output_path : r->out_name, &oo));
 }
 
 /* The feed of the sinks made so far: the recorder (when rec), then the outputs. */
-static int batch_run_open_feed(struct batch_run *r, bool rec)
+static int run_batch_open_feed(struct run_batch *r, bool rec)
 {
 	if (!(r->feed = feed_new(r->pipe, r->ctl))) {
 		fprintf(stderr, "wbtop: out of memory\n");
@@ -194,14 +189,14 @@ static int batch_run_open_feed(struct batch_run *r, bool rec)
 	return 0;
 }
 
-static int batch_run_open(struct batch_run *r, const struct opts *o)
+static int run_batch_open(struct run_batch *r, const struct opts *o)
 {
 	char err[256] = "";
 	memset(r, 0, sizeof *r);
 	r->o = o;
 	r->out = stdout;
 	r->out_name = o->output_path ? o->output_path : "standard output";
-	/* openmetrics -o FILE: each exposition replaces FILE (om_write_file) */
+	/* openmetrics -o FILE: each exposition replaces FILE (openmetrics_write_file) */
 	bool om_file = o->format == FMT_OPENMETRICS && o->output_path;
 	if (o->output_path && !om_file && !(r->out = fopen(o->output_path, "we"))) {
 		fprintf(stderr, "wbtop: %s: %s\n", o->output_path, strerror(errno));
@@ -211,7 +206,7 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 	 * pipe sees every line as soon as it is complete, as with line
 	 * buffering, without a write() per device line. */
 	setvbuf(r->out, NULL, _IOFBF, 1 << 16);
-	int status = batch_run_open_source(r, o, err, sizeof err);
+	int status = run_batch_open_source(r, o, err, sizeof err);
 	if (status) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return status;
@@ -261,22 +256,22 @@ static int batch_run_open(struct batch_run *r, const struct opts *o)
 		fprintf(r->out, "# recording: %s\n", r->shared_note);
 		r->shared_note[0] = '\0';
 	}
-	if ((status = batch_run_open_outputs(r, o, err, sizeof err)))
+	if ((status = run_batch_open_outputs(r, o, err, sizeof err)))
 		return status;
 	if (!(r->pipe = pipeline_new(r->src, &o->dip, pipeline_marks_rule(o->dip_given)))) {
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
 	/* the knobs last: nothing is written for a run that could not start */
-	if ((status = batch_run_open_control(r, o)))
+	if ((status = run_batch_open_control(r, o)))
 		return status;
-	return batch_run_open_feed(r, w != NULL);
+	return run_batch_open_feed(r, w != NULL);
 }
 
 /* --restore-on-exit: the writes are events like any other (printed, and
  * recorded with one more sample, so a replay ends as the host was left).
  * 0, or 1 if a knob could not be put back. */
-static int batch_run_restore(struct batch_run *r)
+static int run_batch_restore(struct run_batch *r)
 {
 	int rc = control_revert_all_why(r->ctl, "--restore-on-exit");
 	feed_events_now(r->feed);
@@ -288,7 +283,7 @@ static int batch_run_restore(struct batch_run *r)
 /* Once: a recording on a watched device adds its own writes and flushes
  * to that device's figures; say so on stderr (not in the output, which a
  * replay must reproduce byte for byte), unless -q. */
-static void batch_run_self_note(struct batch_run *r, const struct frame *f)
+static void run_batch_self_note(struct run_batch *r, const struct frame *f)
 {
 	char note[512];
 	if (feed_recording(r->feed) && !r->o->quiet && rec_writer_watched_note(r->rec_w, f->cur, note, sizeof note))
@@ -296,7 +291,7 @@ static void batch_run_self_note(struct batch_run *r, const struct frame *f)
 }
 
 /* The kernel loop's note on stderr, once the output has taken a frame. */
-static void batch_run_kloop_note(struct batch_run *r)
+static void run_batch_kloop_note(struct run_batch *r)
 {
 	if (!r->kloop_note[0])
 		return;
@@ -305,7 +300,7 @@ static void batch_run_kloop_note(struct batch_run *r)
 }
 
 /* A replay's shared keys on stderr, once the output has taken a frame. */
-static void batch_run_shared_note(struct batch_run *r)
+static void run_batch_shared_note(struct run_batch *r)
 {
 	if (!r->shared_note[0])
 		return;
@@ -316,7 +311,7 @@ static void batch_run_shared_note(struct batch_run *r)
 /* After a frame went to the sinks: a recording that failed stops with one message (the
  * output goes on, and the exit status says the recording is short); 0, or the exit status
  * an output's failure stops with (-1: the reader went away, stop quietly). */
-static int batch_run_failures(struct batch_run *r)
+static int run_batch_failures(struct run_batch *r)
 {
 	struct feed_failure e;
 	int status = 0;
@@ -335,13 +330,13 @@ static int batch_run_failures(struct batch_run *r)
 
 int run_batch(const struct opts *o)
 {
-	struct batch_run r;
+	struct run_batch r;
 	/* Before the source opens: a signal between its tracefs instance's making and
 	 * the loop must end the loop, which removes the instance, not wbtop. */
 	ticker_install_signals();
-	int status = batch_run_open(&r, o);
+	int status = run_batch_open(&r, o);
 	if (status) {
-		batch_run_close(&r);
+		run_batch_close(&r);
 		return status;
 	}
 	uint64_t step_ns = (uint64_t)(o->delay_s * 1e9);
@@ -357,17 +352,17 @@ int run_batch(const struct opts *o)
 			status = 1;
 			break;
 		}
-		int e = batch_run_failures(&r);
+		int e = run_batch_failures(&r);
 		if (!f->prev)
-			batch_run_self_note(&r, f);
+			run_batch_self_note(&r, f);
 		if (r.rec_failed && o->quiet)
 			break;	/* recording was all there was to do */
 		if (e) {
 			status = e < 0 ? 0 : e;
 			break;
 		}
-		batch_run_kloop_note(&r);
-		batch_run_shared_note(&r);
+		run_batch_kloop_note(&r);
+		run_batch_shared_note(&r);
 		/* -n counts intervals; openmetrics exports the first sample too */
 		if (f->prev || o->format == FMT_OPENMETRICS)
 			printed++;
@@ -377,12 +372,12 @@ int run_batch(const struct opts *o)
 		    !ticker_sleep_until(ticker_next_deadline(start_ns, step_ns, ticker_now_ns())))
 			break;
 	}
-	if (r.ctl && o->restore_on_exit && control_nchanges(r.ctl) && batch_run_restore(&r) && status == 0)
+	if (r.ctl && o->restore_on_exit && control_nchanges(r.ctl) && run_batch_restore(&r) && status == 0)
 		status = 1;
-	if (feed_recording(r.feed) && batch_run_close_rec(&r) && status == 0)
+	if (feed_recording(r.feed) && run_batch_close_rec(&r) && status == 0)
 		status = 1;
 	if (r.rec_failed && status == 0)
 		status = 1;
-	batch_run_close(&r);
+	run_batch_close(&r);
 	return status;
 }

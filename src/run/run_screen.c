@@ -1,17 +1,11 @@
 /*
  * run_screen.c - the interactive monitor's loop: sample on the clock, feed
  * the history and the screen, and carry out what the screen asks (quit,
- * pause, a new interval, knob edits through control, the process pane,
- * saving the history to a recording).  Moving through a replayed
- * recording is run_screen_replay.c's part.
- *
- * One poll() on the terminal waits for keys until the next sample is due,
- * so keys are handled at once while samples keep their deadlines
- * (ticker.h).  Everything that can fail with a message fails before the
- * screen takes the terminal; a failure later (the source breaks) gives the
- * terminal back first, then prints one line.  SIGINT, SIGTERM and SIGHUP
- * end the loop through the ticker's stop flag, so the terminal is always
- * restored by screen_free().
+ * pause, interval, knob edits, the process pane, saving the history);
+ * moving through a replay is run_screen_replay.c's.  What can fail with a
+ * message fails before the screen takes the terminal; a later failure
+ * gives the terminal back first, then prints one line.  Signals end the
+ * loop through the ticker's stop flag, so screen_free() always restores it.
  */
 #include <errno.h>
 #include <inttypes.h>

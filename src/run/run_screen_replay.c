@@ -1,19 +1,11 @@
 /*
  * run_screen_replay.c - moving through a recording on the screen: play at
- * a speed (a multiple of the recorded time), pause, step one sample, jump
- * to a time, to the next or previous dip or knob change; and follow a
- * recording that is still being written.
- *
- * A jump seeks the replay source (rec.h) and restarts the pipeline, so no
- * rate spans the jump; it then decodes some samples before the target
- * (RUN_REPLAY_BACKFILL) so the graphs and sparklines show what led up to
- * it, not an empty screen.  The dips shown are the ones the recording
- * holds (what was seen when it was recorded), so a jump lands on the same
- * marks a straight replay shows; with --dip the detector judges again,
- * and then needs a few samples after a jump before it can mark anything
- * (the rule is the pipeline's, the same for every sink: pipeline.h).
- *
- * It is not the screen (which only asks) nor the recording reader.
+ * a speed, pause, step, jump to a time or to the next or previous dip or
+ * knob change, and follow a recording still being written.  A jump seeks
+ * the replay source and restarts the pipeline, then decodes some samples
+ * before the target (RUN_REPLAY_BACKFILL) so the graphs show what led up
+ * to it (doc/screen.md, "Inside").  It is not the screen (which only asks)
+ * nor the recording reader.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -32,20 +32,20 @@ struct hist_series {
 
 enum { HIST_F_VALID = 1u << 0, HIST_F_DIP = 1u << 1 };
 
-static void hist_slot_put(struct hist_series *s, size_t slot, const struct hist_dev *d)
+static void history_slot_put(struct hist_series *s, size_t slot, const struct hist_dev *d)
 {
 	memcpy(&s->vals[slot * FIG_NHIST], d->v, sizeof d->v);
 	s->flags[slot] = (uint8_t)((d->valid ? HIST_F_VALID : 0) | (d->dip ? HIST_F_DIP : 0));
 }
 
-static void hist_slot_get(const struct hist_series *s, size_t slot, struct hist_dev *out)
+static void history_slot_get(const struct hist_series *s, size_t slot, struct hist_dev *out)
 {
 	memcpy(out->v, &s->vals[slot * FIG_NHIST], sizeof out->v);
 	out->valid = s->flags[slot] & HIST_F_VALID;
 	out->dip = s->flags[slot] & HIST_F_DIP;
 }
 
-static void hist_slot_clear(struct hist_series *s, size_t slot)
+static void history_slot_clear(struct hist_series *s, size_t slot)
 {
 	memset(&s->vals[slot * FIG_NHIST], 0, FIG_NHIST * sizeof *s->vals);
 	s->flags[slot] = 0;
@@ -297,7 +297,7 @@ static void history_store(struct history *h, struct hist_series *s, const struct
 {
 	if (s->last_frame + 1 != h->frames) {	/* not the usual: figures last frame too */
 		if (s->last_frame == h->frames) {	/* twice in one frame: the later wins */
-			hist_slot_put(s, h->slot_now, d);
+			history_slot_put(s, h->slot_now, d);
 			if (d->dip)
 				s->last_dip_frame = h->frames;
 			else if (s->last_dip_frame == h->frames)
@@ -308,9 +308,9 @@ static void history_store(struct history *h, struct hist_series *s, const struct
 		if (h->frames > h->cap && from < h->frames - h->cap + 1)
 			from = h->frames - h->cap + 1;
 		for (uint64_t k = from; k < h->frames; k++)
-			hist_slot_clear(s, history_slot(h, k));
+			history_slot_clear(s, history_slot(h, k));
 	}
-	hist_slot_put(s, h->slot_now, d);
+	history_slot_put(s, h->slot_now, d);
 	s->last_frame = h->frames;
 	if (d->dip)
 		s->last_dip_frame = h->frames;
@@ -358,8 +358,8 @@ static int history_merge_new(struct history *h, size_t nnew)
 			struct hist_series *dup = fresh[k];
 			if (dup->last_frame == h->frames) {	/* the newer figures win, as one by one */
 				struct hist_dev later;
-				hist_slot_get(dup, h->slot_now, &later);
-				hist_slot_put(fresh[kept - 1], h->slot_now, &later);
+				history_slot_get(dup, h->slot_now, &later);
+				history_slot_put(fresh[kept - 1], h->slot_now, &later);
 				/* both are new this frame: the later's mark is the one */
 				fresh[kept - 1]->last_dip_frame = dup->last_dip_frame;
 				h->nfresh--;	/* one series, counted twice */
@@ -514,7 +514,7 @@ bool history_dev(const struct history *h, const struct hist_series *s, size_t ag
 	uint64_t frame = h->frames - age;
 	if (frame > s->last_frame || frame < s->first_frame)
 		return false;	/* a hole not cleared yet, or before the device was known */
-	hist_slot_get(s, history_slot(h, frame), out);
+	history_slot_get(s, history_slot(h, frame), out);
 	return out->valid;
 }
 

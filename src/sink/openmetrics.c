@@ -1,14 +1,11 @@
 /*
  * openmetrics.c - one frame as an OpenMetrics (or Prometheus 0.0.4) text
- * exposition, to a stream or to a file replaced atomically (atomic_file.h
- * does the replacing the textfile collector needs).
+ * exposition, to a stream or to a file replaced atomically (atomic_file.h).
  *
- * Every metric is a row of a table: system
- * figures by their offset in struct snapshot, knobs by their index in
- * knob.h's table (whose help text they reuse), device counters and the
- * device figures of the last interval from the figure registry (figure.h).  Values are written as exact decimals from the integer
- * counters (ms / 1000 prints "12.345"), never through a double, so a
- * counter never loses precision or drifts by rounding.
+ * Every metric is a row of a table: system figures by offset in struct
+ * snapshot, knobs by index in knob.h's table, device figures from the
+ * registry (figure.h).  Values are exact decimals from the integer counters
+ * (ms / 1000 prints "12.345"), never through a double, so nothing drifts.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +33,7 @@ struct om_family {
 /* ---- value and text output --------------------------------------------- */
 
 /* v * mul / div as an exact decimal; div is 1 or a power of ten. */
-static void om_put_scaled(FILE *out, uint64_t v, uint64_t mul, uint64_t div)
+static void openmetrics_put_scaled(FILE *out, uint64_t v, uint64_t mul, uint64_t div)
 {
 	if (div > 1) {
 		int digits = 0;
@@ -53,7 +50,7 @@ static void om_put_scaled(FILE *out, uint64_t v, uint64_t mul, uint64_t div)
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one:
  * no overlong forms, no surrogates, nothing above U+10FFFF. */
-static size_t om_utf8_len(const unsigned char *s)
+static size_t openmetrics_utf8_len(const unsigned char *s)
 {
 	unsigned char c = s[0];
 	if (c < 0x80)
@@ -79,11 +76,11 @@ static size_t om_utf8_len(const unsigned char *s)
 	return n;
 }
 
-void om_put_label_value(FILE *out, const char *s)
+void openmetrics_put_label_value(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		size_t n = om_utf8_len(p);
+		size_t n = openmetrics_utf8_len(p);
 		if (n == 0) {
 			fputs("\xEF\xBF\xBD", out);	/* U+FFFD for the stray byte */
 			p++;
@@ -103,7 +100,7 @@ void om_put_label_value(FILE *out, const char *s)
 
 /* HELP text: backslash and newline escaped.  A double quote becomes ' :
  * OpenMetrics wants it escaped, and the 0.0.4 parser rejects \" in HELP. */
-static void om_put_help(FILE *out, const char *s)
+static void openmetrics_put_help(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\')
@@ -116,16 +113,16 @@ static void om_put_help(FILE *out, const char *s)
 }
 
 /* HELP, TYPE and UNIT of one family, as the dialect names them. */
-static void om_meta(FILE *out, const struct om_family *fam, const char *help_prefix,
-		    enum om_dialect dialect)
+static void openmetrics_meta(FILE *out, const struct om_family *fam, const char *help_prefix,
+			     enum om_dialect dialect)
 {
 	const char *suffix = "";
 	if (dialect == OM_DIALECT_PROMETHEUS && fam->type == OM_COUNTER)
 		suffix = "_total";
 	fprintf(out, "# HELP %s%s ", fam->name, suffix);
 	if (help_prefix)
-		om_put_help(out, help_prefix);
-	om_put_help(out, fam->help);
+		openmetrics_put_help(out, help_prefix);
+	openmetrics_put_help(out, fam->help);
 	fprintf(out, "\n# TYPE %s%s %s\n", fam->name, suffix,
 		fam->type == OM_COUNTER ? "counter" : "gauge");
 	if (fam->unit && dialect == OM_DIALECT_OPENMETRICS)
@@ -133,7 +130,7 @@ static void om_meta(FILE *out, const struct om_family *fam, const char *help_pre
 }
 
 /* The name a sample of fam carries. */
-static void om_sample_name(FILE *out, const struct om_family *fam)
+static void openmetrics_sample_name(FILE *out, const struct om_family *fam)
 {
 	fputs(fam->name, out);
 	if (fam->type == OM_COUNTER)
@@ -178,44 +175,44 @@ static const struct om_sys_metric om_sys_table[] = {
 };
 #define OM_NSYS (sizeof om_sys_table / sizeof om_sys_table[0])
 
-static void om_write_sys(FILE *out, const struct snapshot *s, enum om_dialect dialect)
+static void openmetrics_write_sys(FILE *out, const struct snapshot *s, enum om_dialect dialect)
 {
 	for (size_t i = 0; i < OM_NSYS; i++) {
 		const struct om_sys_metric *m = &om_sys_table[i];
 		uint64_t v;
 		memcpy(&v, (const char *)s + m->offset, sizeof v);
 		uint64_t mul = m->scale == OM_KIB ? 1024 : m->scale == OM_PAGES ? s->page_size : 1;
-		om_meta(out, &m->fam, NULL, dialect);
-		om_sample_name(out, &m->fam);
+		openmetrics_meta(out, &m->fam, NULL, dialect);
+		openmetrics_sample_name(out, &m->fam);
 		fputc(' ', out);
-		om_put_scaled(out, v, mul, 1);
+		openmetrics_put_scaled(out, v, mul, 1);
 		fputc('\n', out);
 	}
 }
 
 /* CLOCK_REALTIME of the sample: samples carry no timestamps (the textfile
  * collector refuses them), so staleness is judged from this gauge. */
-static void om_write_time(FILE *out, int64_t wall_ns, enum om_dialect dialect)
+static void openmetrics_write_time(FILE *out, int64_t wall_ns, enum om_dialect dialect)
 {
 	static const struct om_family fam = {
 		"wbtop_sample_timestamp_seconds", OM_GAUGE, "seconds",
 		"When wbtop took this sample, in seconds since the epoch."
 	};
-	om_meta(out, &fam, NULL, dialect);
+	openmetrics_meta(out, &fam, NULL, dialect);
 	uint64_t mag = wall_ns < 0 ? (uint64_t)0 - (uint64_t)wall_ns : (uint64_t)wall_ns;
 	fprintf(out, "%s %s", fam.name, wall_ns < 0 ? "-" : "");
-	om_put_scaled(out, mag, 1, 1000000000);
+	openmetrics_put_scaled(out, mag, 1, 1000000000);
 	fputc('\n', out);
 }
 
-static void om_write_sys_dip(FILE *out, bool dip, enum om_dialect dialect)
+static void openmetrics_write_sys_dip(FILE *out, bool dip, enum om_dialect dialect)
 {
 	static const struct om_family fam = {
 		"wbtop_write_dip", OM_GAUGE, NULL,
 		"1 when the system-wide write rate (vmstat bo) dipped in the last interval; "
 		"0 also before wbtop has the history to judge (see wbtop(1), DIPS)."
 	};
-	om_meta(out, &fam, NULL, dialect);
+	openmetrics_meta(out, &fam, NULL, dialect);
 	fprintf(out, "%s %d\n", fam.name, dip ? 1 : 0);
 }
 
@@ -244,7 +241,7 @@ _Static_assert(sizeof om_knob_table / sizeof om_knob_table[0] == KNOB_VM_COUNT,
 	       "one metric per vm knob");
 _Static_assert(SNAP_NKNOBS == KNOB_VM_COUNT, "snapshot knobs are the vm knob table");
 
-static void om_write_knobs(FILE *out, const struct snapshot *s, enum om_dialect dialect)
+static void openmetrics_write_knobs(FILE *out, const struct snapshot *s, enum om_dialect dialect)
 {
 	for (size_t i = 0; i < KNOB_VM_COUNT; i++) {
 		const struct om_knob_metric *m = &om_knob_table[i];
@@ -256,56 +253,56 @@ static void om_write_knobs(FILE *out, const struct snapshot *s, enum om_dialect 
 		fam.help = def->help;
 		char prefix[96];
 		snprintf(prefix, sizeof prefix, "%s (%s): ", def->name, m->note);
-		om_meta(out, &fam, prefix, dialect);
+		openmetrics_meta(out, &fam, prefix, dialect);
 		fprintf(out, "%s ", fam.name);
-		om_put_scaled(out, (uint64_t)v, 1, m->div);
+		openmetrics_put_scaled(out, (uint64_t)v, 1, m->div);
 		fputc('\n', out);
 	}
 }
 
 /* ---- devices ------------------------------------------------------------- */
 
-static void om_put_label(FILE *out, bool *first, const char *name, const char *value)
+static void openmetrics_put_label(FILE *out, bool *first, const char *name, const char *value)
 {
 	if (!value || !*value)
 		return;		/* an empty label is the same as none: leave it out */
 	fprintf(out, "%s%s=\"", *first ? "{" : ",", name);
-	om_put_label_value(out, value);
+	openmetrics_put_label_value(out, value);
 	fputc('"', out);
 	*first = false;
 }
 
 /* {device="sda",key="...",dm_name="...",md_name="...",mounts="..."}, and one more label
  * (name NULL: none). */
-static void om_put_dev_labels_and(FILE *out, const struct dev_counters *d, const char *name,
-				  const char *value)
+static void openmetrics_put_dev_labels_and(FILE *out, const struct dev_counters *d, const char *name,
+					   const char *value)
 {
 	const struct dev_ident *id = d->ident;
 	bool first = true;
-	om_put_label(out, &first, "device", d->name);
+	openmetrics_put_label(out, &first, "device", d->name);
 	if (id) {
-		om_put_label(out, &first, "key", id->key);
-		om_put_label(out, &first, "dm_name", id->dm_name);
-		om_put_label(out, &first, "md_name", id->md_name);
-		om_put_label(out, &first, "mounts", id->mounts);
+		openmetrics_put_label(out, &first, "key", id->key);
+		openmetrics_put_label(out, &first, "dm_name", id->dm_name);
+		openmetrics_put_label(out, &first, "md_name", id->md_name);
+		openmetrics_put_label(out, &first, "mounts", id->mounts);
 	}
 	if (name)
-		om_put_label(out, &first, name, value);
+		openmetrics_put_label(out, &first, name, value);
 	if (!first)
 		fputc('}', out);
 }
 
-static void om_put_dev_labels(FILE *out, const struct dev_counters *d)
+static void openmetrics_put_dev_labels(FILE *out, const struct dev_counters *d)
 {
-	om_put_dev_labels_and(out, d, NULL, NULL);
+	openmetrics_put_dev_labels_and(out, d, NULL, NULL);
 }
 
-static bool om_dev_kept(const struct om_options *o, const struct dev_counters *d)
+static bool openmetrics_dev_kept(const struct om_options *o, const struct dev_counters *d)
 {
 	return !o->keep_dev || o->keep_dev(d, o->keep_arg);
 }
 
-static struct om_family om_family_of(const struct fig_om *m)
+static struct om_family openmetrics_family_of(const struct fig_om *m)
 {
 	return (struct om_family){ m->name, m->type == FIG_OM_COUNTER ? OM_COUNTER : OM_GAUGE, m->unit,
 				   m->help };
@@ -314,7 +311,7 @@ static struct om_family om_family_of(const struct fig_om *m)
 /* The registry's figures of the last interval that have a family (gauges of
  * a rate, wareq-sz): a sample for each device with the figure, none before
  * the second sample. */
-static void om_write_dev_rates(FILE *out, const struct frame *f, const struct om_options *o)
+static void openmetrics_write_dev_rates(FILE *out, const struct frame *f, const struct om_options *o)
 {
 	const struct snapshot *s = f->cur;
 	const struct dev_rates *r = f->prev ? frame_dev_rates(f) : NULL;
@@ -322,13 +319,13 @@ static void om_write_dev_rates(FILE *out, const struct frame *f, const struct om
 		const struct fig_dev *fig = &fig_dev_table[k];
 		if (!fig->om.name)
 			continue;
-		struct om_family fam = om_family_of(&fig->om);
-		om_meta(out, &fam, NULL, o->dialect);
+		struct om_family fam = openmetrics_family_of(&fig->om);
+		openmetrics_meta(out, &fam, NULL, o->dialect);
 		for (size_t i = 0; r && i < s->ndev; i++) {
-			if (!fig_dev_available(fig, &r[i]) || !om_dev_kept(o, &s->dev[i]))
+			if (!fig_dev_available(fig, &r[i]) || !openmetrics_dev_kept(o, &s->dev[i]))
 				continue;
-			om_sample_name(out, &fam);
-			om_put_dev_labels(out, &s->dev[i]);
+			openmetrics_sample_name(out, &fam);
+			openmetrics_put_dev_labels(out, &s->dev[i]);
 			fprintf(out, " %.9g\n", fig_dev_value(fig, &r[i]) * fig->om.scale);
 		}
 	}
@@ -336,36 +333,36 @@ static void om_write_dev_rates(FILE *out, const struct frame *f, const struct om
 
 /* One family at a time, every device inside it: OpenMetrics forbids
  * interleaving the samples of two families. */
-static void om_write_devs(FILE *out, const struct frame *f, const struct om_options *o)
+static void openmetrics_write_devs(FILE *out, const struct frame *f, const struct om_options *o)
 {
 	const struct snapshot *s = f->cur;
 	for (size_t m = 0; m < fig_ndev_counter; m++) {
 		const struct fig_dev_counter *dm = &fig_dev_counter_table[m];
-		struct om_family fam = om_family_of(&dm->om);
-		om_meta(out, &fam, NULL, o->dialect);
+		struct om_family fam = openmetrics_family_of(&dm->om);
+		openmetrics_meta(out, &fam, NULL, o->dialect);
 		for (size_t i = 0; i < s->ndev; i++) {
 			const struct dev_counters *d = &s->dev[i];
-			if (d->nfields < dm->min_fields || !om_dev_kept(o, d))
+			if (d->nfields < dm->min_fields || !openmetrics_dev_kept(o, d))
 				continue;
-			om_sample_name(out, &fam);
-			om_put_dev_labels(out, d);
+			openmetrics_sample_name(out, &fam);
+			openmetrics_put_dev_labels(out, d);
 			fputc(' ', out);
-			om_put_scaled(out, d->f[dm->field], dm->mul, dm->div);
+			openmetrics_put_scaled(out, d->f[dm->field], dm->mul, dm->div);
 			fputc('\n', out);
 		}
 	}
-	om_write_dev_rates(out, f, o);
+	openmetrics_write_dev_rates(out, f, o);
 	static const struct om_family dip = {
 		"wbtop_device_write_dip", OM_GAUGE, NULL,
 		"1 when the device's write throughput dipped in the last interval; "
 		"0 also before wbtop has the history to judge."
 	};
-	om_meta(out, &dip, NULL, o->dialect);
+	openmetrics_meta(out, &dip, NULL, o->dialect);
 	for (size_t i = 0; i < s->ndev; i++) {
-		if (!om_dev_kept(o, &s->dev[i]))
+		if (!openmetrics_dev_kept(o, &s->dev[i]))
 			continue;
 		fputs(dip.name, out);
-		om_put_dev_labels(out, &s->dev[i]);
+		openmetrics_put_dev_labels(out, &s->dev[i]);
 		fprintf(out, " %d\n", f->dev_dip && f->dev_dip[i] ? 1 : 0);
 	}
 	static const struct om_family why = {
@@ -373,13 +370,13 @@ static void om_write_devs(FILE *out, const struct frame *f, const struct om_opti
 		"1, labelled with the cause, for each device whose write throughput dipped in the "
 		"last interval (see wbtop(1), DIPS); no sample for the others."
 	};
-	om_meta(out, &why, NULL, o->dialect);
+	openmetrics_meta(out, &why, NULL, o->dialect);
 	for (size_t i = 0; f->dev_dip && i < s->ndev; i++) {
-		if (!f->dev_dip[i] || !om_dev_kept(o, &s->dev[i]))
+		if (!f->dev_dip[i] || !openmetrics_dev_kept(o, &s->dev[i]))
 			continue;
 		fputs(why.name, out);
-		om_put_dev_labels_and(out, &s->dev[i], "cause",
-				      dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+		openmetrics_put_dev_labels_and(out, &s->dev[i], "cause",
+					       dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		fputs(" 1\n", out);
 	}
 }
@@ -390,7 +387,7 @@ static void om_write_devs(FILE *out, const struct frame *f, const struct om_opti
  * (labels cgroup="path", "ino N" when the sample has no path for it, and
  * ino="N"), when
  * the sample has cgroups: text of samples without them is as it was. */
-static void om_write_cgroups(FILE *out, const struct frame *f, const struct om_options *o)
+static void openmetrics_write_cgroups(FILE *out, const struct frame *f, const struct om_options *o)
 {
 	const struct snapshot *s = f->cur;
 	struct cgview v;
@@ -403,8 +400,8 @@ static void om_write_cgroups(FILE *out, const struct frame *f, const struct om_o
 		const struct fig_cg *fig = &fig_cg_table[k];
 		if (!fig->om.name)
 			continue;
-		struct om_family fam = om_family_of(&fig->om);
-		om_meta(out, &fam, NULL, o->dialect);
+		struct om_family fam = openmetrics_family_of(&fig->om);
+		openmetrics_meta(out, &fam, NULL, o->dialect);
 		for (size_t i = 0; i < v.n; i++) {
 			const struct cgview_row *r = &v.row[i];
 			if (!(r->have & 1u << k))
@@ -415,10 +412,11 @@ static void om_write_cgroups(FILE *out, const struct frame *f, const struct om_o
 			else
 				cgview_label(r, label, sizeof label);
 			snprintf(ino, sizeof ino, "%" PRIu64, r->ino);
-			om_sample_name(out, &fam);
+			openmetrics_sample_name(out, &fam);
 			bool first = true;
-			om_put_label(out, &first, "cgroup", label);
-			om_put_label(out, &first, "ino", ino);	/* a path made again is another cgroup */
+			openmetrics_put_label(out, &first, "cgroup", label);
+			/* a path made again is another cgroup */
+			openmetrics_put_label(out, &first, "ino", ino);
 			fprintf(out, "} %.9g\n", r->v[k] * fig->om.scale);
 		}
 	}
@@ -427,18 +425,18 @@ static void om_write_cgroups(FILE *out, const struct frame *f, const struct om_o
 
 /* ---- the exposition -------------------------------------------------------- */
 
-int om_write(FILE *out, const struct frame *f, const struct om_options *o)
+int openmetrics_write(FILE *out, const struct frame *f, const struct om_options *o)
 {
 	static const struct om_options defaults = { OM_DIALECT_OPENMETRICS, NULL, NULL };
 	if (!o)
 		o = &defaults;
 	errno = 0;
-	om_write_time(out, f->cur->wall_ns, o->dialect);
-	om_write_sys(out, f->cur, o->dialect);
-	om_write_sys_dip(out, f->sys_dip, o->dialect);
-	om_write_knobs(out, f->cur, o->dialect);
-	om_write_devs(out, f, o);
-	om_write_cgroups(out, f, o);
+	openmetrics_write_time(out, f->cur->wall_ns, o->dialect);
+	openmetrics_write_sys(out, f->cur, o->dialect);
+	openmetrics_write_sys_dip(out, f->sys_dip, o->dialect);
+	openmetrics_write_knobs(out, f->cur, o->dialect);
+	openmetrics_write_devs(out, f, o);
+	openmetrics_write_cgroups(out, f, o);
 	if (o->dialect == OM_DIALECT_OPENMETRICS)
 		fputs("# EOF\n", out);
 	if (fflush(out) == EOF || ferror(out))
@@ -446,9 +444,9 @@ int om_write(FILE *out, const struct frame *f, const struct om_options *o)
 	return 0;
 }
 
-int om_write_sample(FILE *out, const struct frame *f)
+int openmetrics_write_sample(FILE *out, const struct frame *f)
 {
-	return om_write(out, f, NULL);
+	return openmetrics_write(out, f, NULL);
 }
 
 /* ---- the -o file ----------------------------------------------------------- */
@@ -458,25 +456,25 @@ struct om_file_arg {
 	const struct om_options *o;
 };
 
-static int om_file_fill(FILE *out, const void *arg)
+static int openmetrics_file_fill(FILE *out, const void *arg)
 {
 	const struct om_file_arg *a = arg;
-	return om_write(out, a->f, a->o);
+	return openmetrics_write(out, a->f, a->o);
 }
 
-int om_write_file(const char *path, const struct frame *f, const struct om_options *o,
-		  char *err, size_t errlen)
+int openmetrics_write_file(const char *path, const struct frame *f, const struct om_options *o,
+			   char *err, size_t errlen)
 {
 	struct om_file_arg a = { f, o };
 	/* node_exporter usually runs as another user: 0666 less the umask,
 	 * whatever mode the old file had */
 	return atomic_file_write(path, ATOMIC_FILE_FOLLOW_LINK | ATOMIC_FILE_WRITE_SPECIAL, 0666,
-				 om_file_fill, &a, err, errlen);
+				 openmetrics_file_fill, &a, err, errlen);
 }
 
-int om_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen)
+int openmetrics_write_file_atomic(const char *path, const struct frame *f, char *err, size_t errlen)
 {
-	return om_write_file(path, f, NULL, err, errlen);
+	return openmetrics_write_file(path, f, NULL, err, errlen);
 }
 
 /* ---- the sink -------------------------------------------------------------- */
@@ -488,30 +486,30 @@ struct om_sink {
 };
 
 /* Every frame, the first too: counters need no baseline. */
-static int om_sink_frame(struct sink *s, const struct frame *f)
+static int openmetrics_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct om_sink *os = s->impl;
 	if (!os->out) {
-		int rc = om_write_file(os->out_name, f, &os->o, s->errmsg, sizeof s->errmsg);
+		int rc = openmetrics_write_file(os->out_name, f, &os->o, s->errmsg, sizeof s->errmsg);
 		return rc == -EPIPE ? -EIO : rc;	/* a file, not a reader that left */
 	}
-	int rc = om_write(os->out, f, &os->o);
+	int rc = openmetrics_write(os->out, f, &os->o);
 	if (rc < 0)
 		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", os->out_name, strerror(-rc));
 	return rc;
 }
 
-static int om_sink_close(struct sink *s)
+static int openmetrics_sink_close(struct sink *s)
 {
 	free(s->impl);
 	return 0;
 }
 
 static const struct sink_ops om_sink_ops = {
-	.kind = "openmetrics", .frame = om_sink_frame, .close = om_sink_close,
+	.kind = "openmetrics", .frame = openmetrics_sink_frame, .close = openmetrics_sink_close,
 };
 
-struct sink *om_sink_new(FILE *out, const char *name, const struct om_options *o)
+struct sink *openmetrics_sink_new(FILE *out, const char *name, const struct om_options *o)
 {
 	static const struct om_options defaults = { OM_DIALECT_OPENMETRICS, NULL, NULL };
 	struct om_sink *os = calloc(1, sizeof *os);

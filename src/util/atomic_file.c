@@ -1,12 +1,9 @@
 /*
  * atomic_file.c - replace a file atomically: temporary file beside it,
- * fsync, rename, fsync of the directory (atomic_file.h).
- *
- * What it is not: a writer of any format; the caller's fill callback writes
- * the contents.  It was two copies, in openmetrics.c and settings.c; the
- * flags keep what each of them did (openmetrics: follow a symlink, write a
- * FIFO or device directly, always 0666 less the umask; settings: keep the
- * mode of the file it replaces).
+ * fsync, rename, fsync of the directory (atomic_file.h).  It writes no
+ * format: the caller's fill callback does.  The flags keep what its two
+ * users did (openmetrics: follow a symlink, write a FIFO or device directly,
+ * 0666 less the umask; settings: keep the mode of the file it replaces).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -85,7 +85,7 @@ static char *cmp_text(const char *const *a, size_t na, const char *const *b, siz
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = compare_runs(a, na, b, nb, o, f, err, errlen);
+	*rc = compare_sets_runs(a, na, b, nb, o, f, err, errlen);
 	fclose(f);
 	return buf;
 }

@@ -83,7 +83,7 @@ static char *render(const struct frame *f, const struct om_options *o)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(out);
-	ck_assert_int_eq(om_write(out, f, o), 0);
+	ck_assert_int_eq(openmetrics_write(out, f, o), 0);
 	fclose(out);
 	return buf;
 }
@@ -303,7 +303,7 @@ START_TEST(test_om_label_escape)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	om_put_label_value(out, label_cases[_i].in);
+	openmetrics_put_label_value(out, label_cases[_i].in);
 	fclose(out);
 	ck_assert_str_eq(buf, label_cases[_i].out);
 	free(buf);
@@ -317,7 +317,7 @@ START_TEST(test_om_write_error)
 	FILE *full = fopen("/dev/full", "w");
 	if (!full)
 		return;		/* no /dev/full in this sandbox */
-	ck_assert_int_eq(om_write_sample(full, &x.frame), -ENOSPC);
+	ck_assert_int_eq(openmetrics_write_sample(full, &x.frame), -ENOSPC);
 	fclose(full);
 }
 END_TEST
@@ -344,9 +344,9 @@ START_TEST(test_om_file_atomic)
 	char path[256], err[512] = "";
 	snprintf(path, sizeof path, "%s/wbtop.prom", dir);
 	mode_t old = umask(022);
-	ck_assert_int_eq(om_write_file_atomic(path, &x.frame, err, sizeof err), 0);
+	ck_assert_int_eq(openmetrics_write_file_atomic(path, &x.frame, err, sizeof err), 0);
 	x.snap.sys.dirty_kb = 1;	/* a second write replaces the first */
-	ck_assert_int_eq(om_write_file_atomic(path, &x.frame, err, sizeof err), 0);
+	ck_assert_int_eq(openmetrics_write_file_atomic(path, &x.frame, err, sizeof err), 0);
 	umask(old);
 
 	struct stat st;
@@ -377,13 +377,13 @@ START_TEST(test_om_file_errors)
 	char path[256], err[512] = "";
 
 	snprintf(path, sizeof path, "%s/missing/wbtop.prom", dir);
-	ck_assert_int_eq(om_write_file_atomic(path, &x.frame, err, sizeof err), -ENOENT);
+	ck_assert_int_eq(openmetrics_write_file_atomic(path, &x.frame, err, sizeof err), -ENOENT);
 	ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, ": No such file"), "err: %s", err);
 
 	/* the target is a directory: rename fails, the temporary file goes */
 	snprintf(path, sizeof path, "%s/adir", dir);
 	ck_assert_int_eq(mkdir(path, 0755), 0);
-	ck_assert_int_lt(om_write_file_atomic(path, &x.frame, err, sizeof err), 0);
+	ck_assert_int_lt(openmetrics_write_file_atomic(path, &x.frame, err, sizeof err), 0);
 	ck_assert_msg(strncmp(err, path, strlen(path)) == 0, "err: %s", err);
 	ck_assert_int_eq(count_entries(dir), 1);
 	rmdir(path);
@@ -402,7 +402,7 @@ START_TEST(test_om_file_symlink_and_device)
 	snprintf(target, sizeof target, "%s/real.prom", dir);
 	snprintf(link, sizeof link, "%s/link.prom", dir);
 	ck_assert_int_eq(symlink("real.prom", link), 0);
-	ck_assert_int_eq(om_write_file_atomic(link, &x.frame, err, sizeof err), 0);
+	ck_assert_int_eq(openmetrics_write_file_atomic(link, &x.frame, err, sizeof err), 0);
 	struct stat st;
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
@@ -410,7 +410,7 @@ START_TEST(test_om_file_symlink_and_device)
 	ck_assert(S_ISREG(st.st_mode) && st.st_size > 1000);
 	ck_assert_int_eq(count_entries(dir), 2);
 
-	ck_assert_int_eq(om_write_file_atomic("/dev/null", &x.frame, err, sizeof err), 0);
+	ck_assert_int_eq(openmetrics_write_file_atomic("/dev/null", &x.frame, err, sizeof err), 0);
 	ck_assert_int_eq(stat("/dev/null", &st), 0);
 	ck_assert(S_ISCHR(st.st_mode));
 	unlink(link);

@@ -90,7 +90,7 @@ static struct sink *make_json(FILE *out)
 
 static struct sink *make_om(FILE *out)
 {
-	return om_sink_new(out, "the test", NULL);
+	return openmetrics_sink_new(out, "the test", NULL);
 }
 
 START_TEST(test_outputs_skip_the_baseline)
