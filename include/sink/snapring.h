@@ -1,23 +1,10 @@
 /*
- * snapring.h - the last samples as raw snapshots, kept in memory so the
- * screen can save what it has shown to a recording after the fact (the
- * "save history" key: a dip seen live can be kept).
+ * snapring.h - the last samples as raw snapshots, kept in memory so the screen
+ * can save what it showed to a recording after the fact ("save history").
  *
- * A ring of at most max_samples snapshots (devices and system counters;
- * processes are not kept, recordings do not hold them), each with the dip
- * marks of its interval.  Memory is bounded twice: by the number of
- * samples, and by the device rows all kept samples hold together
- * (max_dev_rows); with many devices the ring keeps fewer samples rather
- * than growing without bound, and says so (snapring_capped).  No cap on
- * devices per sample.
- *
- * The devices' identities are copied into an identity table the ring owns:
- * a live source frees the identity of a vanished device two samples later,
- * and the ring outlives that.  Slots are reused in steady state: pushing
- * allocates only when a sample has more devices than the slot held before.
- *
- * It reads no file (but for the identity table's mountinfo handle), no
- * clock, no curses; it is not the recorder (rec.h writes what it returns).
+ * Bounded by samples and by device rows (it keeps fewer samples rather than
+ * grow, and says so); it owns copies of the identities.  Reads no file, no
+ * clock, no curses; rec.h writes what it returns.
  */
 #ifndef WBTOP_SNAPRING_H
 #define WBTOP_SNAPRING_H
