@@ -1,7 +1,9 @@
 # Helpers of the process-table tests (t_procs_*.sh); source after $E2E_LIB.
 
 # The number of process tables (-P) in FILE so far.
-procs_tables() { grep -c '^procs [0-9]* tasks:' "$1" 2>/dev/null || true; }
+# (0 before FILE exists: the shell that starts wbtop in the background may not have
+# opened it yet on a loaded machine)
+procs_tables() { _c=$(grep -c '^procs [0-9]* tasks:' "$1" 2>/dev/null); echo "${_c:-0}"; }
 
 # Wait until FILE holds N process tables: each comes one interval after the
 # one before, so this waits for what wbtop sampled, not for a time.  PID is
