@@ -77,8 +77,8 @@ struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
 	p->cur = p->prev = -1;
 	for (int i = 0; i < 3; i++)
 		snapshot_init(&p->snap[i]);
-	p->sys_det = dip_series_new(dip);
-	p->dev_det = dip_group_new(dip);
+	p->sys_det = detect_series_new(dip);
+	p->dev_det = detect_group_new(dip);
 	if (!p->sys_det || !p->dev_det) {
 		pipeline_free(p);
 		return NULL;
@@ -92,8 +92,8 @@ void pipeline_free(struct pipeline *p)
 		return;
 	for (int i = 0; i < 3; i++)
 		snapshot_free(&p->snap[i]);
-	dip_series_free(p->sys_det);
-	dip_group_free(p->dev_det);
+	detect_series_free(p->sys_det);
+	detect_group_free(p->dev_det);
 	for (int i = 0; i < 2; i++) {
 		struct frame_derived *d = &p->derived[i];
 		free(d->prev_of);
@@ -128,10 +128,10 @@ void pipeline_need(struct pipeline *p, unsigned needs)
 void pipeline_restart(struct pipeline *p)
 {
 	p->have_prev = false;
-	dip_series_free(p->sys_det);
-	dip_group_free(p->dev_det);
-	p->sys_det = dip_series_new(&p->dip);
-	p->dev_det = dip_group_new(&p->dip);
+	detect_series_free(p->sys_det);
+	detect_group_free(p->dev_det);
+	p->sys_det = detect_series_new(&p->dip);
+	p->dev_det = detect_group_new(&p->dip);
 }
 
 static int pipeline_grow(struct pipeline *p, struct frame_derived *d, size_t n)
@@ -172,9 +172,9 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 {
 	const struct snapshot *cur = f->cur;
 	bool briefs = p->needs & PIPELINE_NEED_BRIEFS;
-	dip_series_set_interval(p->sys_det, f->sys.dt_s);
-	dip_group_set_interval(p->dev_det, f->sys.dt_s);
-	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
+	detect_series_set_interval(p->sys_det, f->sys.dt_s);
+	detect_group_set_interval(p->dev_det, f->sys.dt_s);
+	f->sys_dip = detect_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *dev = &cur->dev[i];
@@ -197,7 +197,7 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 		memset(d->dips, 0, cur->ndev * sizeof *d->dips);
 		return;
 	}
-	f->interval_dip = dip_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
+	f->interval_dip = detect_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
 					      cur->ndev, d->dips);
 }
 

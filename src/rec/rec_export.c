@@ -384,7 +384,7 @@ static int rec_export_walk_open(struct rec_walk *w, const char *path, const char
 	if (!(w->src = rec_replay_open(path, false, err, errlen)))
 		return -EINVAL;
 	struct dip_params def;
-	dip_params_default(&def);
+	detect_params_default(&def);
 	w->pipe = pipeline_new(w->src, dip ? dip : &def, pipeline_marks_rule(dip != NULL));
 	if (!w->pipe) {
 		rec_db_set_err(err, errlen, "out of memory");

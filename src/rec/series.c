@@ -226,7 +226,7 @@ static int series_meta(struct series *s, const char *path, char *err, size_t err
 static int series_walk(struct series *s, struct source *src, char *err, size_t errlen)
 {
 	struct dip_params dip;
-	dip_params_default(&dip);
+	detect_params_default(&dip);
 	struct pipeline *p = pipeline_new(src, &dip, pipeline_marks_rule(false));
 	struct rec_idmap of_id = { 0 };
 	int r = p ? 0 : -ENOMEM;

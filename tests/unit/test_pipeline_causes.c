@@ -97,7 +97,7 @@ static void run_to_event(struct pipeline *p, bool dips[CNDEV], uint8_t causes[CN
 START_TEST(test_judged_causes)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct cscript sc = { 0, false, false };
 	struct source src = { &cscript_ops, &sc, "" };
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
@@ -115,7 +115,7 @@ END_TEST
 START_TEST(test_recorded_causes)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	bool dips[CNDEV];
 	uint8_t causes[CNDEV];
 	/* kept as recorded: device 4's mark and its cause, though its figures say nothing */
@@ -190,7 +190,7 @@ static const struct source_ops kscript_ops = { .kind = "script", .next = kscript
 static void run_knob(bool dirtied, uint8_t causes[KHELD])
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct kscript sc = { 0, dirtied };
 	struct source src = { &kscript_ops, &sc, "" };
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
@@ -348,7 +348,7 @@ static const struct source_ops chscript_ops = { .kind = "script", .next = chscri
 START_TEST(test_causes_with_churn_unchanged)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	static struct chscript sc;
 	memset(&sc, 0, sizeof sc);
 	sc.rng = 2024;
