@@ -251,7 +251,7 @@ static int pipeline_wchan_throttled(const struct snapshot *cur)
 static void pipeline_sys_evidence(const struct pipeline *p, const struct frame *f,
 				  struct dip_evidence *e)
 {
-	dip_evidence_init(e);
+	cause_evidence_init(e);
 	e->knob_changed = p->knob_step && p->step - p->knob_step <= 1;
 	if (f->sys.status == RATE_OK) {
 		e->dirty_kb = (double)f->sys.dirty_kb;
@@ -314,7 +314,7 @@ static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const str
 		if (dev)
 			now[i] = was[dev - prev->dev];
 		else
-			dip_cause_base_init(&now[i]);
+			cause_base_init(&now[i]);
 	}
 	p->cur_usual = 1 - p->cur_usual;
 	return now;
@@ -361,8 +361,8 @@ static uint8_t pipeline_dev_cause(const struct dip_evidence *sys, const struct d
 		e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
 	/* the system's pages are not this device's */
 	e.dirtied_kbps = e.written_kbps = -1.0;
-	dip_evidence_dev(&e, r);
-	return (uint8_t)dip_cause_of(&e, b);
+	cause_evidence_dev(&e, r);
+	return (uint8_t)cause_of(&e, b);
 }
 
 /* The system line's cause, and whether the next interval's is held by a knob. */
@@ -375,7 +375,7 @@ static void pipeline_sys_cause(struct pipeline *p, struct frame *f, const struct
 	} else if (f->sys_dip) {
 		struct dip_evidence e = *sys;
 		e.throttled_exact = pipeline_sys_throttled(f);
-		f->sys_cause = (uint8_t)dip_cause_of(&e, NULL);
+		f->sys_cause = (uint8_t)cause_of(&e, NULL);
 	}
 	p->sys_knob_held = f->sys_dip && f->sys_cause == DIP_CAUSE_KNOB;
 }
@@ -402,10 +402,10 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 		bool knob_held = b->knob_held;
 		b->knob_held = false;
 		if (!d->dips[i]) {
-			if (prev && dip_cause_base_due(b, p->step, i)) {
+			if (prev && cause_base_due(b, p->step, i)) {
 				const struct dev_rates *r = pipeline_usual_rates(p, f, i, &dirtied);
 				if (r && r->status == RATE_OK)
-					dip_cause_base_learn_dev(b, r);
+					cause_base_learn_dev(b, r);
 			}
 		} else if (rec_causes) {
 			d->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;

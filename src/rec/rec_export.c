@@ -331,7 +331,7 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 	}
 	fprintf(out, ",%d,%zu,", m->sys_dip, m->nevents);
 	if (m->sys_dip)	/* a mark's cause; empty without one */
-		rec_export_csv_str(out, dip_cause_name(m->sys_cause));
+		rec_export_csv_str(out, cause_name(m->sys_cause));
 	for (size_t b = 0; b < c->nkeys; b++)
 		c->dev_of_col[b] = SIZE_MAX;
 	for (size_t i = 0; ids && i < cur->ndev; i++) {
@@ -360,7 +360,7 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 			fputc(dip ? '1' : '0', out);
 		fputc(',', out);
 		if (dip)
-			rec_export_csv_str(out, dip_cause_name(m->dev_causes ? m->dev_causes[i] : 0));
+			rec_export_csv_str(out, cause_name(m->dev_causes ? m->dev_causes[i] : 0));
 	}
 }
 

@@ -743,13 +743,13 @@ static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id, const cha
 
 static int rec_writer_dips(struct rec_writer *w, const struct rec_sample *v)
 {
-	int rc = v->sys_dip ? rec_writer_dip(w, NULL, v->dev_causes ? dip_cause_name(v->sys_cause)
+	int rc = v->sys_dip ? rec_writer_dip(w, NULL, v->dev_causes ? cause_name(v->sys_cause)
 								      : NULL)
 			    : SQLITE_OK;
 	for (size_t i = 0; v->dev_dips && i < w->n && rc == SQLITE_OK; i++)
 		if (v->dev_dips[i])
 			rc = rec_writer_dip(w, &w->dev[i].id,
-					    v->dev_causes ? dip_cause_name(v->dev_causes[i]) : NULL);
+					    v->dev_causes ? cause_name(v->dev_causes[i]) : NULL);
 	return rc;
 }
 

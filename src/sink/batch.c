@@ -437,11 +437,11 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 	}
 	/* the causes after the table, so that the marked lines stay as the traces mark them */
 	if (sys_dip)
-		fprintf(out, "# dip bo: %s\n", dip_cause_name(sys_cause));
+		fprintf(out, "# dip bo: %s\n", cause_name(sys_cause));
 	for (size_t i = 0; dev_dip && i < cur->ndev; i++)
 		if (dev_dip[i] && batch_dev_selected(b, &cur->dev[i]))
 			fprintf(out, "# dip %s: %s\n", cur->dev[i].name,
-				dip_cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
+				cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
 	batch_loop(b, cur, sys, dev, dev_dip);
 	batch_cgroups(b, cur, sys->dt_s);
 	fputc('\n', out);

@@ -115,7 +115,7 @@ static void jsonl_cause(FILE *out, const char *key, bool dip, uint8_t cause)
 {
 	fprintf(out, ",\"%s\":", key);
 	if (dip)
-		jsonl_str(out, dip_cause_name(cause));
+		jsonl_str(out, cause_name(cause));
 	else
 		fputs("null", out);
 }

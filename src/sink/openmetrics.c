@@ -379,7 +379,7 @@ static void om_write_devs(FILE *out, const struct frame *f, const struct om_opti
 			continue;
 		fputs(why.name, out);
 		om_put_dev_labels_and(out, &s->dev[i], "cause",
-				      dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+				      cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		fputs(" 1\n", out);
 	}
 }

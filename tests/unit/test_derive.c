@@ -576,10 +576,10 @@ START_TEST(test_cause_figures_are_derive_dev)
 		struct dip_evidence ef, ec;
 		memset(&ef, 0, sizeof ef);	/* the padding too, for the memcmp */
 		memset(&ec, 0, sizeof ec);
-		dip_evidence_init(&ef);
-		dip_evidence_init(&ec);
-		dip_evidence_dev(&ef, &full);
-		dip_evidence_dev(&ec, &cause);
+		cause_evidence_init(&ef);
+		cause_evidence_init(&ec);
+		cause_evidence_dev(&ef, &full);
+		cause_evidence_dev(&ec, &cause);
 		ck_assert_msg(memcmp(&ef, &ec, sizeof ef) == 0, "case %d kind %u: evidence differs", k, kind);
 		nok += full.status == RATE_OK;
 	}

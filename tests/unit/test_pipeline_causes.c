@@ -106,8 +106,8 @@ START_TEST(test_judged_causes)
 	uint8_t causes[CNDEV];
 	run_to_event(p, dips, causes);
 	ck_assert(dips[1] && dips[2] && !dips[0] && !dips[3]);
-	ck_assert_str_eq(dip_cause_name(causes[1]), "writers stopped");
-	ck_assert_str_eq(dip_cause_name(causes[2]), "device slowed");
+	ck_assert_str_eq(cause_name(causes[1]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[2]), "device slowed");
 	pipeline_free(p);
 }
 END_TEST
@@ -124,7 +124,7 @@ START_TEST(test_recorded_causes)
 	struct pipeline *p = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
 	run_to_event(p, dips, causes);
 	ck_assert(dips[4] && !dips[1]);
-	ck_assert_str_eq(dip_cause_name(causes[4]), "flushes");
+	ck_assert_str_eq(cause_name(causes[4]), "flushes");
 	pipeline_free(p);
 	/* recorded marks without causes: judged from the figures, which show nothing unusual */
 	struct cscript bare = { 0, true, false };
@@ -132,7 +132,7 @@ START_TEST(test_recorded_causes)
 	p = pipeline_new(&b, &dp, PIPELINE_MARKS_RECORDED);
 	run_to_event(p, dips, causes);
 	ck_assert(dips[4]);
-	ck_assert_str_eq(dip_cause_name(causes[4]), "unknown");
+	ck_assert_str_eq(cause_name(causes[4]), "unknown");
 	pipeline_free(p);
 	/* --dip given: the detector's marks, and causes judged for them */
 	struct cscript judged = { 0, true, true };
@@ -140,7 +140,7 @@ START_TEST(test_recorded_causes)
 	p = pipeline_new(&c, &dp, PIPELINE_MARKS_JUDGED);
 	run_to_event(p, dips, causes);
 	ck_assert(dips[1] && !dips[4]);
-	ck_assert_str_eq(dip_cause_name(causes[1]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[1]), "writers stopped");
 	pipeline_free(p);
 }
 END_TEST
@@ -216,12 +216,12 @@ START_TEST(test_knob_held)
 	run_knob(true, causes);
 	for (int k = 0; k < KHELD; k++)
 		ck_assert_msg(causes[k] == DIP_CAUSE_KNOB, "held step %d: %s", k,
-			      dip_cause_name(causes[k]));
+			      cause_name(causes[k]));
 	run_knob(false, causes);
-	ck_assert_str_eq(dip_cause_name(causes[0]), "knob change");
-	ck_assert_str_eq(dip_cause_name(causes[1]), "knob change");
-	ck_assert_str_eq(dip_cause_name(causes[2]), "writers stopped");
-	ck_assert_str_eq(dip_cause_name(causes[3]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[0]), "knob change");
+	ck_assert_str_eq(cause_name(causes[1]), "knob change");
+	ck_assert_str_eq(cause_name(causes[2]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[3]), "writers stopped");
 }
 END_TEST
 
@@ -230,9 +230,9 @@ END_TEST
 START_TEST(test_cause_names_round_trip)
 {
 	for (unsigned c = 0; c < DIP_NCAUSES; c++)
-		ck_assert_uint_eq(dip_cause_by_name(dip_cause_name((enum dip_cause)c)), c);
-	ck_assert_uint_eq(dip_cause_by_name("a cause from the future"), DIP_CAUSE_UNKNOWN);
-	ck_assert_uint_eq(dip_cause_by_name(NULL), DIP_CAUSE_UNKNOWN);
+		ck_assert_uint_eq(cause_by_name(cause_name((enum dip_cause)c)), c);
+	ck_assert_uint_eq(cause_by_name("a cause from the future"), DIP_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(cause_by_name(NULL), DIP_CAUSE_UNKNOWN);
 }
 END_TEST
 
@@ -380,7 +380,7 @@ START_TEST(test_causes_with_churn_unchanged)
 	};
 	for (unsigned c = 0; c < DIP_NCAUSES; c++)
 		ck_assert_msg(by_cause[c] == want[c], "%s: %u marks, not %u",
-			      dip_cause_name((enum dip_cause)c), by_cause[c], want[c]);
+			      cause_name((enum dip_cause)c), by_cause[c], want[c]);
 	ck_assert_uint_eq(h, 0xc086c41e1f11756bull);
 	pipeline_free(p);
 }
