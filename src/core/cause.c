@@ -257,12 +257,12 @@ enum dip_cause cause_by_name(const char *name)
 void cause_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)
 {
 	/* through the registry: a figure the device lacks (flushes) stays unknown */
-	fig_dev_get(FIG_DEV_W_S, r, &e->w_s);
-	fig_dev_get(FIG_DEV_AQU_SZ, r, &e->aqu_sz);
-	fig_dev_get(FIG_DEV_W_AWAIT_MS, r, &e->w_await_ms);
-	fig_dev_get(FIG_DEV_F_S, r, &e->f_s);
-	fig_dev_get(FIG_DEV_F_AWAIT_MS, r, &e->f_await_ms);
-	fig_dev_get(FIG_DEV_WKB_S, r, &e->w_kbps);
-	fig_dev_get(FIG_DEV_WB_DIRTIED_KB_S, r, &e->dirtied_kbps);
-	fig_dev_get(FIG_DEV_WB_WRITTEN_KB_S, r, &e->written_kbps);
+	figure_dev_get(FIG_DEV_W_S, r, &e->w_s);
+	figure_dev_get(FIG_DEV_AQU_SZ, r, &e->aqu_sz);
+	figure_dev_get(FIG_DEV_W_AWAIT_MS, r, &e->w_await_ms);
+	figure_dev_get(FIG_DEV_F_S, r, &e->f_s);
+	figure_dev_get(FIG_DEV_F_AWAIT_MS, r, &e->f_await_ms);
+	figure_dev_get(FIG_DEV_WKB_S, r, &e->w_kbps);
+	figure_dev_get(FIG_DEV_WB_DIRTIED_KB_S, r, &e->dirtied_kbps);
+	figure_dev_get(FIG_DEV_WB_WRITTEN_KB_S, r, &e->written_kbps);
 }

@@ -17,7 +17,7 @@
 /* ---- formulas -------------------------------------------------------------- */
 
 /* Reads and writes together, weighted by I/Os: the old iostat await. */
-static double fig_f_await_ms(const struct dev_rates *r)
+static double figure_f_await_ms(const struct dev_rates *r)
 {
 	double ios = r->r_s + r->w_s;
 	return ios > 0 ? (r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios : 0.0;
@@ -25,7 +25,7 @@ static double fig_f_await_ms(const struct dev_rates *r)
 
 /* iostat -x wareq-sz: KiB written per write completed (0 with no writes, as
  * iostat prints it); the same interval's kB and I/Os, so dt cancels. */
-static double fig_f_wareq_kb(const struct dev_rates *r)
+static double figure_f_wareq_kb(const struct dev_rates *r)
 {
 	return r->w_s > 0 ? r->wkb_s / r->w_s : 0.0;
 }
@@ -75,7 +75,7 @@ const struct fig_dev fig_dev_table[] = {
 	[FIG_DEV_F_AWAIT_MS] = { "f_await_ms", "f_await", "average time a cache flush took", "ms", 7, 2, FIG_NEED_FLUSH, ALL,
 	  FIG_SORT_DESC, -1, RATE(f_await_ms), SCR("f_await", 8, 1, 5, 13, 0, 1), NO_OM },
 	[FIG_DEV_WAREQ_KB] = { "wareq_kb", "wareq-sz", "average size of the writes completed", "KiB", 8, 2, 0, ALL,
-	  FIG_SORT_DESC, -1, FORMULA(fig_f_wareq_kb), SCR("wareq-sz", 9, 1, 8, 16, 0, 1),
+	  FIG_SORT_DESC, -1, FORMULA(figure_f_wareq_kb), SCR("wareq-sz", 9, 1, 8, 16, 0, 1),
 	  { "wbtop_device_write_request_size_bytes", FIG_OM_GAUGE, "bytes",
 	    "Average size of the writes completed in the last interval (iostat -x wareq-sz * 1024); "
 	    "no sample before the second one.", 1024 } },
@@ -113,7 +113,7 @@ const struct fig_dev fig_dev_table[] = {
 	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_PAUSES), NO_SCR,
 	  NO_OM },
 	[FIG_DEV_AWAIT_MS] = { "await_ms", "await", "average time a read or write took, weighted by I/Os (old iostat)",
-	  "ms", 7, 2, 0, FIG_IN_HISTORY | FIG_IN_BRIEF, FIG_SORT_DESC, FIG_HIST_AWAIT_MS, FORMULA(fig_f_await_ms),
+	  "ms", 7, 2, 0, FIG_IN_HISTORY | FIG_IN_BRIEF, FIG_SORT_DESC, FIG_HIST_AWAIT_MS, FORMULA(figure_f_await_ms),
 	  SCR("await", 7, 1, 0, 7, 'T', 1), NO_OM },
 };
 const size_t fig_ndev = sizeof fig_dev_table / sizeof fig_dev_table[0];
@@ -231,7 +231,7 @@ const size_t fig_nsys = sizeof fig_sys_table / sizeof fig_sys_table[0];
 
 /* Put item, at place pos, into out[0..*n) kept in place order (pos_of[]: the
  * places of out[]): an insertion sort of a few rows, once per screen. */
-static void fig_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, const void *item, uint8_t pos)
+static void figure_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, const void *item, uint8_t pos)
 {
 	size_t at = (*n)++;
 	while (at > 0 && pos_of[at - 1] > pos) {
@@ -245,7 +245,7 @@ static void fig_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, cons
 
 /* ---- process figures --------------------------------------------------------- */
 
-static enum fig_proc_have fig_p_text(char *buf, size_t len, const char *text)
+static enum fig_proc_have figure_p_text(char *buf, size_t len, const char *text)
 {
 	if (!text || !text[0])
 		return FIG_PROC_NONE;
@@ -253,7 +253,7 @@ static enum fig_proc_have fig_p_text(char *buf, size_t len, const char *text)
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_kbps(const struct proc_row *r, double kbps, double *v)
+static enum fig_proc_have figure_p_kbps(const struct proc_row *r, double kbps, double *v)
 {
 	if (r->io_hidden)
 		return FIG_PROC_HIDDEN;
@@ -263,35 +263,35 @@ static enum fig_proc_have fig_p_kbps(const struct proc_row *r, double kbps, doub
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_pid(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_pid(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	if (r->kind == PROCS_KIND_OTHER)
-		return fig_p_text(b, n, "-");
+		return figure_p_text(b, n, "-");
 	snprintf(b, n, "%" PRId32, r->pid);
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_state(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_state(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	snprintf(b, n, "%c", r->state ? r->state : '?');
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_write(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_write(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
-	return fig_p_kbps(r, r->write_kbps, v);
+	return figure_p_kbps(r, r->write_kbps, v);
 }
 
-static enum fig_proc_have fig_p_cancel(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_cancel(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
-	return fig_p_kbps(r, r->cancelled_kbps, v);
+	return figure_p_kbps(r, r->cancelled_kbps, v);
 }
 
-static enum fig_proc_have fig_p_share(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_share(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (r->status != RATE_OK || r->io_hidden || r->share_pct < 0)
@@ -300,7 +300,7 @@ static enum fig_proc_have fig_p_share(const struct proc_row *r, double *v, char 
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_cpu(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_cpu(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (r->status != RATE_OK || r->exited || r->kind == PROCS_KIND_OTHER)
@@ -309,38 +309,38 @@ static enum fig_proc_have fig_p_cpu(const struct proc_row *r, double *v, char *b
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_kind(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_kind(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, procs_kind_name(r->kind));
+	return figure_p_text(b, n, procs_kind_name(r->kind));
 }
 
-static enum fig_proc_have fig_p_dev(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_dev(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : r->dev);
+	return figure_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : r->dev);
 }
 
 /* "yes", or "?" when the task is in D state but will not say where. */
-static enum fig_proc_have fig_p_thr(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_thr(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : NULL);
+	return figure_p_text(b, n, r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : NULL);
 }
 
-static enum fig_proc_have fig_p_wait(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_wait(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->wait == PROCS_WAIT_NONE ? NULL : procs_wait_name(r->wait));
+	return figure_p_text(b, n, r->wait == PROCS_WAIT_NONE ? NULL : procs_wait_name(r->wait));
 }
 
-static enum fig_proc_have fig_p_wchan(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_wchan(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->wchan);
+	return figure_p_text(b, n, r->wchan);
 }
 
-static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_comm(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	/* the last column: even empty, it is the name */
@@ -348,7 +348,7 @@ static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_paused(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_paused(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (!r->traced)
@@ -357,7 +357,7 @@ static enum fig_proc_have fig_p_paused(const struct proc_row *r, double *v, char
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_pauses(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_pauses(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (!r->traced)
@@ -366,7 +366,7 @@ static enum fig_proc_have fig_p_pauses(const struct proc_row *r, double *v, char
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_ratelimit(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_ratelimit(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (!r->traced || r->ratelimit_kbps < 0)
@@ -375,7 +375,7 @@ static enum fig_proc_have fig_p_ratelimit(const struct proc_row *r, double *v, c
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_held(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_held(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	if (!r->has_bdi)
@@ -387,81 +387,81 @@ static enum fig_proc_have fig_p_held(const struct proc_row *r, double *v, char *
 #define PSCR(t, w, left, level, pos) { t, w, left, level, pos }
 #define NO_PSCR { NULL, 0, false, 0, 0 }
 const struct fig_proc fig_proc_table[] = {
-	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), fig_p_pid, false },
+	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), figure_p_pid, false },
 	{ "state", "R, S, D, ... as /proc/PID/stat", FIG_SORT_ASC, FIG_PROC_TEXT, "S", 1,
-	  PSCR("S", 2, false, 0, 2), fig_p_state, false },
+	  PSCR("S", 2, false, 0, 2), figure_p_state, false },
 	{ "write_kbps", "write_bytes per second of the task's own threads (not its reaped children): "
 	  "dirtied, or written with O_DIRECT",
-	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), fig_p_write, false },
+	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), figure_p_write, false },
 	{ "cancelled_kbps", "cancelled_write_bytes per second: dirty data truncated before writeback",
-	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), fig_p_cancel, false },
+	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), figure_p_cancel, false },
 	{ "share_pct", "write_kbps as a share of all tasks' in the interval (the summary's total)", FIG_SORT_DESC,
-	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), fig_p_share, false },
+	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), figure_p_share, false },
 	{ "cpu_pct", "user + system time, percent of one CPU", FIG_SORT_DESC, FIG_PROC_PCT, "cpu%", 6,
-	  PSCR("cpu%", 6, false, 0, 5), fig_p_cpu, false },
+	  PSCR("cpu%", 6, false, 0, 5), figure_p_cpu, false },
 	{ "kind", "task, kernel thread, flush worker or kswapd", FIG_SORT_ASC, FIG_PROC_TEXT, "kind", -7,
-	  PSCR("kind", 8, true, 1, 9), fig_p_kind, false },
+	  PSCR("kind", 8, true, 1, 9), figure_p_kind, false },
 	{ "dev", "the devices a task writes to (held on while throttled, else of its files open for "
 	  "writing); the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
-	  PSCR("dev", 12, true, 0, 8), fig_p_dev, false },
+	  PSCR("dev", 12, true, 0, 8), figure_p_dev, false },
 	{ "throttled", "paused by the dirty limits (the writeback trace), else held by them or "
 	  "the block layer (from wchan, best effort)",
-	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), fig_p_thr, false },
+	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), figure_p_thr, false },
 	{ "wait", "what a task in D state waits for", FIG_SORT_ASC, FIG_PROC_TEXT, "wait", -11,
-	  PSCR("wait", 12, true, 0, 7), fig_p_wait, false },
+	  PSCR("wait", 12, true, 0, 7), figure_p_wait, false },
 	{ "wchan", "where a task in D state sleeps", FIG_SORT_ASC, FIG_PROC_TEXT, "wchan", -24,
-	  PSCR("wchan", 25, true, 2, 10), fig_p_wchan, false },
+	  PSCR("wchan", 25, true, 2, 10), figure_p_wchan, false },
 	/* the writeback trace's, in -P before the command, on the pane when there is room */
 	{ "throttled_ms", "ms paused in balance_dirty_pages per second (the writeback trace)",
-	  FIG_SORT_DESC, FIG_PROC_NUM, "thr_ms/s", 8, PSCR("ms/s", 7, false, 1, 12), fig_p_paused, true },
+	  FIG_SORT_DESC, FIG_PROC_NUM, "thr_ms/s", 8, PSCR("ms/s", 7, false, 1, 12), figure_p_paused, true },
 	{ "pauses", "pauses in balance_dirty_pages per second", FIG_SORT_DESC, FIG_PROC_NUM, "pauses/s", 8,
-	  NO_PSCR, fig_p_pauses, true },
+	  NO_PSCR, figure_p_pauses, true },
 	{ "task_ratelimit_kbps", "the rate limit of its last throttling decision", FIG_SORT_DESC,
-	  FIG_PROC_KBPS, "rl_kB/s", 9, PSCR("limit/s", 8, false, 3, 14), fig_p_ratelimit, true },
+	  FIG_PROC_KBPS, "rl_kB/s", 9, PSCR("limit/s", 8, false, 3, 14), figure_p_ratelimit, true },
 	{ "held_on", "the device (BDI) it was held on, the one it writes to", FIG_SORT_ASC, FIG_PROC_TEXT,
-	  "held_on", -8, PSCR("held", 9, true, 1, 13), fig_p_held, true },
+	  "held_on", -8, PSCR("held", 9, true, 1, 13), figure_p_held, true },
 	{ "command", "the full command line, else the command name", FIG_SORT_ASC, FIG_PROC_TEXT, "command", 0,
-	  NO_PSCR, fig_p_comm, false },
+	  NO_PSCR, figure_p_comm, false },
 };
 const size_t fig_nproc = sizeof fig_proc_table / sizeof fig_proc_table[0];
 #undef PSCR
 #undef NO_PSCR
 
-size_t fig_proc_screen_cols(const struct fig_proc **out, size_t cap)
+size_t figure_proc_screen_cols(const struct fig_proc **out, size_t cap)
 {
 	uint8_t pos[64];
 	size_t n = 0;
 	for (size_t k = 0; k < fig_nproc; k++)
 		if (fig_proc_table[k].screen.title && n < cap && n < sizeof pos)
-			fig_insert_by_pos((const void **)out, pos, &n, &fig_proc_table[k],
+			figure_insert_by_pos((const void **)out, pos, &n, &fig_proc_table[k],
 					  fig_proc_table[k].screen.pos);
 	return n;
 }
 
 /* ---- accessors ------------------------------------------------------------- */
 
-bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush)
+bool figure_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush)
 {
 	return (!(f->need & FIG_NEED_DISCARD) || any_discard) && (!(f->need & FIG_NEED_FLUSH) || any_flush);
 }
 
-size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap)
+size_t figure_dev_screen_cols(const struct fig_dev **out, size_t cap)
 {
 	uint8_t pos[64];
 	size_t n = 0;
 	for (size_t k = 0; k < fig_ndev; k++)
 		if (fig_dev_table[k].screen.title && n < cap && n < sizeof pos)
-			fig_insert_by_pos((const void **)out, pos, &n, &fig_dev_table[k],
+			figure_insert_by_pos((const void **)out, pos, &n, &fig_dev_table[k],
 					  fig_dev_table[k].screen.pos);
 	return n;
 }
 
-const struct fig_dev *fig_dev_write_rate(void)
+const struct fig_dev *figure_dev_write_rate(void)
 {
 	return &fig_dev_table[FIG_DEV_WKB_S];
 }
 
-const struct fig_dev *fig_dev_by_hist(int k)
+const struct fig_dev *figure_dev_by_hist(int k)
 {
 	for (size_t i = 0; i < fig_ndev; i++)
 		if (fig_dev_table[i].hist == k && (fig_dev_table[i].sinks & FIG_IN_HISTORY))
@@ -469,7 +469,7 @@ const struct fig_dev *fig_dev_by_hist(int k)
 	return NULL;
 }
 
-const struct fig_dev *fig_dev_by_screen_title(const char *title)
+const struct fig_dev *figure_dev_by_screen_title(const char *title)
 {
 	for (size_t i = 0; i < fig_ndev; i++)
 		if (fig_dev_table[i].screen.title && strcmp(fig_dev_table[i].screen.title, title) == 0)
@@ -477,32 +477,32 @@ const struct fig_dev *fig_dev_by_screen_title(const char *title)
 	return NULL;
 }
 
-bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r)
+bool figure_sys_available(const struct fig_sys *f, const struct sys_rates *r)
 {
 	if (f->xkind >= 0)
 		return f->xkind < (int)SNAP_NXSYS && (r->x_have & 1u << f->xkind);
 	return !f->rate || r->status == RATE_OK;
 }
 
-double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r)
+double figure_sys_value(const struct fig_sys *f, const struct sys_rates *r)
 {
 	if (f->xkind >= 0)
 		return f->xkind < (int)SNAP_NXSYS ? r->x[f->xkind] : 0.0;
 	if (f->type == FIG_U64)
-		return (double)fig_sys_u64(f, r);
+		return (double)figure_sys_u64(f, r);
 	double v;
 	memcpy(&v, (const char *)r + f->offset, sizeof v);
 	return v;
 }
 
-uint64_t fig_sys_u64(const struct fig_sys *f, const struct sys_rates *r)
+uint64_t figure_sys_u64(const struct fig_sys *f, const struct sys_rates *r)
 {
 	uint64_t v;
 	memcpy(&v, (const char *)r + f->offset, sizeof v);
 	return v;
 }
 
-const struct fig_dev *fig_dev_sort_first(void)
+const struct fig_dev *figure_dev_sort_first(void)
 {
 	for (size_t i = 0; i < fig_ndev; i++)
 		if (fig_dev_table[i].sinks & FIG_SORT_FIRST)
@@ -518,7 +518,7 @@ const struct fig_dev_graph fig_dev_graphs[] = {
 };
 const size_t fig_ndev_graphs = sizeof fig_dev_graphs / sizeof fig_dev_graphs[0];
 
-const char *fig_dev_key_word(const struct fig_dev *f)
+const char *figure_dev_key_word(const struct fig_dev *f)
 {
 	/* the column says wMB/s; in a sentence the word reads better */
 	return f == &fig_dev_table[FIG_DEV_WKB_S] ? "write MB/s" : f->screen.title;
@@ -592,7 +592,7 @@ _Static_assert(sizeof fig_cg_table / sizeof fig_cg_table[0] <= FIG_CG_MAX, "FIG_
 #undef CG_OM
 #undef CG_NO_OM
 
-bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
+bool figure_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
 		  uint64_t ino, double dt_s, double *v)
 {
 	return derive_x(prev, cur, SNAP_XCG, ino, f->kind, dt_s, v);

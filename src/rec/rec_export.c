@@ -307,9 +307,9 @@ static void rec_export_csv_sys(FILE *out, const struct sys_rates *sys)
 		const struct fig_sys *f = &fig_sys_table[k];
 		fputc(',', out);
 		if (f->type == FIG_U64)
-			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (fig_sys_available(f, sys))
-			rec_export_csv_num(out, fig_sys_value(f, sys));
+			fprintf(out, "%" PRIu64, figure_sys_u64(f, sys));
+		else if (figure_sys_available(f, sys))
+			rec_export_csv_num(out, figure_sys_value(f, sys));
 	}
 }
 
@@ -351,8 +351,8 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 			if (!rec_export_is_column(f))
 				continue;
 			fputc(',', out);
-			if (i != SIZE_MAX && fig_dev_available(f, &dev[i]))
-				rec_export_csv_num(out, fig_dev_value(f, &dev[i]));
+			if (i != SIZE_MAX && figure_dev_available(f, &dev[i]))
+				rec_export_csv_num(out, figure_dev_value(f, &dev[i]));
 		}
 		fputc(',', out);
 		bool dip = i != SIZE_MAX && m->dev_dips && m->dev_dips[i];

@@ -325,11 +325,11 @@ static void om_write_dev_rates(FILE *out, const struct frame *f, const struct om
 		struct om_family fam = om_family_of(&fig->om);
 		om_meta(out, &fam, NULL, o->dialect);
 		for (size_t i = 0; r && i < s->ndev; i++) {
-			if (!fig_dev_available(fig, &r[i]) || !om_dev_kept(o, &s->dev[i]))
+			if (!figure_dev_available(fig, &r[i]) || !om_dev_kept(o, &s->dev[i]))
 				continue;
 			om_sample_name(out, &fam);
 			om_put_dev_labels(out, &s->dev[i]);
-			fprintf(out, " %.9g\n", fig_dev_value(fig, &r[i]) * fig->om.scale);
+			fprintf(out, " %.9g\n", figure_dev_value(fig, &r[i]) * fig->om.scale);
 		}
 	}
 }

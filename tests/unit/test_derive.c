@@ -363,7 +363,7 @@ START_TEST(test_write_rate_is_derive_devs)
 				const struct fig_dev *row = &fig_dev_table[k];
 				if (!(row->sinks & FIG_IN_BRIEF))
 					continue;
-				double vb = fig_dev_value(row, &b), vf = fig_dev_value(row, &full[i]);
+				double vb = figure_dev_value(row, &b), vf = figure_dev_value(row, &full[i]);
 				if (st == RATE_OK && memcmp(&vb, &vf, sizeof vb))
 					bad = (int)i;
 			}
@@ -568,7 +568,7 @@ START_TEST(test_cause_figures_are_derive_dev)
 		ck_assert_uint_eq(cause.x_have, full.x_have);
 		for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
 			double vf = -1.0, vc = -1.0;
-			bool hf = fig_dev_get(ids[i], &full, &vf), hc = fig_dev_get(ids[i], &cause, &vc);
+			bool hf = figure_dev_get(ids[i], &full, &vf), hc = figure_dev_get(ids[i], &cause, &vc);
 			ck_assert_msg(hf == hc && memcmp(&vf, &vc, sizeof vf) == 0,
 				      "case %d kind %u figure %zu: %g against %g", k, kind, i, vc, vf);
 		}
@@ -650,9 +650,9 @@ START_TEST(test_dev_extras)
 	/* a registry row for such a value (as issue 15's rows are written) */
 	derive_devs(&a, &b, r);
 	struct fig_dev row = { .name = "wb_bw_kbps", .need = FIG_NEED_EXTRA, .xkind = SNAP_XDEV_WB_BW_KBPS };
-	ck_assert(!fig_dev_available(&row, &r[0]));
-	ck_assert(fig_dev_available(&row, &r[2]));
-	ck_assert_double_eq(fig_dev_value(&row, &r[2]), 5000);
+	ck_assert(!figure_dev_available(&row, &r[0]));
+	ck_assert(figure_dev_available(&row, &r[2]));
+	ck_assert_double_eq(figure_dev_value(&row, &r[2]), 5000);
 	snapshot_free(&a);
 	snapshot_free(&b);
 }
