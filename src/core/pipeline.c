@@ -454,11 +454,11 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	const uint8_t *rec_causes;
 	uint8_t rec_sys_cause = DIP_CAUSE_UNKNOWN;
 	pipeline_recorded_marks(p, f, d, &rec_causes, &rec_sys_cause);
-	f->nchanges = control_changes(prev, cur, d->changes, SNAP_NKNOBS);
+	f->nchanges = control_rules_changes(prev, cur, d->changes, SNAP_NKNOBS);
 	if (f->nchanges || f->nevents)
 		p->knob_step = p->step;	/* anyone's change, wbtop's own writes included */
 	/* what a recorded write explains is that write (with its reason), not a change by someone else */
-	f->nchanges = control_unexplained(d->changes, f->nchanges, f->events, f->nevents);
+	f->nchanges = control_rules_unexplained(d->changes, f->nchanges, f->events, f->nevents);
 	f->changes = d->changes;
 	pipeline_causes(p, f, prev, rec_causes, rec_sys_cause);
 	p->prev = prev ? p->cur : -1;

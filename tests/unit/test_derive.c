@@ -672,25 +672,25 @@ START_TEST(test_knob_changes_unexplained)
 	b.knob[KNOB_DIRTY_EXPIRE_CS] = 500;	/* someone else's */
 	b.wall_ns = 7;
 	struct wb_event seen[SNAP_NKNOBS];
-	size_t n = control_changes(&a, &b, seen, SNAP_NKNOBS);
+	size_t n = control_rules_changes(&a, &b, seen, SNAP_NKNOBS);
 	ck_assert_uint_eq(n, 3);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert(seen[i].observed);
 		ck_assert_int_eq(seen[i].wall_ns, 7);
 	}
 	struct wb_event own = { .knob = "vm.dirty_bytes", .new_value = 1 << 28 };
-	n = control_unexplained(seen, n, &own, 1);
+	n = control_rules_unexplained(seen, n, &own, 1);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(seen[0].knob, "vm.dirty_expire_centisecs");
 	ck_assert_int_eq(seen[0].old_value, 10);
 	ck_assert_int_eq(seen[0].new_value, 500);
 	/* nothing of wbtop's: every change is kept; an observed one explains nothing */
-	n = control_changes(&a, &b, seen, SNAP_NKNOBS);
-	ck_assert_uint_eq(control_unexplained(seen, n, NULL, 0), 3);
+	n = control_rules_changes(&a, &b, seen, SNAP_NKNOBS);
+	ck_assert_uint_eq(control_rules_unexplained(seen, n, NULL, 0), 3);
 	struct wb_event other = seen[2];
-	ck_assert_uint_eq(control_unexplained(seen, n, &other, 1), 3);
+	ck_assert_uint_eq(control_rules_unexplained(seen, n, &other, 1), 3);
 	/* no previous sample: no change */
-	ck_assert_uint_eq(control_changes(NULL, &b, seen, SNAP_NKNOBS), 0);
+	ck_assert_uint_eq(control_rules_changes(NULL, &b, seen, SNAP_NKNOBS), 0);
 }
 END_TEST
 
