@@ -191,12 +191,12 @@ struct snap_xkind {
 #define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS + SNAP_NXCG)
 extern const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)];
 /* The row of a kind, or NULL for one that does not exist. */
-const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind);
+const struct snap_xkind *snapshot_xkind_find(enum snap_xscope scope, unsigned kind);
 /* The row of a kind by its name in recordings, or NULL (a kind this build lacks). */
-const struct snap_xkind *snap_xkind_by_name(const char *name);
+const struct snap_xkind *snapshot_xkind_by_name(const char *name);
 
 /* The object number of a device in struct snap_xval. */
-static inline uint64_t snap_xobj_dev(uint32_t major, uint32_t minor)
+static inline uint64_t snapshot_xobj_dev(uint32_t major, uint32_t minor)
 {
 	return (uint64_t)major << 32 | minor;
 }
@@ -251,7 +251,7 @@ static inline bool snapshot_same_devs(const struct snapshot *prev, const struct 
  * the same: compared a word at a time (a name's end is a zero byte inside
  * an equal word), which for a kernel name is one or two compares instead
  * of a call; bytes after the NUL may differ. */
-static inline bool dev_name_eq(const char *a, const char *b)
+static inline bool snapshot_dev_name_eq(const char *a, const char *b)
 {
 	for (size_t i = 0; i < 32; i += 8) {
 		uint64_t x, y;

@@ -839,7 +839,7 @@ static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
 	sqlite3_stmt *st = w->st[ST_EXTRA];
 	int rc = SQLITE_OK;
 	for (size_t i = 0; i < s->nx && rc == SQLITE_OK; i++) {
-		const struct snap_xkind *k = snap_xkind_find(s->x[i].scope, s->x[i].kind);
+		const struct snap_xkind *k = snapshot_xkind_find(s->x[i].scope, s->x[i].kind);
 		if (!k)
 			continue;
 		sqlite3_bind_int64(st, 1, w->seq);

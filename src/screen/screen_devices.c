@@ -243,7 +243,7 @@ static bool screen_devices_selected_by_filter(struct screen *s, size_t i)
 	const struct dev_counters *d = &s->f->cur->dev[i];
 	struct scr_filter_memo *m = &s->fmemo[i];
 	if (m->gen != s->filter_gen || m->ident != d->ident || m->major != d->major ||
-	    m->minor != d->minor || (!d->ident && !dev_name_eq(m->name, d->name))) {
+	    m->minor != d->minor || (!d->ident && !snapshot_dev_name_eq(m->name, d->name))) {
 		m->gen = s->filter_gen;
 		m->ident = d->ident;
 		m->major = d->major;
@@ -309,7 +309,7 @@ static bool screen_devices_name_ranks(struct screen *s)
 	for (size_t i = 0; same && i < cur->ndev; i++)
 		same = s->rank_dev[i].major == cur->dev[i].major &&
 		       s->rank_dev[i].minor == cur->dev[i].minor &&
-		       dev_name_eq(s->rank_dev[i].name, cur->dev[i].name);
+		       snapshot_dev_name_eq(s->rank_dev[i].name, cur->dev[i].name);
 	if (same) {
 		s->rank_serial = cur->devs_serial;
 		return true;

@@ -249,7 +249,7 @@ static int cgsample_domains(struct cgsample *cs, const struct snapshot *out,
 				continue;
 			struct cgsample_wb *w = &cs->spare[n++];
 			w->ino = b->cg_ino;
-			w->dev = snap_xobj_dev(b->major, b->minor);
+			w->dev = snapshot_xobj_dev(b->major, b->minor);
 			w->have = b->have;
 			memcpy(w->kb, b->kb, sizeof w->kb);
 			if (cgsample_grew(cs, w))

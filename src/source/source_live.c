@@ -206,7 +206,7 @@ static int live_known_reserve(struct live *l, size_t n)
 /* Is d the device known[j] names (same numbers, same name)? */
 static bool live_same_dev(const struct live_known *k, const struct dev_counters *d)
 {
-	return k->major == d->major && k->minor == d->minor && dev_name_eq(k->name, d->name);
+	return k->major == d->major && k->minor == d->minor && snapshot_dev_name_eq(k->name, d->name);
 }
 
 /* Give every device its identity: carried over from the last sample when

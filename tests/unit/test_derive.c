@@ -609,7 +609,7 @@ START_TEST(test_dev_extras)
 	b.mono_ns = 3000000000ull;
 	for (size_t i = 0; i < 3; i++)
 		b.dev[i].f[DS_WR_IOS] = 30;
-	uint64_t sda = snap_xobj_dev(8, 0), md0 = snap_xobj_dev(9, 0);
+	uint64_t sda = snapshot_xobj_dev(8, 0), md0 = snapshot_xobj_dev(9, 0);
 	/* added out of order, one twice: sorted and kept once */
 	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, md0, 5000), 0);
 	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, sda, 640), 0);
@@ -623,7 +623,7 @@ START_TEST(test_dev_extras)
 	snapshot_sort_x(&a);
 	snapshot_sort_x(&b);
 	ck_assert_uint_eq(b.nx, 5);
-	ck_assert_ptr_eq(snapshot_find_x(&b, SNAP_XDEV, snap_xobj_dev(8, 16)), NULL);
+	ck_assert_ptr_eq(snapshot_find_x(&b, SNAP_XDEV, snapshot_xobj_dev(8, 16)), NULL);
 
 	struct dev_rates r[3];
 	derive_devs(&a, &b, r);

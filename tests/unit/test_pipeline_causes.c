@@ -177,7 +177,7 @@ static int kscript_next(struct source *src, struct snapshot *out)
 		d->f[DS_WR_MS] = d->f[DS_QUEUE_MS] = d->f[DS_IO_MS] = ios;
 	}
 	if (sc->dirtied &&
-	    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snap_xobj_dev(7, 0),
+	    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snapshot_xobj_dev(7, 0),
 			   (uint64_t)k * 32768u) < 0)
 		return -ENOMEM;
 	return 0;
@@ -322,15 +322,15 @@ static int chscript_next(struct source *src, struct snapshot *out)
 		script_dev(d, s);
 		memcpy(d->f, sc->f[s], sizeof d->f);
 		if (s % 3 == 0 && k % 53 != 7 &&
-		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snap_xobj_dev(7, s),
+		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snapshot_xobj_dev(7, s),
 				   sc->dirtied_kb[s]) < 0)
 			return -ENOMEM;
 		if (s % 9 == 0 &&
-		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_WRITTEN_KB, snap_xobj_dev(7, s),
+		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_WRITTEN_KB, snapshot_xobj_dev(7, s),
 				   sc->f[s][DS_WR_SECT] / 2) < 0)
 			return -ENOMEM;
 		if (s % 8 == 1 &&
-		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_PAUSES, snap_xobj_dev(7, s),
+		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_PAUSES, snapshot_xobj_dev(7, s),
 				   sc->pauses[s]) < 0)
 			return -ENOMEM;
 	}
