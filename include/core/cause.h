@@ -1,12 +1,9 @@
 /*
  * cause.h - why a marked interval dipped, from evidence in the same interval.
  *
- * What it is: pure code. The figures of a marked interval (the device's writes, queue, await,
- * flushes; the system's dirty data against its limit; knob changes; throttling when known)
- * and the device's own baseline of the same figures go in, one cause of a small documented
- * set comes out (doc/dips.md, "Causes"). The baseline is kept here too: an exponentially
- * weighted mean of the figures over undipped intervals.
- * What it is not: it reads nothing and prints nothing; a sink asks it and shows the answer.
+ * Pure: a marked interval's figures and the device's baseline of them (kept here) in,
+ * one cause of a small documented set out (doc/dips.md, "Causes").
+ * Not: reading or printing; a sink asks and shows the answer.
  */
 #ifndef WBTOP_CAUSE_H
 #define WBTOP_CAUSE_H

@@ -1,27 +1,10 @@
 /*
- * control.h - changing writeback knobs: validate, write, read back, undo.
+ * control.h - changing writeback knobs: validate, explain, write, read back, undo.
  *
- * Every knob write in wbtop goes through here, from the screen's edit panel
- * and from --set alike.  A value is validated before anything is written
- * (control_rules_validate, pure, with the kernel's rules), explained before it is
- * confirmed (control_rules_explain, pure), then written, and every knob of the
- * same scope (all vm knobs, or all BDI knobs of the device) is read back so
- * what the kernel now holds is reported, mismatches included.  Each write is
- * a struct wb_event.  Changes stack up for undo; the values found at start
- * are kept for revert-all and --restore-on-exit; an optional dead-man timer
- * reverts changes that were not confirmed in time.
- *
- * This module is not a view: it never prints and never exits.  It reads and
- * writes only the knob files (under CONTROL_VM_DIR and CONTROL_BDI_DIR); the
- * figures it needs from the rest of the system (dirty thresholds, memory)
- * come from a snapshot the caller passes in.
- *
- * The ratio/bytes pairs are one setting each in the kernel: writing
- * dirty_bytes makes dirty_ratio read 0 and the other way round (likewise the
- * background pair).  A BDI's min_ratio, min_ratio_fine and min_bytes are
- * three views of one value (max_* likewise).  Undo and revert therefore
- * write the member that was in force, with its value, never blindly the knob
- * that was edited.
+ * Every knob write (edit panel, --set) goes through here and becomes a struct wb_event;
+ * changes stack up for undo and revert-all, a dead-man timer reverts what was not confirmed,
+ * and undo writes the member of a pair that was in force (doc/knobs.md).
+ * Not a view: never prints or exits; touches only the knob files.
  */
 #ifndef WBTOP_CONTROL_H
 #define WBTOP_CONTROL_H

@@ -1,19 +1,10 @@
 /*
  * detect.h - the dip detector: decides, one interval at a time, whether write throughput dipped.
  *
- * What it is: pure code. Series of rates go in, one boolean per interval comes out. A value is
- * judged against the level the series sustains (a high quantile of the recent intervals, which
- * drops do not pull down) and against the series' symmetric jitter (so a quiet series is
- * judged strictly and a noisy one leniently, while one-sided drops stay dips however often they
- * come), and, when the caller knows it, against the number of requests the interval completed
- * (a request or two is counting noise); see doc/dips.md for the rule and why.
- * What it is not: it does no I/O, reads no clock, prints nothing and never looks ahead, so live
- * and replayed data get the same marks. Units are the caller's: the rule is relative, so any
- * rate >= 0 works as long as one series (or group) keeps one unit; only dip_params.idle_floor
- * is absolute, in that unit.
- *
- * Ownership: detect_series_new/detect_group_new return objects owned by the caller, freed with the
- * matching _free. The detector copies the params and the device keys it is given.
+ * Pure: series of rates in, one boolean per interval out, judged against the level the series
+ * sustains, its jitter and (when known) the requests completed; doc/dips.md says why.
+ * Not: I/O, a clock, printing or look-ahead, so live and replay get the same marks.  Units are
+ * the caller's (only dip_params.idle_floor is absolute).  Objects are the caller's to free.
  */
 #ifndef WBTOP_DETECT_H
 #define WBTOP_DETECT_H

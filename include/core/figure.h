@@ -1,20 +1,9 @@
 /*
- * figure.h - the registry of figures: one const row per figure that wbtop
- * shows or exports, for the devices, the system and the processes.
+ * figure.h - the registry of figures: one const row per figure that wbtop shows or
+ * exports (devices, the system, processes, memory cgroups), read by every sink.
  *
- * A row holds everything a sink needs to show the figure: its machine name
- * (CSV, JSON), its title and format in batch text, its column on the
- * screen, its OpenMetrics family, what must be sampled for it to exist,
- * its default sort direction, and how to get its value from the derived
- * rates.  The screen's device table, batch text, CSV and JSON export,
- * OpenMetrics and the screen's history all walk these tables; none of them
- * lists figures of its own.  Adding a figure is adding a row and its id
- * (and, when it is not a field of struct dev_rates, its formula in
- * figure.c).
- *
- * The order of a table is the order of batch text and of the exports; the
- * screen has its own order (screen.pos), since it adds columns by width.
- *
+ * Adding a figure is adding a row and its id (and a formula in figure.c when it is
+ * not a field of struct dev_rates); doc/design.md, "Figures: one row each".
  * Pure data and small pure accessors: no files, no output, no state.
  */
 #ifndef WBTOP_FIGURE_H

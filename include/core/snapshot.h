@@ -1,14 +1,9 @@
 /*
  * snapshot.h - one sample of everything wbtop watches, as raw counters.
  *
- * A snapshot is what every source (live /proc, a replayed recording, an
- * imported text log) hands to the rest of the program.  It holds cumulative
- * kernel counters and instantaneous gauges exactly as read, plus the time they
- * were read.  It never holds rates: rates are derived from two snapshots
- * (derive.h), so a recording can always be re-derived later.
- *
- * Units are in the field names: _kb (KiB), _pages, _sect (512-byte sectors),
- * _ms, _cs (centiseconds), _ns, _jif (USER_HZ ticks).
+ * What every source (live, replay, import) hands on: cumulative counters and gauges as
+ * read, and when.  Never rates: they come from two snapshots (derive.h).  Units are in
+ * the names: _kb, _pages, _sect (512 B), _ms, _cs, _ns, _jif (USER_HZ ticks).
  */
 #ifndef WBTOP_SNAPSHOT_H
 #define WBTOP_SNAPSHOT_H

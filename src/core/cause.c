@@ -1,14 +1,8 @@
 /*
- * cause.c - the cause of a marked interval. Contract in include/cause.h; the set of causes
- * and why each test is what it is in doc/dips.md ("Causes").
+ * cause.c - the cause of a marked interval (contract in cause.h).
  *
- * The tests go from the most specific evidence to the least: a knob change and the kernel's
- * own throttling record say exactly what happened; the dirty limit explains writers that
- * stopped submitting (they wait in balance_dirty_pages), so it comes before "stopped"; flushes
- * raise await too, so they come before "slowed". A device whose writers went on dirtying its
- * pages while it wrote less was let down by its writeback, not by its writers: neither
- * "stopped" nor "slowed" is said of it, and a knob change that began such a dip stays its
- * cause for as long as it lasts.
+ * The tests go from the most specific evidence to the least; the set of causes and why
+ * each test stands where it does are in doc/dips.md ("Causes").
  */
 #include <stddef.h>
 #include <string.h>

@@ -1,13 +1,8 @@
 /*
- * control.c - the stateful half of control.h: owns the knob files.  It
- * reads each scope (the vm sysctls, or one BDI) and keeps its start values,
- * writes a knob and reads the whole scope back, records every write as an
- * event, and keeps the stack of changes for undo, revert-all and the
- * dead-man timer.
- *
- * What it is not: the rules.  Whether a value is allowed, what it will do
- * and which member of a pair to write back are decided by control_rules.c
- * (pure); this file only carries them out.  It is not a view either: it
+ * control.c - the stateful half of control.h: owns the knob files.  Reads each scope
+ * and keeps its start values, writes a knob and reads the scope back, records each
+ * write as an event, keeps the stack for undo, revert-all and the dead-man timer.
+ * Not: the rules (control_rules.c decides, this file carries out), nor a view: it
  * returns 0 or -errno and never prints (syslog, when asked, aside).
  */
 #include <ctype.h>

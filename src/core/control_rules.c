@@ -1,28 +1,10 @@
 /*
- * control_rules.c - the pure half of control.h: the kernel's rules for the
- * writeback knobs (validation), what a write will leave behind (prediction),
- * one line saying so (explanation), which member of a pair or view of a BDI
- * limit puts a setting back (restore member), and how an event reads.
+ * control_rules.c - the pure half of control.h: the kernel's rules for the writeback knobs
+ * (validation), what a write leaves behind (prediction), one line saying so (explanation),
+ * which member of a pair or view puts a setting back, and how an event reads.
  *
- * What it is not: it opens no file, reads no clock and keeps no state; it
- * takes values (struct control_ctx, a snapshot, an event) and returns
- * values, so every rule is unit-testable.  control.c, which owns the knob
- * files, calls it; the helpers both share are in control_priv.h.
- *
- * The rules follow mm/page-writeback.c and mm/backing-dev.c:
- *  - dirty_ratio and dirty_background_ratio: 0..100.
- *  - dirty_bytes: at least 2 pages (proc_doulongvec_minmax, extra1 =
- *    dirty_bytes_min); 0 is refused, so the way back to a ratio is writing
- *    the ratio.  dirty_background_bytes: at least 1; we ask for 2 pages too,
- *    anything smaller means "always write back" and is a typo in practice.
- *  - writing dirty_ratio zeroes dirty_bytes when the ratio changes, writing
- *    dirty_bytes zeroes dirty_ratio when the bytes change; the background
- *    pair zeroes its partner on every write.
- *  - when the background threshold is at or above the hard limit the kernel
- *    uses half the hard limit instead (domain_dirty_limits).
- *  - a BDI's limits are kept in millionths (BDI_RATIO_SCALE 10000 per cent):
- *    min <= max is enforced, and *_bytes are turned into a share of the
- *    current dirty limit, so more than the whole limit is refused.
+ * Not: files, a clock or state; values in, values out.  control.c calls it; the rules
+ * (mm/page-writeback.c, mm/backing-dev.c) are listed in doc/knobs.md.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,13 +1,8 @@
 /*
  * derive.c - rates from two snapshots, as vmstat and iostat -x print them.
  *
- * Pure arithmetic on counters; no I/O.  The formulas follow procps vmstat
- * (CPU shares rounded from tick deltas; bi/bo straight from pgpgin/pgpgout,
- * which the kernel keeps in KiB) and sysstat iostat -x (per-second rates,
- * await = ticks / completed I/Os, aqu-sz = queue time / elapsed time,
- * %util = busy time / elapsed time).  The one difference: we divide by the
- * measured monotonic time between the samples, not the nominal interval,
- * so a late wake-up does not inflate a rate.
+ * Pure arithmetic on counters; no I/O.  One difference from those tools: we divide by
+ * the measured time between the samples, not the nominal interval (doc/design.md, "Rates").
  */
 #include <stdio.h>
 #include <string.h>

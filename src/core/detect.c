@@ -1,29 +1,10 @@
 /*
- * detect.c - the dip detector. Contract in include/detect.h; the rule and its reasons in
- * doc/dips.md.
+ * detect.c - the dip detector (contract in detect.h; the rule and its reasons in doc/dips.md).
  *
- * What it is: per series, a short window of recent values whose upper quartile is the level
- * the series sustains (drops below it do not pull it down), capped by the median of the levels
- * it held over a longer, slower window (so that a burst of a few intervals is not a level to
- * fall from), and a longer window of the rises from one quiet interval to the next, relative
- * to the recent upper quartile (the jitter is their 90th percentile, never the largest, scaled
- * to a standard deviation: the series' symmetric jitter as its rises show it, which one-sided
- * drops never touch, and which a limiter's rare flicker of a block or two does reach).
- * An interval dips when its value falls below the level by more than max(--dip, 3 * jitter)
- * plus the quartile's height above the centre, by more than a few requests' worth (counting
- * noise) and by more than an absolute minimum, and was not made up for by the interval before,
- * nor (when the interval's length is known) short of the usual by no more than a writer's
- * pacing tick, a tenth of a second's work, unless it fell to (almost) nothing, which is the
- * end of a run; a drop held for two intervals in a row is a dip at its second when both fall
- * by max(--dip, 0.6 * 3 * jitter) plus that height; in a lone series the interval after a dip
- * is judged at 0.6 of the threshold. A group adds: devices carrying a negligible part of the
- * traffic are not judged; a device's jitter is at least its peers' (the median of theirs: the
- * devices of one run do the same work, and a device that flushes in bursts does not raise the
- * others'); the group total is judged too (under a shared limit devices trade bandwidth and the
- * total holds); and only the whole group stopping is the end of the run.
- * Each window keeps its values sorted (sortwin.h), so a median is a lookup, not a selection.
- * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
- * device set grows.
+ * Per series: a sustained level (upper quartile of a short window, capped by a slower median),
+ * a jitter from the rises between quiet intervals, and a threshold from both; a group adds its
+ * peers' jitter and its total.  Windows stay sorted (sortwin.h), so a median is a lookup.
+ * Not: I/O, a clock, printing or look-ahead; it allocates only when the device set grows.
  */
 #include <errno.h>
 #include <float.h>

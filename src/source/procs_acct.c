@@ -1,13 +1,9 @@
 /*
- * procs_acct.c - a process's own write counters (procs_acct.h): its live
- * threads' counters plus its exited threads' final ones, kept between
- * samples per process, and the taskstats exit records that give the finals.
+ * procs_acct.c - a process's own write counters (procs_acct.h): live threads' counters
+ * plus exited threads' finals, kept per process, and the taskstats exit records.
  *
- * The kept processes are an array sorted by pid.  A sample walks the listed
- * processes in pid order against it (one merge) into a second array, and the
- * two are swapped at the end: nothing is searched, and the arrays grow only
- * with the process count.  Exit records for processes not kept yet (born
- * since the last sample) wait in a pending array until the walk.
+ * Kept processes are an array sorted by pid, merged once a sample against the listed
+ * ones into a second array, then swapped; early exit records wait in a pending array.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,12 +1,8 @@
 /*
  * source_live.c - the live source: one snapshot of this machine per call.
  *
- * System figures come from libproc2 (vmstat, meminfo, stat) through its
- * select interface, which re-reads the files on every call (the _get
- * interface caches for about a second).  Device counters come from our own
- * linear parse of /proc/diskstats (diskstats.h says why), knobs from
- * /proc/sys/vm.  Identities are looked up only for devices that are new
- * since the last sample.
+ * System figures from libproc2's select interface, device counters from our own parse
+ * of /proc/diskstats, knobs from /proc/sys/vm (doc/design.md, "Live sampling").
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,12 +1,8 @@
 /*
- * wbsample.c - the kernel's writeback loop as values of a live snapshot.
- *
- * Part of the live source: each sample drains the trace source (wbtrace.h)
- * into interval sums (wbloop.h), adds them to totals (wbcum.h) and reads
- * debugfs and the memory cgroups (bdistat.h); what it found goes into the
- * snapshot as values beside the fixed blocks (snapshot.h), in the units the
- * kinds name.  A part that cannot work (not root, debugfs not mounted) is
- * left out with one line saying why; the others go on.
+ * wbsample.c - the kernel's writeback loop as values of a live snapshot: the trace
+ * (wbtrace.h) into interval sums (wbloop.h) and totals (wbcum.h), debugfs and the
+ * memory cgroups (bdistat.h), into the snapshot beside the fixed blocks.  A part that
+ * cannot work (not root, no debugfs) is left out with one line saying why.
  */
 #include <errno.h>
 #include <stdint.h>
