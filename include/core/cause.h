@@ -77,7 +77,7 @@ enum { DIP_CAUSE_LEARN_FIRST = 4, DIP_CAUSE_LEARN_EVERY = 4 };
 /* Whether a device's usual figures b are to learn from this interval; step counts the
  * intervals, slot spreads the devices over them (its position, say). */
 static inline bool cause_base_due(const struct dip_cause_base *b, unsigned long step,
-				      size_t slot)
+				  size_t slot)
 {
 	return b->n < DIP_CAUSE_LEARN_FIRST || (step + slot) % DIP_CAUSE_LEARN_EVERY == 0;
 }

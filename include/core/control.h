@@ -78,25 +78,25 @@ void control_rules_ctx_from_snapshot(struct control_ctx *ctx, const struct snaps
  * 1: fine but worth a warning (msg says why); -EINVAL or -ERANGE: refused,
  * msg says why.  msg is always a complete sentence fragment, "" when 0. */
 int control_rules_validate(const struct control_ref *ref, int64_t value,
-		     const struct control_ctx *ctx, char *msg, size_t len);
+			   const struct control_ctx *ctx, char *msg, size_t len);
 
 /* The scope's values after writing value to ref, as the kernel would leave
  * them (partners zeroed, BDI views recomputed): after = ctx with changes. */
 void control_rules_predict(const struct control_ref *ref, int64_t value,
-		     const struct control_ctx *ctx, struct control_ctx *after);
+			   const struct control_ctx *ctx, struct control_ctx *after);
 
 /* One line saying what writing value to ref will do, e.g.
  * "vm.dirty_ratio 40% -> 10%: hard limit ~6.2G -> ~1.6G; dirty_bytes (now 0) stays 0".
  * name is how to call the knob.  Returns buf. */
 const char *control_rules_explain(const struct control_ref *ref, const char *name, int64_t value,
-			    const struct control_ctx *ctx, char *buf, size_t len);
+				  const struct control_ctx *ctx, char *buf, size_t len);
 
 /* The knob to write, and its value, that puts ref's setting back as it was
  * in before[] (values of ref's scope): the member of a ratio/bytes pair that
  * was in force; for a BDI limit its finest view the kernel has. */
 struct control_ref control_rules_restore_member(const struct control_ref *ref,
-					  const int64_t before[CONTROL_SCOPE_MAX],
-					  int64_t *value);
+						const int64_t before[CONTROL_SCOPE_MAX],
+						int64_t *value);
 
 /* One line for an event, as batch output and --set print it:
  * "vm.dirty_ratio 20 -> 10: ok, reads 10" or "...: failed: Permission denied". */
@@ -181,13 +181,13 @@ const struct wb_event *control_event(const struct control *c, size_t i);
  * sysctl, a tuning daemon), as events stamped with cur's time; at most cap
  * of them into out.  Returns how many. */
 size_t control_rules_changes(const struct snapshot *prev, const struct snapshot *cur,
-		       struct wb_event *out, size_t cap);
+			     struct wb_event *out, size_t cap);
 
 /* Of n changes seen (control_rules_changes), keep in place those that none
  * of wbtop's own writes own[0..nown) explains: the changes someone else
  * made.  A write explains its knob and its ratio/bytes partner.  Returns
  * how many are kept. */
 size_t control_rules_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
-			   size_t nown);
+				 size_t nown);
 
 #endif

@@ -77,13 +77,13 @@ void detect_group_free(struct dip_group *g);
  * A key given twice in one interval, or a negative/non-finite value, is "no sample" for that
  * entry. If memory runs out the interval is not judged: all marks false, returns false. */
 bool detect_group_feed(struct dip_group *g, const char *const *keys, const double *values,
-		    size_t n, bool *marks);
+		       size_t n, bool *marks);
 
 /* The same, with ids[i] (0: none) naming keys[i] for good: two equal nonzero ids are always
  * the same key (as dev_ident's key_serial), so a device is recognised without comparing its
  * key, which is compared only when the id is new. ids may be NULL. */
 bool detect_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			const double *values, size_t n, bool *marks);
+			   const double *values, size_t n, bool *marks);
 
 /* As detect_series_set_interval, for the group's devices and its total. */
 void detect_group_set_interval(struct dip_group *g, double interval_s);
@@ -91,6 +91,6 @@ void detect_group_set_interval(struct dip_group *g, double interval_s);
 /* The same, with reqs[i] the requests device i completed in the interval (negative: unknown);
  * reqs may be NULL (none known). */
 bool detect_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, const double *reqs, size_t n, bool *marks);
+			    const double *values, const double *reqs, size_t n, bool *marks);
 
 #endif

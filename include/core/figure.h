@@ -168,7 +168,7 @@ extern const size_t fig_ncg;
 /* The value of figure f for cgroup ino over prev -> cur (dt_s seconds):
  * true with *v set, false when the sample has none (derive_x). */
 bool figure_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
-		  uint64_t ino, double dt_s, double *v);
+		     uint64_t ino, double dt_s, double *v);
 
 /* The slots of struct hist_dev: the device figures the history keeps, those a graph or a
  * sparkline draws (fig_dev_graphs, the write rate); a slot is 4 bytes of every device's every

@@ -141,7 +141,7 @@ static void control_rules_predict_bdi(int index, int64_t value, struct control_c
 }
 
 void control_rules_predict(const struct control_ref *ref, int64_t value,
-		     const struct control_ctx *ctx, struct control_ctx *after)
+			   const struct control_ctx *ctx, struct control_ctx *after)
 {
 	*after = *ctx;
 	if (ref->bdi) {
@@ -173,7 +173,7 @@ void control_rules_predict(const struct control_ref *ref, int64_t value,
 /* The limit a ratio/bytes pair sets, in bytes; *approx when it is a share
  * of memory (an estimate), 0 with *approx when unknown. */
 static uint64_t control_rules_pair_bytes(const struct control_ctx *ctx, const int64_t vm[KNOB_VM_COUNT],
-				   bool background, bool *approx)
+					 bool background, bool *approx)
 {
 	int64_t bytes = vm[background ? KNOB_DIRTY_BG_BYTES : KNOB_DIRTY_BYTES];
 	int64_t ratio = vm[background ? KNOB_DIRTY_BG_RATIO : KNOB_DIRTY_RATIO];
@@ -214,7 +214,7 @@ static void control_rules_check_bg(const struct control_ctx *after, char *msg, s
 }
 
 static int control_rules_validate_vm(int index, int64_t value, const struct control_ctx *ctx,
-			       char *msg, size_t len)
+				     char *msg, size_t len)
 {
 	const struct knob_def *def = &knob_vm_table[index];
 	uint64_t page = control_rules_page(ctx);
@@ -248,7 +248,7 @@ static int control_rules_validate_vm(int index, int64_t value, const struct cont
 	}
 	if (index == KNOB_DIRTY_WRITEBACK_CS && value == 0)
 		control_rules_clause(msg, len, "0 disables periodic writeback: dirty data waits for the "
-			       "thresholds or memory pressure");
+				     "thresholds or memory pressure");
 	if (index == KNOB_DIRTY_EXPIRE_CS && value == 0)
 		control_rules_clause(msg, len, "0: all dirty data counts as expired at every flusher wake-up");
 	if (index <= KNOB_DIRTY_BG_BYTES)
@@ -257,7 +257,7 @@ static int control_rules_validate_vm(int index, int64_t value, const struct cont
 }
 
 static int control_rules_validate_bdi(int index, int64_t value, const struct control_ctx *ctx,
-				char *msg, size_t len)
+				      char *msg, size_t len)
 {
 	int r, f, b;
 	if (!control_rules_bdi_group(index, &r, &f, &b))
@@ -282,12 +282,12 @@ static int control_rules_validate_bdi(int index, int64_t value, const struct con
 	}
 	if (r == BDI_MAX_RATIO && max == 0)
 		control_rules_clause(msg, len, "0%: this device gets no share of the dirty limit, "
-			       "its writers are throttled at once");
+				     "its writers are throttled at once");
 	return msg[0] ? 1 : 0;
 }
 
 int control_rules_validate(const struct control_ref *ref, int64_t value,
-		     const struct control_ctx *ctx, char *msg, size_t len)
+			   const struct control_ctx *ctx, char *msg, size_t len)
 {
 	const struct knob_def *def = control_rules_def(ref);
 	if (len)
@@ -309,7 +309,7 @@ int control_rules_validate(const struct control_ref *ref, int64_t value,
 
 /* The ratio/bytes pair clauses: the limit before and after, and the partner. */
 static void control_rules_explain_pair(const struct control_ref *ref, const struct control_ctx *ctx,
-				 const struct control_ctx *after, char *buf, size_t len)
+				       const struct control_ctx *after, char *buf, size_t len)
 {
 	const struct knob_def *def = control_rules_def(ref);
 	bool bg = ref->index == KNOB_DIRTY_BG_RATIO || ref->index == KNOB_DIRTY_BG_BYTES;
@@ -318,24 +318,26 @@ static void control_rules_explain_pair(const struct control_ref *ref, const stru
 	uint64_t l1 = control_rules_pair_bytes(ctx, after->vm, bg, &a1);
 	char x[32], y[32];
 	control_rules_cat(buf, len, ": %s %s -> %s", bg ? "background threshold" : "hard limit",
-		    control_rules_fmt_bytes(l0, a0, x, sizeof x), control_rules_fmt_bytes(l1, a1, y, sizeof y));
+			  control_rules_fmt_bytes(l0, a0, x, sizeof x),
+			  control_rules_fmt_bytes(l1, a1, y, sizeof y));
 
 	int p = def->partner;
 	const struct knob_def *pdef = &knob_vm_table[p];
 	int64_t was = ctx->vm[p], now = after->vm[p];
 	if (was == now)
 		control_rules_cat(buf, len, "; %s (now %s) stays %s", pdef->file,
-			    control_rules_fmt(pdef, was, x, sizeof x), control_rules_fmt(pdef, now, y, sizeof y));
+				  control_rules_fmt(pdef, was, x, sizeof x),
+				  control_rules_fmt(pdef, now, y, sizeof y));
 	else if (def->kind == KNOB_KIND_BYTES)
 		control_rules_cat(buf, len, "; %s %s -> reads 0: bytes take over", pdef->file,
-			    control_rules_fmt(pdef, was, x, sizeof x));
+				  control_rules_fmt(pdef, was, x, sizeof x));
 	else
 		control_rules_cat(buf, len, "; %s %s -> 0: the ratio takes over", pdef->file,
-			    control_rules_fmt(pdef, was, x, sizeof x));
+				  control_rules_fmt(pdef, was, x, sizeof x));
 }
 
 static void control_rules_explain_bdi(const struct control_ref *ref, const struct control_ctx *after,
-				char *buf, size_t len)
+				      char *buf, size_t len)
 {
 	int r, f, b;
 	char x[32], y[32];
@@ -356,11 +358,11 @@ static void control_rules_explain_bdi(const struct control_ref *ref, const struc
 		    control_rules_fmt_bytes(share, true, y, sizeof y));
 	if (ref->index == b)
 		control_rules_cat(buf, len, "; the kernel keeps it as that share, so it reads back "
-			    "rounded and follows the limit");
+				  "rounded and follows the limit");
 }
 
 const char *control_rules_explain(const struct control_ref *ref, const char *name, int64_t value,
-			    const struct control_ctx *ctx, char *buf, size_t len)
+				  const struct control_ctx *ctx, char *buf, size_t len)
 {
 	const struct knob_def *def = control_rules_def(ref);
 	char x[32], y[32];
@@ -371,7 +373,7 @@ const char *control_rules_explain(const struct control_ref *ref, const char *nam
 		return buf;
 	int64_t old = ref->bdi ? ctx->bdi[ref->index] : ctx->vm[ref->index];
 	control_rules_cat(buf, len, "%s %s -> %s", name, control_rules_fmt(def, old, x, sizeof x),
-		    control_rules_fmt(def, value, y, sizeof y));
+			  control_rules_fmt(def, value, y, sizeof y));
 	struct control_ctx after;
 	control_rules_predict(ref, value, ctx, &after);
 	if (ref->bdi)
@@ -403,8 +405,8 @@ void control_rules_ctx_from_snapshot(struct control_ctx *ctx, const struct snaps
 }
 
 struct control_ref control_rules_restore_member(const struct control_ref *ref,
-					  const int64_t before[CONTROL_SCOPE_MAX],
-					  int64_t *value)
+						const int64_t before[CONTROL_SCOPE_MAX],
+						int64_t *value)
 {
 	struct control_ref out = *ref;
 	int r, f, b;

@@ -314,7 +314,7 @@ static double detect_spread_sigma(const struct dip_stat *st, double sigma, doubl
 /* Inline, the spread apart: a full estimate (the usual case) is one comparison. paced: the
  * series' pacing ticks are known (detect_pace_frac > 0). */
 static inline double detect_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone,
-				      bool paced)
+					 bool paced)
 {
 	if (st->nresid >= DIP_SPREAD_UNTIL || st->nlevel < DIP_MIN_LEVELS || (!lone && isnan(sigma)))
 		return sigma;
@@ -336,7 +336,7 @@ static void detect_stat_push_resid(struct dip_stat *st, double resid)
  * bursts) is judged by twice its own until that is better known: not judging it at all left
  * a writer whose pacing flickers blind to a drop by half. NAN: not judged (no jitter known). */
 static double detect_member_sigma(const struct dip_stat *st, const struct dip_params *p, double own,
-			       double pooled)
+				  double pooled)
 {
 	if (st->nresid < DIP_MIN_RESIDS)
 		return pooled;	/* its own not known yet: its peers' stands in (NAN if none) */
@@ -372,7 +372,7 @@ static double detect_threshold(const struct dip_params *p, double sigma, double 
  * in it; sigma NAN: no), by more than DIP_COUNT_SLACK requests (rpu requests per unit; 0:
  * unknown, not checked) and by more than the smallest fall? */
 static bool detect_drop_exceeds_noise(const struct dip_params *p, double base, double value,
-				   double sigma, double rpu, double frac, double noise_frac)
+				      double sigma, double rpu, double frac, double noise_frac)
 {
 	double fall = base - value;
 	return fall / base > frac * detect_threshold(p, sigma, noise_frac) &&
@@ -381,7 +381,7 @@ static bool detect_drop_exceeds_noise(const struct dip_params *p, double base, d
 }
 
 static bool detect_drop_exceeds(const struct dip_params *p, double base, double value, double sigma,
-			     double rpu, double frac)
+				double rpu, double frac)
 {
 	return detect_drop_exceeds_noise(p, base, value, sigma, rpu, frac, 1.0);
 }
@@ -414,8 +414,8 @@ static double detect_usual(const struct dip_stat *st, double base, double tick)
  * by a tick; and where ticks come back often the level is a tick above the usual, so that
  * two intervals at the usual would pass it. */
 static inline bool detect_interval_sustained(const struct dip_stat *st, const struct dip_params *p,
-					  double base, double value, double sigma, double rpu,
-					  double pace_frac)
+					     double base, double value, double sigma, double rpu,
+					     double pace_frac)
 {
 	if (!st->nlevel)
 		return false;
@@ -450,7 +450,7 @@ static inline bool detect_interval_sustained(const struct dip_stat *st, const st
 enum dip_tick { DIP_TICK_OFF, DIP_TICK_HALF, DIP_TICK_ONE, DIP_TICK_MORE };
 
 static inline enum dip_tick detect_tick_fall(const struct dip_stat *st, double base, double value,
-					  double rpu, double pace_frac)
+					     double rpu, double pace_frac)
 {
 	if (!(pace_frac > 0.0) || !st->nlevel)
 		return DIP_TICK_OFF;
@@ -473,8 +473,8 @@ static inline enum dip_tick detect_tick_fall(const struct dip_stat *st, double b
  * one, and the climb it makes there is no jitter (st->ticked: detect_stat_learn leaves it out);
  * a tick's fall held for two intervals is a drop. */
 static inline bool detect_interval_dips(struct dip_stat *st, const struct dip_params *p,
-				     double base, double value, double sigma, double rpu,
-				     double frac, bool after_dip, double pace_frac)
+					double base, double value, double sigma, double rpu,
+					double frac, bool after_dip, double pace_frac)
 {
 	/* at or above the level (a quarter of intervals at least): no fall, no tick, no dip */
 	if (value >= base) {
@@ -510,7 +510,7 @@ static bool detect_stopped(const struct dip_params *p, double base, double value
  * joins the slow window. */
 static inline __attribute__((always_inline)) void
 detect_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
-	       double up, bool quiet, double rpu, bool first_either)
+		  double up, bool quiet, double rpu, bool first_either)
 {
 	/* relative to the recent upper quartile, not to the level, which lags a series that has
 	 * just risen (after a burst it would teach a minute of huge residuals); a level too low
@@ -606,7 +606,7 @@ bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bo
 	bool dip = detect_stat_ready(&s->st) && detect_busy(&s->p, base) &&
 		   !detect_stopped(&s->p, base, value) &&
 		   detect_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac,
-				     s->settle_left == DIP_SETTLE, s->pace_frac);
+					s->settle_left == DIP_SETTLE, s->pace_frac);
 	detect_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu, true);
 	s->settle_left = detect_settle_next(s->settle_left, dip);
 	return dip;
@@ -727,7 +727,7 @@ struct dip_tally {
  * busy; the share test comes in detect_group_participants); 0, or -ENOMEM if a new device could
  * not be added. One pass: each device's state is read while it is at hand. */
 static int detect_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, const double *reqs, size_t n, struct dip_tally *t)
+			    const double *values, const double *reqs, size_t n, struct dip_tally *t)
 {
 	size_t prev = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
@@ -767,7 +767,7 @@ static int detect_group_map(struct dip_group *g, const char *const *keys, const 
 /* Narrow part[] to the devices judged: busy, and at least a quarter of an even share of the
  * group's traffic (an idle or background device is not). Tallies them. */
 static void detect_group_participants(struct dip_group *g, const double *values, size_t n,
-				   struct dip_tally *t)
+				      struct dip_tally *t)
 {
 	double min_base = t->nbusy ? DIP_SHARE_FRAC * t->busy_sum / (double)t->nbusy : 0.0;
 	for (size_t i = 0; i < n; i++) {
@@ -802,7 +802,7 @@ static double detect_group_pooled_sigma(struct dip_group *g, size_t n)
 
 /* Judge each participant and the total; writes marks[], returns the interval's verdict. */
 static bool detect_group_judge(struct dip_group *g, const double *values, size_t n,
-			    struct dip_tally *t, bool *marks)
+			       struct dip_tally *t, bool *marks)
 {
 	double sum_base = t->sum_base, sum_value = t->sum_value;
 	/* one device stopping while the others write is a dip for it (a paused writer); the
@@ -817,10 +817,10 @@ static bool detect_group_judge(struct dip_group *g, const double *values, size_t
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
 		double sigma = detect_judged_sigma(&d->st, detect_member_sigma(&d->st, &g->p, g->own[i], pooled),
-						g->base[i] < g->up[i] ? g->base[i] : g->up[i], false,
-						g->pace_frac > 0.0);
+						   g->base[i] < g->up[i] ? g->base[i] : g->up[i], false,
+						   g->pace_frac > 0.0);
 		marks[i] = detect_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
-					     1.0, d->settle_left == DIP_SETTLE, g->pace_frac);
+						1.0, d->settle_left == DIP_SETTLE, g->pace_frac);
 		if (marks[i]) {
 			dip = true;
 			t->lost += g->base[i] - values[i];
@@ -843,15 +843,15 @@ static bool detect_group_judge(struct dip_group *g, const double *values, size_t
  * residual unless the group is quiet (a dip the others may have taken up, or the interval
  * after one) or the device itself dipped now or in the interval before. */
 static void detect_group_learn(struct dip_group *g, const double *values, size_t n,
-			    const bool *marks, bool group_quiet, const struct dip_tally *t)
+			       const bool *marks, bool group_quiet, const struct dip_tally *t)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
 		detect_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
-			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i],
-			       !(g->pace_frac > 0.0));
+				  group_quiet || marks[i] || d->settle_left > 0, g->rpu[i],
+				  !(g->pace_frac > 0.0));
 		d->settle_left = (uint8_t)detect_settle_next(d->settle_left, marks[i]);
 	}
 	/* against the sum of the present devices' levels: churn is not a residual */
@@ -880,19 +880,19 @@ static void detect_group_prune(struct dip_group *g, size_t present)
 }
 
 bool detect_group_feed(struct dip_group *g, const char *const *keys, const double *values,
-		    size_t n, bool *marks)
+		       size_t n, bool *marks)
 {
 	return detect_group_feed_ids(g, keys, NULL, values, n, marks);
 }
 
 bool detect_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			const double *values, size_t n, bool *marks)
+			   const double *values, size_t n, bool *marks)
 {
 	return detect_group_feed_reqs(g, keys, ids, values, NULL, n, marks);
 }
 
 bool detect_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, const double *reqs, size_t n, bool *marks)
+			    const double *values, const double *reqs, size_t n, bool *marks)
 {
 	struct dip_tally t = { 0 };
 	if (!g || (n && (!keys || !values || !marks)))

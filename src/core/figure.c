@@ -775,7 +775,7 @@ size_t figure_proc_screen_cols(const struct fig_proc **out, size_t cap)
 	for (size_t k = 0; k < fig_nproc; k++)
 		if (fig_proc_table[k].screen.title && n < cap && n < sizeof pos)
 			figure_insert_by_pos((const void **)out, pos, &n, &fig_proc_table[k],
-					  fig_proc_table[k].screen.pos);
+					     fig_proc_table[k].screen.pos);
 	return n;
 }
 
@@ -793,7 +793,7 @@ size_t figure_dev_screen_cols(const struct fig_dev **out, size_t cap)
 	for (size_t k = 0; k < fig_ndev; k++)
 		if (fig_dev_table[k].screen.title && n < cap && n < sizeof pos)
 			figure_insert_by_pos((const void **)out, pos, &n, &fig_dev_table[k],
-					  fig_dev_table[k].screen.pos);
+					     fig_dev_table[k].screen.pos);
 	return n;
 }
 
@@ -1020,7 +1020,7 @@ const size_t fig_ncg = sizeof fig_cg_table / sizeof fig_cg_table[0];
 _Static_assert(sizeof fig_cg_table / sizeof fig_cg_table[0] <= FIG_CG_MAX, "FIG_CG_MAX rows at most");
 
 bool figure_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
-		  uint64_t ino, double dt_s, double *v)
+		     uint64_t ino, double dt_s, double *v)
 {
 	return derive_x(prev, cur, SNAP_XCG, ino, f->kind, dt_s, v);
 }

@@ -198,7 +198,7 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 		return;
 	}
 	f->interval_dip = detect_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
-					      cur->ndev, d->dips);
+						 cur->ndev, d->dips);
 }
 
 /* The source's recorded marks in place of the detector's, when the rule

@@ -478,7 +478,7 @@ struct ds_simd_walk {
 /* The next field's digits into *digits; false if there are no more separators. */
 static inline __attribute__((always_inline)) DS_AVX2 bool
 diskstats_simd_next(struct ds_simd_walk *wk, const char *p, const uint64_t *space, unsigned nword,
-	     __m128i *digits)
+		    __m128i *digits)
 {
 	while (__builtin_expect(!wk->bits, 0)) {
 		if (++wk->word > nword)
@@ -544,7 +544,7 @@ diskstats_fields17_simd(const char *p, struct dev_counters *d)
 
 /* diskstats_fields17_simd for a caller without AVX2 (diskstats_fast_line): a call of its own. */
 static DS_AVX2 __attribute__((noinline)) const char *diskstats_fields17_simd_call(const char *p,
-									   struct dev_counters *d)
+										  struct dev_counters *d)
 {
 	return diskstats_fields17_simd(p, d);
 }
@@ -602,7 +602,7 @@ static DS_AVX2 const char *diskstats_head_simd(const char *q, struct dev_counter
  * other ways; NULL when out of memory.  One call for thousands of lines, each the same as
  * diskstats_fast_line's SIMD path (its constants set up once, no call a line). */
 static DS_AVX2 const char *diskstats_simd_lines(const char *text, const char *p, const char *end,
-					 struct snapshot *s, struct ds_order_seen *o)
+						struct snapshot *s, struct ds_order_seen *o)
 {
 	while (end - p >= DS_FAST_SPAN) {
 		if (s->ndev == s->cap_dev && snapshot_reserve(s, s->ndev + 1) < 0)
@@ -646,7 +646,7 @@ static const char *diskstats_head_simd(const char *q, struct dev_counters *d)
 	return NULL;
 }
 static const char *diskstats_simd_lines(const char *text, const char *p, const char *end,
-				 struct snapshot *s, struct ds_order_seen *o)
+					struct snapshot *s, struct ds_order_seen *o)
 {
 	(void)text;
 	(void)end;
@@ -680,7 +680,7 @@ static const char *diskstats_fast_head(const char *p, struct dev_counters *d)
 }
 
 static const char *diskstats_fast_line(const char *text, const char *p, struct dev_counters *d,
-				bool simd)
+				       bool simd)
 {
 	const char *fields = simd ? diskstats_head_simd(p, d) : NULL;
 	p = fields ? fields : diskstats_fast_head(p, d);
@@ -749,7 +749,7 @@ static void diskstats_drop_duplicates(struct snapshot *s, size_t *nbad)
 }
 
 static int diskstats_parse_with(const char *text, size_t len, struct snapshot *s, size_t *bad,
-		    enum diskstats_way way)
+				enum diskstats_way way)
 {
 	bool fast = way != DISKSTATS_CAREFUL;
 	bool simd = way == DISKSTATS_FASTEST && diskstats_simd_usable();

@@ -436,7 +436,7 @@ static bool procs_acct_ts_put(struct nlmsghdr *n, size_t room, uint16_t type, co
 }
 
 static int procs_acct_ts_send(struct procs_acct *a, uint16_t type, uint8_t cmd, uint8_t version, uint16_t attr,
-			 const void *data, size_t len)
+			      const void *data, size_t len)
 {
 	union {
 		struct nlmsghdr n;
@@ -550,7 +550,7 @@ int procs_acct_listen(struct procs_acct *a)
 		rc = procs_acct_ts_answer(a, &a->family);
 	if (rc == 0)
 		rc = procs_acct_ts_send(a, a->family, TASKSTATS_CMD_GET, TASKSTATS_GENL_VERSION,
-				   TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, mask, strlen(mask) + 1);
+					TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, mask, strlen(mask) + 1);
 	if (rc == 0)
 		rc = procs_acct_ts_answer(a, NULL);
 	if (rc == 0)
