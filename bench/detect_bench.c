@@ -84,7 +84,7 @@ static unsigned long bench_marks(const struct bench_group *b)
 __attribute__((noinline)) void detect_bench_measured(struct dip_group *g, struct bench_group *b);
 __attribute__((noinline)) void detect_bench_measured(struct dip_group *g, struct bench_group *b)
 {
-	dip_group_feed_reqs(g, b->keys, b->ids, b->values, b->reqs, b->n, b->marks);
+	detect_group_feed_reqs(g, b->keys, b->ids, b->values, b->reqs, b->n, b->marks);
 }
 
 int main(int argc, char **argv)
@@ -100,9 +100,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
-	dip_group_set_interval(g, 1.0);	/* as the live table's: one-second intervals */
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
+	detect_group_set_interval(g, 1.0);	/* as the live table's: one-second intervals */
 	struct bench_group b;
 	if (!g || bench_alloc(&b, (size_t)ndev) < 0) {
 		fprintf(stderr, "detect_bench: out of memory\n");
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	unsigned long t = 0, marks = 0;
 	for (; t < (unsigned long)warmup; t++) {
 		bench_interval(&b, t);
-		dip_group_feed_reqs(g, b.keys, b.ids, b.values, b.reqs, b.n, b.marks);
+		detect_group_feed_reqs(g, b.keys, b.ids, b.values, b.reqs, b.n, b.marks);
 	}
 	for (long k = 0; k < steps; k++, t++) {
 		bench_interval(&b, t);
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 	printf("%ld devices, %ld intervals measured after %ld: %lu marks (%.2f per 100 "
 	       "device-intervals; one device in 97 halves each interval: 1.03)\n",
 	       ndev, steps, warmup, marks, 100.0 * (double)marks / ((double)ndev * (double)steps));
-	dip_group_free(g);
+	detect_group_free(g);
 	bench_free(&b);
 	return 0;
 }

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x "$out/detect_bench" ] || make -s "$out/detect_bench" || { echo "detect_bench: build failed"; exit 1; }
 command -v valgrind >/dev/null 2>&1 || { echo "  valgrind not installed: no instruction counts"; exit 0; }
 steps=20
-echo "detector per interval (dip_group_feed_reqs; devices +-5 %, one in 97 halved; after 150 intervals)"
+echo "detector per interval (detect_group_feed_reqs; devices +-5 %, one in 97 halved; after 150 intervals)"
 for ndev in 100 2000 10000; do
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
 		--toggle-collect=detect_bench_measured "$out/detect_bench" $ndev 150 $steps \

@@ -1,12 +1,9 @@
 /*
  * cause.h - why a marked interval dipped, from evidence in the same interval.
  *
- * What it is: pure code. The figures of a marked interval (the device's writes, queue, await,
- * flushes; the system's dirty data against its limit; knob changes; throttling when known)
- * and the device's own baseline of the same figures go in, one cause of a small documented
- * set comes out (doc/dips.md, "Causes"). The baseline is kept here too: an exponentially
- * weighted mean of the figures over undipped intervals.
- * What it is not: it reads nothing and prints nothing; a sink asks it and shows the answer.
+ * Pure: a marked interval's figures and the device's baseline of them (kept here) in,
+ * one cause of a small documented set out (doc/dips.md, "Causes").
+ * Not: reading or printing; a sink asks and shows the answer.
  */
 #ifndef WBTOP_CAUSE_H
 #define WBTOP_CAUSE_H
@@ -27,7 +24,7 @@ enum dip_cause {
 					 * w/s down (the device was not the bottleneck) */
 };
 
-/* A device's usual figures; start with dip_cause_base_init. */
+/* A device's usual figures; start with cause_base_init. */
 struct dip_cause_base {
 	double w_s, aqu_sz, w_await_ms, f_s, f_await_ms;
 	double w_kbps, dirtied_kbps;	/* written to the device; its pages dirtied */
@@ -53,24 +50,24 @@ struct dip_evidence {
 	bool sibling_rose;		/* another device on the same backing disk rose */
 };
 
-void dip_cause_base_init(struct dip_cause_base *b);
+void cause_base_init(struct dip_cause_base *b);
 
 /* Learn an undipped interval's figures (not a dip's: they are what it is judged against). */
-void dip_cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e);
+void cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e);
 
 /* The cause of a marked interval; b may be NULL (no baseline: only what needs none). */
-enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause_base *b);
+enum dip_cause cause_of(const struct dip_evidence *e, const struct dip_cause_base *b);
 
 /* "writers stopped", "device slowed", "throttled", "throttled (guess)", ... */
-const char *dip_cause_name(enum dip_cause c);
-/* The cause a name says (as dip_cause_name gives it: recordings store names, not numbers);
+const char *cause_name(enum dip_cause c);
+/* The cause a name says (as cause_name gives it: recordings store names, not numbers);
  * DIP_CAUSE_UNKNOWN for a name this build does not know. */
-enum dip_cause dip_cause_by_name(const char *name);
+enum dip_cause cause_by_name(const char *name);
 /* The number of causes: every enum dip_cause is below it. */
 #define DIP_NCAUSES ((unsigned)DIP_CAUSE_WRITERS_SLOWED + 1)
 
 /* An evidence with every figure unknown. */
-void dip_evidence_init(struct dip_evidence *e);
+void cause_evidence_init(struct dip_evidence *e);
 
 /* A device's usual figures are learnt from every interval while it has fewer than this many,
  * then from every DIP_CAUSE_LEARN_EVERY-th (the pipeline spreads the devices over the
@@ -79,8 +76,8 @@ void dip_evidence_init(struct dip_evidence *e);
 enum { DIP_CAUSE_LEARN_FIRST = 4, DIP_CAUSE_LEARN_EVERY = 4 };
 /* Whether a device's usual figures b are to learn from this interval; step counts the
  * intervals, slot spreads the devices over them (its position, say). */
-static inline bool dip_cause_base_due(const struct dip_cause_base *b, unsigned long step,
-				      size_t slot)
+static inline bool cause_base_due(const struct dip_cause_base *b, unsigned long step,
+				  size_t slot)
 {
 	return b->n < DIP_CAUSE_LEARN_FIRST || (step + slot) % DIP_CAUSE_LEARN_EVERY == 0;
 }
@@ -88,11 +85,11 @@ static inline bool dip_cause_base_due(const struct dip_cause_base *b, unsigned l
 struct dev_rates;
 /* The device's own figures of an interval into e (r: derived, RATE_OK; flush figures only
  * where the kernel counts them): which figures are evidence is this module's to say. */
-void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r);
+void cause_evidence_dev(struct dip_evidence *e, const struct dev_rates *r);
 
-/* Learn an undipped interval's figures of the device itself: what dip_cause_base_learn learns
- * from the evidence dip_evidence_dev gives of r (over an evidence with every figure unknown),
+/* Learn an undipped interval's figures of the device itself: what cause_base_learn learns
+ * from the evidence cause_evidence_dev gives of r (over an evidence with every figure unknown),
  * bit for bit, for less work (the pipeline learns a quarter of its devices every interval). */
-void dip_cause_base_learn_dev(struct dip_cause_base *b, const struct dev_rates *r);
+void cause_base_learn_dev(struct dip_cause_base *b, const struct dev_rates *r);
 
 #endif

@@ -1,27 +1,10 @@
 /*
- * control.h - changing writeback knobs: validate, write, read back, undo.
+ * control.h - changing writeback knobs: validate, explain, write, read back, undo.
  *
- * Every knob write in wbtop goes through here, from the screen's edit panel
- * and from --set alike.  A value is validated before anything is written
- * (control_validate, pure, with the kernel's rules), explained before it is
- * confirmed (control_explain, pure), then written, and every knob of the
- * same scope (all vm knobs, or all BDI knobs of the device) is read back so
- * what the kernel now holds is reported, mismatches included.  Each write is
- * a struct wb_event.  Changes stack up for undo; the values found at start
- * are kept for revert-all and --restore-on-exit; an optional dead-man timer
- * reverts changes that were not confirmed in time.
- *
- * This module is not a view: it never prints and never exits.  It reads and
- * writes only the knob files (under CONTROL_VM_DIR and CONTROL_BDI_DIR); the
- * figures it needs from the rest of the system (dirty thresholds, memory)
- * come from a snapshot the caller passes in.
- *
- * The ratio/bytes pairs are one setting each in the kernel: writing
- * dirty_bytes makes dirty_ratio read 0 and the other way round (likewise the
- * background pair).  A BDI's min_ratio, min_ratio_fine and min_bytes are
- * three views of one value (max_* likewise).  Undo and revert therefore
- * write the member that was in force, with its value, never blindly the knob
- * that was edited.
+ * Every knob write (edit panel, --set) goes through here and becomes a struct wb_event;
+ * changes stack up for undo and revert-all, a dead-man timer reverts what was not confirmed,
+ * and undo writes the member of a pair that was in force (doc/knobs.md).
+ * Not a view: never prints or exits; touches only the knob files.
  */
 #ifndef WBTOP_CONTROL_H
 #define WBTOP_CONTROL_H
@@ -84,40 +67,40 @@ struct control;
 /* ---- the pure part: no files, no clock ---- */
 
 /* The knob table row of ref; NULL if ref's index is out of range. */
-const struct knob_def *control_def(const struct control_ref *ref);
+const struct knob_def *control_rules_def(const struct control_ref *ref);
 
 /* Fill the system figures of ctx from a snapshot (knob values untouched).
  * The memory ratios apply to is worked back from nr_dirty_threshold and the
  * ratio in force when it can be, else estimated as free + cache. */
-void control_ctx_from_snapshot(struct control_ctx *ctx, const struct snapshot *s);
+void control_rules_ctx_from_snapshot(struct control_ctx *ctx, const struct snapshot *s);
 
 /* Check value for ref against the kernel's rules and ctx.  0: fine;
  * 1: fine but worth a warning (msg says why); -EINVAL or -ERANGE: refused,
  * msg says why.  msg is always a complete sentence fragment, "" when 0. */
-int control_validate(const struct control_ref *ref, int64_t value,
-		     const struct control_ctx *ctx, char *msg, size_t len);
+int control_rules_validate(const struct control_ref *ref, int64_t value,
+			   const struct control_ctx *ctx, char *msg, size_t len);
 
 /* The scope's values after writing value to ref, as the kernel would leave
  * them (partners zeroed, BDI views recomputed): after = ctx with changes. */
-void control_predict(const struct control_ref *ref, int64_t value,
-		     const struct control_ctx *ctx, struct control_ctx *after);
+void control_rules_predict(const struct control_ref *ref, int64_t value,
+			   const struct control_ctx *ctx, struct control_ctx *after);
 
 /* One line saying what writing value to ref will do, e.g.
  * "vm.dirty_ratio 40% -> 10%: hard limit ~6.2G -> ~1.6G; dirty_bytes (now 0) stays 0".
  * name is how to call the knob.  Returns buf. */
-const char *control_explain(const struct control_ref *ref, const char *name, int64_t value,
-			    const struct control_ctx *ctx, char *buf, size_t len);
+const char *control_rules_explain(const struct control_ref *ref, const char *name, int64_t value,
+				  const struct control_ctx *ctx, char *buf, size_t len);
 
 /* The knob to write, and its value, that puts ref's setting back as it was
  * in before[] (values of ref's scope): the member of a ratio/bytes pair that
  * was in force; for a BDI limit its finest view the kernel has. */
-struct control_ref control_restore_member(const struct control_ref *ref,
-					  const int64_t before[CONTROL_SCOPE_MAX],
-					  int64_t *value);
+struct control_ref control_rules_restore_member(const struct control_ref *ref,
+						const int64_t before[CONTROL_SCOPE_MAX],
+						int64_t *value);
 
 /* One line for an event, as batch output and --set print it:
  * "vm.dirty_ratio 20 -> 10: ok, reads 10" or "...: failed: Permission denied". */
-const char *control_format_event(const struct wb_event *e, char *buf, size_t len);
+const char *control_rules_format_event(const struct wb_event *e, char *buf, size_t len);
 
 /* ---- the stateful part: owns the knob files ---- */
 
@@ -154,7 +137,7 @@ const char *control_name(struct control *c, const struct control_ref *ref, char 
 
 /* Parse text as a value of ref, validate it against the current values and
  * explain it into buf.  *value gets the parsed value.  Same returns as
- * control_validate; on a parse error buf says what was expected. */
+ * control_rules_validate; on a parse error buf says what was expected. */
 int control_preview(struct control *c, const struct control_ref *ref, const char *text,
 		    const struct snapshot *s, int64_t *value, char *buf, size_t len);
 
@@ -197,14 +180,14 @@ const struct wb_event *control_event(const struct control *c, size_t i);
 /* Knob values that differ between prev and cur (changed by anyone: wbtop,
  * sysctl, a tuning daemon), as events stamped with cur's time; at most cap
  * of them into out.  Returns how many. */
-size_t control_changes(const struct snapshot *prev, const struct snapshot *cur,
-		       struct wb_event *out, size_t cap);
+size_t control_rules_changes(const struct snapshot *prev, const struct snapshot *cur,
+			     struct wb_event *out, size_t cap);
 
-/* Of n changes seen (control_changes), keep in place those that none
+/* Of n changes seen (control_rules_changes), keep in place those that none
  * of wbtop's own writes own[0..nown) explains: the changes someone else
  * made.  A write explains its knob and its ratio/bytes partner.  Returns
  * how many are kept. */
-size_t control_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
-			   size_t nown);
+size_t control_rules_unexplained(struct wb_event *seen, size_t n, const struct wb_event *own,
+				 size_t nown);
 
 #endif

@@ -1,19 +1,10 @@
 /*
  * detect.h - the dip detector: decides, one interval at a time, whether write throughput dipped.
  *
- * What it is: pure code. Series of rates go in, one boolean per interval comes out. A value is
- * judged against the level the series sustains (a high quantile of the recent intervals, which
- * drops do not pull down) and against the series' symmetric jitter (so a quiet series is
- * judged strictly and a noisy one leniently, while one-sided drops stay dips however often they
- * come), and, when the caller knows it, against the number of requests the interval completed
- * (a request or two is counting noise); see doc/dips.md for the rule and why.
- * What it is not: it does no I/O, reads no clock, prints nothing and never looks ahead, so live
- * and replayed data get the same marks. Units are the caller's: the rule is relative, so any
- * rate >= 0 works as long as one series (or group) keeps one unit; only dip_params.idle_floor
- * is absolute, in that unit.
- *
- * Ownership: dip_series_new/dip_group_new return objects owned by the caller, freed with the
- * matching _free. The detector copies the params and the device keys it is given.
+ * Pure: series of rates in, one boolean per interval out, judged against the level the series
+ * sustains, its jitter and (when known) the requests completed; doc/dips.md says why.
+ * Not: I/O, a clock, printing or look-ahead, so live and replay get the same marks.  Units are
+ * the caller's (only dip_params.idle_floor is absolute).  Objects are the caller's to free.
  */
 #ifndef WBTOP_DETECT_H
 #define WBTOP_DETECT_H
@@ -39,36 +30,36 @@ struct dip_params {
 };
 
 /* Fill p with the defaults: drop_pct 10, idle_floor 64 (KiB/s). */
-void dip_params_default(struct dip_params *p);
+void detect_params_default(struct dip_params *p);
 
 /* Parse the --dip option value ("10", "7.5" or "7.5%"); 0 on success, -EINVAL if it is not a
  * number in (0, 100). p->drop_pct is left unchanged on error. */
-int dip_params_parse(struct dip_params *p, const char *text);
+int detect_params_parse(struct dip_params *p, const char *text);
 
 /* Streaming detector for ONE series (e.g. system-wide vmstat bo per second). One decision per
  * interval, no look-ahead: the same marks for live and replayed data. */
 struct dip_series;
 
 /* A new detector with a copy of *p; NULL if out of memory. */
-struct dip_series *dip_series_new(const struct dip_params *p);
+struct dip_series *detect_series_new(const struct dip_params *p);
 
 /* Free s; NULL is a no-op. */
-void dip_series_free(struct dip_series *s);
+void detect_series_free(struct dip_series *s);
 
 /* Feed the next interval's value (any unit, a rate >= 0). valid=false means "no sample"
  * (first line / since-boot / gap) and never marks; a negative or non-finite value counts as no
  * sample too. Returns true when this interval is a dip. */
-bool dip_series_feed(struct dip_series *s, double value, bool valid);
+bool detect_series_feed(struct dip_series *s, double value, bool valid);
 
 /* The same, with reqs: the number of requests the interval completed (write I/Os), or a
  * negative or non-finite number if unknown. A fall worth a few requests is not a dip. */
-bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid);
+bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid);
 
 /* The length in seconds of the intervals fed from now on (0 or not finite: unknown, the
  * default). A single interval short by no more than a writer's pacing tick (a tenth of a
  * second of the level's traffic, counted when that is at least half of --dip) is then not a
  * dip; see doc/dips.md. */
-void dip_series_set_interval(struct dip_series *s, double interval_s);
+void detect_series_set_interval(struct dip_series *s, double interval_s);
 
 /* Group of devices fed together each interval (e.g. all devices' write throughput), keyed by a
  * stable string per device; devices come and go between intervals. Per-device marks plus an
@@ -76,30 +67,30 @@ void dip_series_set_interval(struct dip_series *s, double interval_s);
 struct dip_group;
 
 /* A new, empty group with a copy of *p; NULL if out of memory. */
-struct dip_group *dip_group_new(const struct dip_params *p);
+struct dip_group *detect_group_new(const struct dip_params *p);
 
 /* Free g and every device it tracks; NULL is a no-op. */
-void dip_group_free(struct dip_group *g);
+void detect_group_free(struct dip_group *g);
 
 /* keys[i], values[i] for n devices present this interval; writes marks[i]; returns true if the
  * interval as a whole dips (the way the hand-marked iostat trace marks all lines of an interval).
  * A key given twice in one interval, or a negative/non-finite value, is "no sample" for that
  * entry. If memory runs out the interval is not judged: all marks false, returns false. */
-bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
-		    size_t n, bool *marks);
+bool detect_group_feed(struct dip_group *g, const char *const *keys, const double *values,
+		       size_t n, bool *marks);
 
 /* The same, with ids[i] (0: none) naming keys[i] for good: two equal nonzero ids are always
  * the same key (as dev_ident's key_serial), so a device is recognised without comparing its
  * key, which is compared only when the id is new. ids may be NULL. */
-bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			const double *values, size_t n, bool *marks);
+bool detect_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			   const double *values, size_t n, bool *marks);
 
-/* As dip_series_set_interval, for the group's devices and its total. */
-void dip_group_set_interval(struct dip_group *g, double interval_s);
+/* As detect_series_set_interval, for the group's devices and its total. */
+void detect_group_set_interval(struct dip_group *g, double interval_s);
 
 /* The same, with reqs[i] the requests device i completed in the interval (negative: unknown);
  * reqs may be NULL (none known). */
-bool dip_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, const double *reqs, size_t n, bool *marks);
+bool detect_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			    const double *values, const double *reqs, size_t n, bool *marks);
 
 #endif

@@ -1,20 +1,9 @@
 /*
- * figure.h - the registry of figures: one const row per figure that wbtop
- * shows or exports, for the devices, the system and the processes.
+ * figure.h - the registry of figures: one const row per figure that wbtop shows or
+ * exports (devices, the system, processes, memory cgroups), read by every sink.
  *
- * A row holds everything a sink needs to show the figure: its machine name
- * (CSV, JSON), its title and format in batch text, its column on the
- * screen, its OpenMetrics family, what must be sampled for it to exist,
- * its default sort direction, and how to get its value from the derived
- * rates.  The screen's device table, batch text, CSV and JSON export,
- * OpenMetrics and the screen's history all walk these tables; none of them
- * lists figures of its own.  Adding a figure is adding a row and its id
- * (and, when it is not a field of struct dev_rates, its formula in
- * figure.c).
- *
- * The order of a table is the order of batch text and of the exports; the
- * screen has its own order (screen.pos), since it adds columns by width.
- *
+ * Adding a figure is adding a row and its id (and a formula in figure.c when it is
+ * not a field of struct dev_rates); doc/design.md, "Figures: one row each".
  * Pure data and small pure accessors: no files, no output, no state.
  */
 #ifndef WBTOP_FIGURE_H
@@ -151,7 +140,7 @@ struct fig_proc {
 extern const struct fig_proc fig_proc_table[];
 extern const size_t fig_nproc;
 /* The pane's columns in pane order into out (cap entries); returns how many. */
-size_t fig_proc_screen_cols(const struct fig_proc **out, size_t cap);
+size_t figure_proc_screen_cols(const struct fig_proc **out, size_t cap);
 
 /* A figure of one memory cgroup (snapshot.h, SNAP_XCG): the value kind of
  * the cgroup's values, gauges as read, counters per second from two
@@ -178,8 +167,8 @@ extern const struct fig_cg fig_cg_table[];
 extern const size_t fig_ncg;
 /* The value of figure f for cgroup ino over prev -> cur (dt_s seconds):
  * true with *v set, false when the sample has none (derive_x). */
-bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
-		  uint64_t ino, double dt_s, double *v);
+bool figure_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
+		     uint64_t ino, double dt_s, double *v);
 
 /* The slots of struct hist_dev: the device figures the history keeps, those a graph or a
  * sparkline draws (fig_dev_graphs, the write rate); a slot is 4 bytes of every device's every
@@ -188,7 +177,7 @@ enum fig_hist { FIG_HIST_WKB_S, FIG_HIST_AWAIT_MS, FIG_NHIST };
 
 /* The device figures, in the order of fig_dev_table (which they index).  A
  * module that needs one figure's value (a cause's evidence, a graph, a sort
- * key) asks for it by id (fig_dev_get) rather than naming a field of struct
+ * key) asks for it by id (figure_dev_get) rather than naming a field of struct
  * dev_rates; adding a figure adds its id here beside its row. */
 enum fig_dev_id {
 	FIG_DEV_R_S, FIG_DEV_W_S, FIG_DEV_RKB_S, FIG_DEV_WKB_S, FIG_DEV_RRQM_S, FIG_DEV_WRQM_S,
@@ -207,8 +196,8 @@ extern const size_t fig_ndev_counter;
 extern const struct fig_sys fig_sys_table[];
 extern const size_t fig_nsys;
 
-/* The value of figure f in r (meaningful when fig_dev_available). */
-static inline double fig_dev_value(const struct fig_dev *f, const struct dev_rates *r)
+/* The value of figure f in r (meaningful when figure_dev_available). */
+static inline double figure_dev_value(const struct fig_dev *f, const struct dev_rates *r)
 {
 	double v;
 	if (f->formula)
@@ -223,7 +212,7 @@ static inline double fig_dev_value(const struct fig_dev *f, const struct dev_rat
  * the figure needs (for a value beside the diskstats block: that the source
  * read it for this device).  Inline: batch text asks it of every column of
  * every device. */
-static inline bool fig_dev_available(const struct fig_dev *f, const struct dev_rates *r)
+static inline bool figure_dev_available(const struct fig_dev *f, const struct dev_rates *r)
 {
 	if (r->status != RATE_OK)
 		return false;
@@ -236,14 +225,14 @@ static inline bool fig_dev_available(const struct fig_dev *f, const struct dev_r
 	return !(f->need & FIG_NEED_FLUSH) || r->has_flush;
 }
 
-/* Figure id's value in r into *v, when r has it (fig_dev_available);
+/* Figure id's value in r into *v, when r has it (figure_dev_available);
  * false, *v untouched, when not. */
-static inline bool fig_dev_get(enum fig_dev_id id, const struct dev_rates *r, double *v)
+static inline bool figure_dev_get(enum fig_dev_id id, const struct dev_rates *r, double *v)
 {
 	const struct fig_dev *f = &fig_dev_table[id];
-	if (!fig_dev_available(f, r))
+	if (!figure_dev_available(f, r))
 		return false;
-	*v = fig_dev_value(f, r);
+	*v = figure_dev_value(f, r);
 	return true;
 }
 
@@ -260,33 +249,33 @@ extern const size_t fig_ndev_graphs;
 
 /* What the help page says a sort key sorts by: "write MB/s" for the write
  * rate, else the column's screen title. */
-const char *fig_dev_key_word(const struct fig_dev *f);
+const char *figure_dev_key_word(const struct fig_dev *f);
 
 /* Whether any device could need f's columns at all (a table prints the
  * discard columns only when some device has discard counters). */
-bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush);
+bool figure_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush);
 
 /* The screen's columns: the rows with a screen title, in screen order, into
  * out (cap entries).  Returns how many. */
-size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap);
+size_t figure_dev_screen_cols(const struct fig_dev **out, size_t cap);
 
 /* The row of the write rate in KiB/s: the figure the dip detector judges, which every step
  * derives of every device (derive_dev_write, frame_dev_write_kbps). */
-const struct fig_dev *fig_dev_write_rate(void);
+const struct fig_dev *figure_dev_write_rate(void);
 /* The row kept in history slot k (enum fig_hist), NULL if none. */
-const struct fig_dev *fig_dev_by_hist(int k);
+const struct fig_dev *figure_dev_by_hist(int k);
 
 /* The row whose screen title is title, NULL if none. */
-const struct fig_dev *fig_dev_by_screen_title(const char *title);
+const struct fig_dev *figure_dev_by_screen_title(const char *title);
 
 /* The row the screen sorts by at start (FIG_SORT_FIRST). */
-const struct fig_dev *fig_dev_sort_first(void);
+const struct fig_dev *figure_dev_sort_first(void);
 
 /* Whether r has system figure f (one beside the fixed blocks may be absent). */
-bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r);
+bool figure_sys_available(const struct fig_sys *f, const struct sys_rates *r);
 
 /* The value of a system figure (gauges as double). */
-double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r);
-uint64_t fig_sys_u64(const struct fig_sys *f, const struct sys_rates *r);
+double figure_sys_value(const struct fig_sys *f, const struct sys_rates *r);
+uint64_t figure_sys_u64(const struct fig_sys *f, const struct sys_rates *r);
 
 #endif

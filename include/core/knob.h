@@ -1,12 +1,8 @@
 /*
- * knob.h - the writeback knobs wbtop shows and edits, as one table.
- *
- * One row per knob: its file, kind, range, unit,
- * partner (ratio <-> bytes) and a line of help.  Every piece of code that
- * reads, validates, prints or writes a knob goes through these rows, so a
- * knob is described exactly once.  This module is pure: parsing and
- * formatting of values, which member of a pair is in force.  Reading the
- * files is the source's job, writing them control's.
+ * knob.h - the writeback knobs wbtop shows and edits, as one table: one row per knob
+ * (file, kind, range, unit, partner, help) that every reader, validator, printer and
+ * writer goes through.  Pure: parsing and formatting values, which member of a pair
+ * is in force.  Reading the files is the source's job, writing them control's.
  */
 #ifndef WBTOP_KNOB_H
 #define WBTOP_KNOB_H

@@ -1,14 +1,9 @@
 /*
  * snapshot.h - one sample of everything wbtop watches, as raw counters.
  *
- * A snapshot is what every source (live /proc, a replayed recording, an
- * imported text log) hands to the rest of the program.  It holds cumulative
- * kernel counters and instantaneous gauges exactly as read, plus the time they
- * were read.  It never holds rates: rates are derived from two snapshots
- * (derive.h), so a recording can always be re-derived later.
- *
- * Units are in the field names: _kb (KiB), _pages, _sect (512-byte sectors),
- * _ms, _cs (centiseconds), _ns, _jif (USER_HZ ticks).
+ * What every source (live, replay, import) hands on: cumulative counters and gauges as
+ * read, and when.  Never rates: they come from two snapshots (derive.h).  Units are in
+ * the names: _kb, _pages, _sect (512 B), _ms, _cs, _ns, _jif (USER_HZ ticks).
  */
 #ifndef WBTOP_SNAPSHOT_H
 #define WBTOP_SNAPSHOT_H
@@ -191,12 +186,12 @@ struct snap_xkind {
 #define SNAP_NXKINDS (SNAP_NXDEV + SNAP_NXTASK + SNAP_NXSYS + SNAP_NXCG)
 extern const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)];
 /* The row of a kind, or NULL for one that does not exist. */
-const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind);
+const struct snap_xkind *snapshot_xkind_find(enum snap_xscope scope, unsigned kind);
 /* The row of a kind by its name in recordings, or NULL (a kind this build lacks). */
-const struct snap_xkind *snap_xkind_by_name(const char *name);
+const struct snap_xkind *snapshot_xkind_by_name(const char *name);
 
 /* The object number of a device in struct snap_xval. */
-static inline uint64_t snap_xobj_dev(uint32_t major, uint32_t minor)
+static inline uint64_t snapshot_xobj_dev(uint32_t major, uint32_t minor)
 {
 	return (uint64_t)major << 32 | minor;
 }
@@ -251,7 +246,7 @@ static inline bool snapshot_same_devs(const struct snapshot *prev, const struct 
  * the same: compared a word at a time (a name's end is a zero byte inside
  * an equal word), which for a kernel name is one or two compares instead
  * of a call; bytes after the NUL may differ. */
-static inline bool dev_name_eq(const char *a, const char *b)
+static inline bool snapshot_dev_name_eq(const char *a, const char *b)
 {
 	for (size_t i = 0; i < 32; i += 8) {
 		uint64_t x, y;

@@ -1,15 +1,9 @@
 /*
- * bdistat.h - the kernel's per-device and per-cgroup writeback state as it
- * prints it (a source).
+ * bdistat.h - the kernel's per-device and per-cgroup writeback state as it prints it
+ * (a source): debugfs bdi/MAJ:MIN/stats and wb_stats, and memory.stat.
  *
- * debugfs bdi/MAJ:MIN/stats gives each device's (BDI's) dirty and writeback
- * pages, its share of the dirty threshold and the kernel's estimate of its
- * write bandwidth; bdi/MAJ:MIN/wb_stats the same per cgroup writeback domain;
- * a memory cgroup's memory.stat how much of its page cache is dirty or under
- * writeback.  The parsers are pure (text in, numbers out) and fuzzed; the
- * readers open the files.  Not a view: nothing here prints.
- *
- * Units as the kernel prints them: _kb (KiB), _kbps (KiB/s), _bytes.
+ * The parsers are pure (text in, numbers out) and fuzzed; the readers open the files.
+ * Not a view.  Units as the kernel prints them: _kb (KiB), _kbps (KiB/s), _bytes.
  */
 #ifndef WBTOP_BDISTAT_H
 #define WBTOP_BDISTAT_H

@@ -1,20 +1,10 @@
 /*
  * cgpath.h - a memory cgroup's path from its inode number (a source).
  *
- * The kernel names a cgroup by the inode number of its directory: the
- * writeback tracepoints' cgroup_ino and debugfs wb_stats' WbCgIno are
- * what stat() says of the directory in the memory cgroup hierarchy (the
- * unified one, /sys/fs/cgroup, on cgroup v2; the v1 memory hierarchy
- * otherwise).  This module walks that hierarchy once and keeps inode ->
- * path (below the root, "/" for the root); it walks again only when asked
- * for an inode it does not know (at most once per CGPATH_WALK_MS) or when
- * the caller's period says so.  A cgroup that a later walk no longer finds
- * keeps its inode and path, marked gone, while it is still asked for.
- *
- * Bounded: a walk stops at CGPATH_MAX directories and CGPATH_DEPTH levels;
- * at most CGPATH_GONE_MAX gone cgroups are kept (the least recently asked
- * for go first).  Not a view: nothing here prints.  Paths returned stay
- * valid until the next call that can walk (lookup, walk, update).
+ * Walks the memory cgroup hierarchy once and keeps inode -> path; walks again for an
+ * unknown inode (at most once per CGPATH_WALK_MS) or when the caller's period says so.
+ * Bounded (CGPATH_MAX, CGPATH_DEPTH, CGPATH_GONE_MAX); a path stays valid until the
+ * next call that can walk.  Not a view.  doc/kernel-loop.md, "Per cgroup".
  */
 #ifndef WBTOP_CGPATH_H
 #define WBTOP_CGPATH_H

@@ -1,20 +1,10 @@
 /*
- * cgsample.h - the memory cgroups' writeback state as values of a live
- * snapshot (part of the live source, not a view).
+ * cgsample.h - the memory cgroups' writeback state as values of a live snapshot
+ * (part of the live source, not a view).
  *
- * Per cgroup, by the inode number the kernel names it by: its page cache's
- * dirty and writeback bytes (memory.stat), its writeback domains summed
- * over the devices (debugfs wb_stats, as bdistat.h reads them), and the
- * pauses of the tasks in it (the trace's interval tasks, each placed by its
- * /proc/PID/cgroup).  Values go into the snapshot under SNAP_XCG, and every
- * cgroup the snapshot has values of gets its path (cgpath.h).
- *
- * Cost: memory.stat is read down the tree only below a cgroup whose subtree
- * has dirty or writeback pages (v2's counts are hierarchical, v1's total_*),
- * so a clean hierarchy costs one read a sample.  A cgroup is put in the
- * snapshot while it has had something (pages, pauses, a moving domain
- * counter) in the last CGSAMPLE_KEEP_MS: recordings do not grow with idle
- * cgroups.
+ * Per cgroup inode: dirty and writeback bytes (memory.stat), its writeback domains
+ * (wb_stats), its tasks' pauses (the trace), under SNAP_XCG, with its path (cgpath.h).
+ * What it reads and keeps, and what that costs: doc/kernel-loop.md, "Per cgroup".
  */
 #ifndef WBTOP_CGSAMPLE_H
 #define WBTOP_CGSAMPLE_H

@@ -1,26 +1,10 @@
 /*
- * procs_acct.h - a process's own write counters: what its threads wrote,
- * live or exited, and never what the children it waited for wrote.
+ * procs_acct.h - a process's own write counters: what its threads wrote, live or
+ * exited, never what the children it reaped wrote (doc/processes.md, "Own writes").
  *
- * /proc/PID/io adds to a process's counters those of each child it has
- * reaped and of its own threads that exited, in one kernel sum
- * (signal->ioac) that cannot be split again.  A thread's own counters are in
- * /proc/PID/task/TID/io, and taskstats sends a thread's final counters when
- * it exits (netlink, registered for every CPU; root only).  A process's own
- * total is the sum over its threads: the live ones as read, the exited ones
- * at their final value (or, without taskstats, the last value read).  It
- * never goes backwards.
- *
- * Reading every thread costs a file per thread, so a process's threads are
- * read only when its /proc/PID/io total moved since the last sample: its
- * own part and its children's part only grow, so if their sum did not move
- * neither did they.  Processes that exited since the last sample and wrote
- * in the interval (even ones born and gone between two samples) come back
- * as entries of state 'X' (PROCS_STATE_EXITED), their figures final.
- *
- * What it is not: it ranks and derives nothing (procs.h).  The bookkeeping
- * is pure; the thread reads come through a callback so that unit tests
- * drive it without /proc.
+ * The sum over its threads: live ones from /proc/PID/task/TID/io, exited ones at their
+ * taskstats final value; a process's threads are read only when its total moved.
+ * Not: ranking or rates (procs.h); thread reads come through a callback, for the tests.
  */
 #ifndef WBTOP_PROCS_ACCT_H
 #define WBTOP_PROCS_ACCT_H

@@ -1,13 +1,9 @@
 /*
- * procs_wdev.h - the block devices a process writes to, from the files it
- * has open for writing: /proc/PID/fdinfo/N's flags (O_WRONLY or O_RDWR)
- * and mnt_id, the file's device (stat of /proc/PID/fd/N), and where that is
- * anonymous (btrfs, overlayfs, tmpfs, NFS), the source of its mount in
- * mountinfo when that is a block device.  None where no block device is
- * found.  A writer through mmap holds no write fd and is not seen.
+ * procs_wdev.h - the block devices a process writes to, from the files it has open
+ * for writing (fdinfo flags and mnt_id, the file's device, else its mount's source).
  *
- * Part of the live source (procs.c looks at a process at most once a
- * second, only when it wrote).  The parsers are pure, for the unit tests.
+ * Part of the live source; the parsers are pure, for the unit tests.  How, and what
+ * it misses: doc/processes.md, "Which device".
  */
 #ifndef WBTOP_PROCS_WDEV_H
 #define WBTOP_PROCS_WDEV_H

@@ -1,15 +1,9 @@
 /*
- * wbcum.h - the writeback loop's interval sums (wbloop.h) as cumulative
- * counters, the way a snapshot keeps every other kernel counter.
+ * wbcum.h - the writeback loop's interval sums (wbloop.h) as cumulative counters
+ * per task and per BDI, so that rates come from any two samples.
  *
- * A sample carries counters, not per-interval sums, so that rates come from
- * any two samples (a replay that skips samples, a recording read at another
- * step).  This module adds each interval to per-task and per-BDI totals
- * since the start.  A task is kept while it has been throttled in the last
- * keep_ms; after that its row goes (bounded memory on a machine where
- * thousands of short-lived writers come and go), and if it is throttled
- * again its total starts over, which a reader sees as a new counter.  BDIs
- * are few and are kept.  Pure: no I/O, no clock (the caller gives now_ms).
+ * A task's row goes once it has not been throttled for keep_ms (its total then starts
+ * over: a new counter to a reader); BDIs are kept.  Pure: no I/O, the caller gives now_ms.
  */
 #ifndef WBTOP_WBCUM_H
 #define WBTOP_WBCUM_H

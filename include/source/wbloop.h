@@ -1,18 +1,10 @@
 /*
- * wbloop.h - one interval of the kernel's writeback loop, aggregated.
+ * wbloop.h - one interval of the kernel's writeback loop, aggregated per task, per BDI
+ * and per cgroup from the writeback tracepoints' events (doc/kernel-loop.md).
  *
- * The kernel decides, per dirtying task, how long it sleeps in
- * balance_dirty_pages() and against which device's (BDI's) limit; the
- * flusher writes pages back for a reason (background, periodic, sync,
- * vmscan, ...).  The writeback tracepoints report each decision; this module
- * sums one interval of them per task, per BDI and per cgroup.  It is pure:
- * events come in as plain structs (wbtrace.c decodes them from the ring
- * buffer), nothing here reads a file or a clock.
- *
- * Memory: the tables grow to the number of distinct tasks, BDIs and cgroups
- * seen in one interval and are reused (emptied, not freed) by the next.
- * Units: _pages (the kernel's page size), _kbps (KiB/s, as the tracepoints
- * print rates), _ms.
+ * Pure: events come in as plain structs (wbtrace.c decodes them); no file, no clock.
+ * The tables grow to one interval's distinct keys and are reused by the next.
+ * Units: _pages (the kernel's page size), _kbps (KiB/s, as the tracepoints print), _ms.
  */
 #ifndef WBTOP_WBLOOP_H
 #define WBTOP_WBLOOP_H

@@ -1,13 +1,8 @@
 /*
- * wbsample.h - the kernel's writeback loop as values of a live snapshot.
- *
- * Part of the live source (not a view): throttling per task and per device
- * from the writeback tracepoints, pages written by flusher reason and the
- * global dirty_limit (wbtrace.h), each device's dirty, writeback, threshold,
- * dirtied, written and bandwidth estimate from debugfs (bdistat.h).  Values
- * go into the snapshot with snapshot_add_x under the kinds of snapshot.h:
- * counters as totals since the start (rates come from derive), gauges as
- * read.
+ * wbsample.h - the kernel's writeback loop as values of a live snapshot (part of the
+ * live source, not a view): throttling from the tracepoints (wbtrace.h), debugfs's
+ * per-device state (bdistat.h), put in with snapshot_add_x under snapshot.h's kinds;
+ * counters as totals since the start, gauges as read.
  */
 #ifndef WBTOP_WBSAMPLE_H
 #define WBTOP_WBSAMPLE_H

@@ -1,17 +1,10 @@
 /*
  * wbtrace.h - the writeback tracepoints, read live (a source).
  *
- * Opens a tracefs instance of its own, "wbtop-<pid>" (never the top-level
- * buffer, which other tools use), enables only the writeback events it needs
- * (balance_dirty_pages, global_dirty_state, writeback_written,
- * bdi_dirty_ratelimit) and, once an interval, drains the per-CPU ring
- * buffers into a struct wbloop (wbloop.h) through libtracefs and
- * libtraceevent.  Events the kernel overwrote or dropped before we read them
- * are counted from the per-CPU stats, not hidden.
- *
- * The instance is removed by wbtrace_close and, if the program exits without
- * it, by an exit handler; one left by a killed wbtop (its pid gone) is
- * removed by the next wbtrace_open.  Not a view: it never prints.
+ * A tracefs instance of its own ("wbtop-<pid>"), only the events it needs, drained once
+ * an interval into a struct wbloop (wbloop.h); events the kernel dropped are counted.
+ * The instance goes at wbtrace_close or exit; a killed wbtop's is removed by the next
+ * wbtrace_open.  Not a view.  doc/kernel-loop.md, "The trace source".
  */
 #ifndef WBTOP_WBTRACE_H
 #define WBTOP_WBTRACE_H

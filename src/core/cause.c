@@ -1,14 +1,8 @@
 /*
- * cause.c - the cause of a marked interval. Contract in include/cause.h; the set of causes
- * and why each test is what it is in doc/dips.md ("Causes").
+ * cause.c - the cause of a marked interval (contract in cause.h).
  *
- * The tests go from the most specific evidence to the least: a knob change and the kernel's
- * own throttling record say exactly what happened; the dirty limit explains writers that
- * stopped submitting (they wait in balance_dirty_pages), so it comes before "stopped"; flushes
- * raise await too, so they come before "slowed". A device whose writers went on dirtying its
- * pages while it wrote less was let down by its writeback, not by its writers: neither
- * "stopped" nor "slowed" is said of it, and a knob change that began such a dip stays its
- * cause for as long as it lasts.
+ * The tests go from the most specific evidence to the least; the set of causes and why
+ * each test stands where it does are in doc/dips.md ("Causes").
  */
 #include <stddef.h>
 #include <string.h>
@@ -43,7 +37,7 @@ static const double CAUSE_DIRTIED_MIN_KBPS = 256.0;
  * wrote back under half what was dirtied. */
 static const double CAUSE_KEPT_UP = 0.5;
 
-void dip_cause_base_init(struct dip_cause_base *b)
+void cause_base_init(struct dip_cause_base *b)
 {
 	b->w_s = b->aqu_sz = b->w_await_ms = b->f_s = b->f_await_ms = 0.0;
 	b->w_kbps = b->dirtied_kbps = 0.0;
@@ -51,7 +45,7 @@ void dip_cause_base_init(struct dip_cause_base *b)
 	b->knob_held = false;
 }
 
-void dip_evidence_init(struct dip_evidence *e)
+void cause_evidence_init(struct dip_evidence *e)
 {
 	e->w_s = e->aqu_sz = e->w_await_ms = e->f_s = e->f_await_ms = -1.0;
 	e->w_kbps = e->dirtied_kbps = e->written_kbps = -1.0;
@@ -70,7 +64,7 @@ static void cause_follow(double *x, double v, unsigned n)
 	*x = n ? *x + CAUSE_BASE_WEIGHT * (v - *x) : v;
 }
 
-void dip_cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e)
+void cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e)
 {
 	cause_follow(&b->w_s, e->w_s, b->n);
 	cause_follow(&b->aqu_sz, e->aqu_sz, b->n);
@@ -83,18 +77,18 @@ void dip_cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e
 		b->n++;
 }
 
-/* Figure f of r as dip_evidence_dev reads it: known (RATE_OK, and what the figure needs there)
+/* Figure f of r as cause_evidence_dev reads it: known (RATE_OK, and what the figure needs there)
  * or -1, evidence's unknown. */
 static double cause_dev_figure(const struct dev_rates *r, double v, bool there)
 {
 	return r->status == RATE_OK && there ? v : -1.0;
 }
 
-/* The figures are read here by name, not row by row through the registry as dip_evidence_dev
+/* The figures are read here by name, not row by row through the registry as cause_evidence_dev
  * reads them: at thousands of devices a quarter of them learn every interval, and the rows'
  * lookups were a sixth of the learning. test_cause holds the two to the same figures and the
  * same availability, so a change of a row shows there. */
-void dip_cause_base_learn_dev(struct dip_cause_base *b, const struct dev_rates *r)
+void cause_base_learn_dev(struct dip_cause_base *b, const struct dev_rates *r)
 {
 	bool dirtied = r->x_have & 1u << SNAP_XDEV_WB_DIRTIED_KB;
 	cause_follow(&b->w_s, cause_dev_figure(r, r->w_s, true), b->n);
@@ -203,7 +197,7 @@ static bool cause_slowed(const struct dip_evidence *e, const struct dip_cause_ba
 	return queue_full || (!idle && cause_up(e->w_await_ms, b->w_await_ms, CAUSE_AWAIT_MIN_MS));
 }
 
-enum dip_cause dip_cause_of(const struct dip_evidence *e, const struct dip_cause_base *b)
+enum dip_cause cause_of(const struct dip_evidence *e, const struct dip_cause_base *b)
 {
 	int kept = cause_kept_dirtying(e, b);
 	if (e->knob_changed || cause_knob_holds(e, b, kept))
@@ -240,13 +234,13 @@ static const char *const cause_names[DIP_NCAUSES] = {
 	[DIP_CAUSE_WRITERS_SLOWED] = "writers slowed",
 };
 
-const char *dip_cause_name(enum dip_cause c)
+const char *cause_name(enum dip_cause c)
 {
 	size_t i = (size_t)c;
 	return i < DIP_NCAUSES && cause_names[i] ? cause_names[i] : "unknown";
 }
 
-enum dip_cause dip_cause_by_name(const char *name)
+enum dip_cause cause_by_name(const char *name)
 {
 	for (unsigned i = 0; name && i < DIP_NCAUSES; i++)
 		if (cause_names[i] && strcmp(cause_names[i], name) == 0)
@@ -254,15 +248,15 @@ enum dip_cause dip_cause_by_name(const char *name)
 	return DIP_CAUSE_UNKNOWN;
 }
 
-void dip_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)
+void cause_evidence_dev(struct dip_evidence *e, const struct dev_rates *r)
 {
 	/* through the registry: a figure the device lacks (flushes) stays unknown */
-	fig_dev_get(FIG_DEV_W_S, r, &e->w_s);
-	fig_dev_get(FIG_DEV_AQU_SZ, r, &e->aqu_sz);
-	fig_dev_get(FIG_DEV_W_AWAIT_MS, r, &e->w_await_ms);
-	fig_dev_get(FIG_DEV_F_S, r, &e->f_s);
-	fig_dev_get(FIG_DEV_F_AWAIT_MS, r, &e->f_await_ms);
-	fig_dev_get(FIG_DEV_WKB_S, r, &e->w_kbps);
-	fig_dev_get(FIG_DEV_WB_DIRTIED_KB_S, r, &e->dirtied_kbps);
-	fig_dev_get(FIG_DEV_WB_WRITTEN_KB_S, r, &e->written_kbps);
+	figure_dev_get(FIG_DEV_W_S, r, &e->w_s);
+	figure_dev_get(FIG_DEV_AQU_SZ, r, &e->aqu_sz);
+	figure_dev_get(FIG_DEV_W_AWAIT_MS, r, &e->w_await_ms);
+	figure_dev_get(FIG_DEV_F_S, r, &e->f_s);
+	figure_dev_get(FIG_DEV_F_AWAIT_MS, r, &e->f_await_ms);
+	figure_dev_get(FIG_DEV_WKB_S, r, &e->w_kbps);
+	figure_dev_get(FIG_DEV_WB_DIRTIED_KB_S, r, &e->dirtied_kbps);
+	figure_dev_get(FIG_DEV_WB_WRITTEN_KB_S, r, &e->written_kbps);
 }

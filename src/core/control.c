@@ -1,13 +1,8 @@
 /*
- * control.c - the stateful half of control.h: owns the knob files.  It
- * reads each scope (the vm sysctls, or one BDI) and keeps its start values,
- * writes a knob and reads the whole scope back, records every write as an
- * event, and keeps the stack of changes for undo, revert-all and the
- * dead-man timer.
- *
- * What it is not: the rules.  Whether a value is allowed, what it will do
- * and which member of a pair to write back are decided by control_rules.c
- * (pure); this file only carries them out.  It is not a view either: it
+ * control.c - the stateful half of control.h: owns the knob files.  Reads each scope
+ * and keeps its start values, writes a knob and reads the scope back, records each
+ * write as an event, keeps the stack for undo, revert-all and the dead-man timer.
+ * Not: the rules (control_rules.c decides, this file carries out), nor a view: it
  * returns 0 or -errno and never prints (syslog, when asked, aside).
  */
 #include <ctype.h>
@@ -286,7 +281,7 @@ static void control_item_fill(const struct control_scope *sc, int index, struct 
 	memset(it, 0, sizeof *it);
 	it->ref = (struct control_ref){ .bdi = sc->bdi, .index = index,
 					.major = sc->major, .minor = sc->minor };
-	it->def = control_def(&it->ref);
+	it->def = control_rules_def(&it->ref);
 	control_scope_name(sc, index, it->name, sizeof it->name);
 	it->value = sc->cur[index];
 	it->start = sc->start[index];
@@ -328,19 +323,19 @@ int control_list_bdi(struct control *c, uint32_t major, uint32_t minor,
 bool control_absent(struct control *c, const struct control_ref *ref)
 {
 	int err;
-	struct control_scope *sc = control_def(ref) ? control_scope_get(c, ref, &err) : NULL;
+	struct control_scope *sc = control_rules_def(ref) ? control_scope_get(c, ref, &err) : NULL;
 	return sc && control_file_absent(c, sc, ref->index);
 }
 
 const char *control_name(struct control *c, const struct control_ref *ref, char *buf, size_t len)
 {
 	int err;
-	struct control_scope *sc = control_def(ref) ? control_scope_get(c, ref, &err) : NULL;
+	struct control_scope *sc = control_rules_def(ref) ? control_scope_get(c, ref, &err) : NULL;
 	if (sc)
 		control_scope_name(sc, ref->index, buf, len);
 	else
 		snprintf(buf, len, "bdi:%u:%u:%s", ref->major, ref->minor,
-			 control_def(ref) ? control_def(ref)->file : "?");
+			 control_rules_def(ref) ? control_rules_def(ref)->file : "?");
 	return buf;
 }
 
@@ -350,7 +345,7 @@ int control_ctx(struct control *c, const struct control_ref *ref,
 	memset(ctx, 0, sizeof *ctx);
 	for (int i = 0; i < KNOB_BDI_COUNT; i++)
 		ctx->bdi[i] = -1;
-	if (!control_def(ref))
+	if (!control_rules_def(ref))
 		return -EINVAL;
 	control_scope_read(c, &c->vm);
 	memcpy(ctx->vm, c->vm.cur, sizeof ctx->vm);
@@ -365,7 +360,7 @@ int control_ctx(struct control *c, const struct control_ref *ref,
 	long page = sysconf(_SC_PAGESIZE);
 	ctx->page_size = page > 0 ? (uint64_t)page : 4096;
 	if (s)
-		control_ctx_from_snapshot(ctx, s);
+		control_rules_ctx_from_snapshot(ctx, s);
 	int64_t v = ref->bdi ? ctx->bdi[ref->index] : ctx->vm[ref->index];
 	return v < 0 ? -ENOENT : 0;
 }
@@ -373,7 +368,7 @@ int control_ctx(struct control *c, const struct control_ref *ref,
 int control_preview(struct control *c, const struct control_ref *ref, const char *text,
 		    const struct snapshot *s, int64_t *value, char *buf, size_t len)
 {
-	const struct knob_def *def = control_def(ref);
+	const struct knob_def *def = control_rules_def(ref);
 	struct control_ctx ctx;
 	char name[96], msg[256];
 	int rc = control_ctx(c, ref, s, &ctx);
@@ -389,14 +384,14 @@ int control_preview(struct control *c, const struct control_ref *ref, const char
 			 def->kind == KNOB_KIND_BYTES ? "a size (bytes, or with K/M/G)" : "a whole number");
 		return rc;
 	}
-	rc = control_validate(ref, *value, &ctx, msg, sizeof msg);
+	rc = control_rules_validate(ref, *value, &ctx, msg, sizeof msg);
 	if (rc < 0) {
 		snprintf(buf, len, "%s=%s refused: %s", name, text, msg);
 		return rc;
 	}
-	control_explain(ref, name, *value, &ctx, buf, len);
+	control_rules_explain(ref, name, *value, &ctx, buf, len);
 	if (rc > 0)
-		control_cat(buf, len, "; warning: %s", msg);
+		control_rules_cat(buf, len, "; warning: %s", msg);
 	return rc;
 }
 
@@ -408,7 +403,7 @@ static int control_add_event(struct control *c, const struct wb_event *ev)
 	if (c->log_syslog) {
 		char line[384];
 		/* the ident is the program name already */
-		syslog(LOG_USER | LOG_NOTICE, "knob change: %s", control_format_event(ev, line, sizeof line));
+		syslog(LOG_USER | LOG_NOTICE, "knob change: %s", control_rules_format_event(ev, line, sizeof line));
 	}
 	return 0;
 }
@@ -419,7 +414,7 @@ static bool control_same(const struct control_ref *ref, int64_t asked, int64_t h
 {
 	if (asked == held)
 		return true;
-	if (!ref->bdi || control_def(ref)->kind != KNOB_KIND_BYTES || held < 0)
+	if (!ref->bdi || control_rules_def(ref)->kind != KNOB_KIND_BYTES || held < 0)
 		return false;
 	int64_t diff = asked > held ? asked - held : held - asked;
 	return diff <= asked / 100 + (int64_t)(2 * page);
@@ -434,8 +429,8 @@ static void control_note_changes(const struct control_scope *sc, int written,
 			continue;
 		const struct knob_def *def = sc->bdi ? &knob_bdi_table[i] : &knob_vm_table[i];
 		char v[32], t[96];
-		snprintf(t, sizeof t, "%s now %s", def->file, control_fmt(def, sc->cur[i], v, sizeof v));
-		control_clause(note, len, t);
+		snprintf(t, sizeof t, "%s now %s", def->file, control_rules_fmt(def, sc->cur[i], v, sizeof v));
+		control_rules_clause(note, len, t);
 	}
 }
 
@@ -469,8 +464,8 @@ static int control_write(struct control *c, const struct control_ref *ref, int64
 	if (rc == 0 && !control_same(ref, value, ev.read_back, page > 0 ? (uint64_t)page : 4096)) {
 		char v[32], t[96];
 		snprintf(t, sizeof t, "kernel holds %s, not what was written",
-			 control_fmt(control_def(ref), ev.read_back, v, sizeof v));
-		control_clause(ev.note, sizeof ev.note, t);
+			 control_rules_fmt(control_rules_def(ref), ev.read_back, v, sizeof v));
+		control_rules_clause(ev.note, sizeof ev.note, t);
 		rc = -EIO;
 	}
 	if (rc == 0 || rc == -EIO)
@@ -496,7 +491,7 @@ int control_apply_why(struct control *c, const struct control_ref *ref, int64_t 
 	int rc = control_ctx(c, ref, s, &ctx);
 	if (rc < 0)
 		return rc;
-	rc = control_validate(ref, value, &ctx, msg, sizeof msg);
+	rc = control_rules_validate(ref, value, &ctx, msg, sizeof msg);
 	if (rc < 0)
 		return rc;
 	if (control_grow((void **)&c->changes, &c->cap_changes, c->nchanges, sizeof *c->changes) < 0)
@@ -522,7 +517,7 @@ static int control_undo_note(struct control *c, const char *why)
 		return -c->ro_errno;
 	const struct control_change *ch = &c->changes[c->nchanges - 1];
 	int64_t value;
-	struct control_ref target = control_restore_member(&ch->ref, ch->before, &value);
+	struct control_ref target = control_rules_restore_member(&ch->ref, ch->before, &value);
 	int rc = control_write(c, &target, value, why);
 	if (rc < 0 && rc != -EIO)
 		return rc;
@@ -550,12 +545,12 @@ static int control_revert_one(struct control *c, struct control_scope *sc, int i
 	unsigned group = 1u << index;
 	if (p >= 0)
 		group |= 1u << p;
-	else if (sc->bdi && control_bdi_group(index, &r, &f, &b))
+	else if (sc->bdi && control_rules_bdi_group(index, &r, &f, &b))
 		group = 1u << r | 1u << f | 1u << b;
 	if (!(sc->touched & group))
 		return 0;
 	int64_t value;
-	struct control_ref target = control_restore_member(&ref, sc->start, &value);
+	struct control_ref target = control_rules_restore_member(&ref, sc->start, &value);
 	bool same = sc->cur[target.index] == value && (p < 0 || sc->cur[p] == sc->start[p]);
 	if (same)
 		return 0;
@@ -571,8 +566,8 @@ static int control_revert_scope(struct control *c, struct control_scope *sc, con
 	control_scope_read(c, sc);
 	if (sc->bdi) {
 		/* min <= max holds at every step: when min goes up, max goes first */
-		int64_t min_now = control_bdi_fine(sc->cur, BDI_MIN_RATIO, BDI_MIN_RATIO_FINE);
-		int64_t min_start = control_bdi_fine(sc->start, BDI_MIN_RATIO, BDI_MIN_RATIO_FINE);
+		int64_t min_now = control_rules_bdi_fine(sc->cur, BDI_MIN_RATIO, BDI_MIN_RATIO_FINE);
+		int64_t min_start = control_rules_bdi_fine(sc->start, BDI_MIN_RATIO, BDI_MIN_RATIO_FINE);
 		if (min_start > min_now)
 			bdi_order[0] = BDI_MAX_RATIO, bdi_order[1] = BDI_MIN_RATIO;
 	}

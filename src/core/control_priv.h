@@ -17,23 +17,23 @@
 #include "core/knob.h"
 
 /* Append printf text to buf (always terminated, silently cut when full). */
-void control_cat(char *buf, size_t len, const char *fmt, ...)
+void control_rules_cat(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Append text to buf as one more clause of a message: "; " before it
  * unless buf is empty. */
-void control_clause(char *buf, size_t len, const char *text);
+void control_rules_clause(char *buf, size_t len, const char *text);
 
 /* v in def's unit, for people (knob_format_value of def's kind).  Returns buf. */
-const char *control_fmt(const struct knob_def *def, int64_t v, char *buf, size_t len);
+const char *control_rules_fmt(const struct knob_def *def, int64_t v, char *buf, size_t len);
 
 /* Whether BDI knob index is a view of the min or the max limit; if so the
  * enum knob_bdi indexes of that limit's three views (per cent, millionths,
  * bytes) into *ratio, *fine and *bytes. */
-bool control_bdi_group(int index, int *ratio, int *fine, int *bytes);
+bool control_rules_bdi_group(int index, int *ratio, int *fine, int *bytes);
 
 /* A BDI limit in millionths from whichever of its views bdi[] knows (fine
  * first, else ratio); -1 if neither. */
-int64_t control_bdi_fine(const int64_t bdi[KNOB_BDI_COUNT], int ratio, int fine);
+int64_t control_rules_bdi_fine(const int64_t bdi[KNOB_BDI_COUNT], int ratio, int fine);
 
 #endif

@@ -1,13 +1,8 @@
 /*
  * derive.c - rates from two snapshots, as vmstat and iostat -x print them.
  *
- * Pure arithmetic on counters; no I/O.  The formulas follow procps vmstat
- * (CPU shares rounded from tick deltas; bi/bo straight from pgpgin/pgpgout,
- * which the kernel keeps in KiB) and sysstat iostat -x (per-second rates,
- * await = ticks / completed I/Os, aqu-sz = queue time / elapsed time,
- * %util = busy time / elapsed time).  The one difference: we divide by the
- * measured monotonic time between the samples, not the nominal interval,
- * so a late wake-up does not inflate a rate.
+ * Pure arithmetic on counters; no I/O.  One difference from those tools: we divide by
+ * the measured time between the samples, not the nominal interval (doc/design.md, "Rates").
  */
 #include <stdio.h>
 #include <string.h>
@@ -119,7 +114,7 @@ enum rate_status derive_sys(const struct snapshot *prev, const struct snapshot *
 	out->status = reset ? RATE_RESET : RATE_OK;
 	for (const struct snap_xval *v = snapshot_find_x(cur, SNAP_XSYS, 0);
 	     v && v < cur->x + cur->nx && v->scope == SNAP_XSYS; v++)
-		if (snap_xkind_find(SNAP_XSYS, v->kind) && v->kind < sizeof out->x / sizeof out->x[0] &&
+		if (snapshot_xkind_find(SNAP_XSYS, v->kind) && v->kind < sizeof out->x / sizeof out->x[0] &&
 		    derive_x(prev, cur, SNAP_XSYS, 0, v->kind, dt, &out->x[v->kind]))
 			out->x_have |= 1u << v->kind;
 	return out->status;
@@ -222,7 +217,7 @@ derive_dev_status(const struct dev_counters *prev, const struct dev_counters *cu
 		  uint64_t *d)
 {
 	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
-	    !dev_name_eq(prev->name, cur->name))
+	    !snapshot_dev_name_eq(prev->name, cur->name))
 		return RATE_FIRST;
 	if (dt_s <= 0)
 		return RATE_NODATA;
@@ -283,7 +278,7 @@ derive_dev_write_of(const struct dev_counters *prev, const struct dev_counters *
 {
 	enum rate_status status = RATE_OK;
 	if (!prev || prev->major != cur->major || prev->minor != cur->minor ||
-	    !dev_name_eq(prev->name, cur->name))
+	    !snapshot_dev_name_eq(prev->name, cur->name))
 		status = RATE_FIRST;
 	else if (dt_s <= 0)
 		status = RATE_NODATA;
@@ -576,7 +571,7 @@ static bool derive_x_rate(const struct snap_xkind *k, const struct snapshot *pre
 bool derive_x(const struct snapshot *prev, const struct snapshot *cur, enum snap_xscope scope,
 	      uint64_t obj, unsigned kind, double dt_s, double *out)
 {
-	const struct snap_xkind *k = snap_xkind_find(scope, kind);
+	const struct snap_xkind *k = snapshot_xkind_find(scope, kind);
 	const struct snap_xval *c = k ? derive_x_kind(cur, snapshot_find_x(cur, scope, obj), kind) : NULL;
 	if (!c)
 		return false;
@@ -605,7 +600,7 @@ static size_t derive_x_scope_end(const struct snapshot *s, unsigned scope)
 void derive_xwalk_init(struct derive_xwalk *w, const struct snapshot *cur, enum snap_xscope scope,
 		       unsigned kind)
 {
-	w->kind = snap_xkind_find(scope, kind);
+	w->kind = snapshot_xkind_find(scope, kind);
 	w->obj = 0;
 	/* cur's values of the scope: every one before start is before any object asked */
 	w->start = scope ? derive_x_scope_end(cur, (unsigned)scope - 1) : 0;
@@ -660,13 +655,13 @@ void derive_dev_x(const struct snapshot *prev, const struct snapshot *cur, doubl
 		const struct snap_xval *v = &cur->x[j];
 		if (v->scope != SNAP_XDEV)
 			continue;
-		while (i < cur->ndev && snap_xobj_dev(cur->dev[i].major, cur->dev[i].minor) < v->obj)
+		while (i < cur->ndev && snapshot_xobj_dev(cur->dev[i].major, cur->dev[i].minor) < v->obj)
 			i++;
 		if (i == cur->ndev)
 			break;
 		struct dev_rates *r = &out[i];
 		if (r->status != RATE_OK || v->kind >= SNAP_NXDEV ||
-		    snap_xobj_dev(cur->dev[i].major, cur->dev[i].minor) != v->obj)
+		    snapshot_xobj_dev(cur->dev[i].major, cur->dev[i].minor) != v->obj)
 			continue;
 		if (derive_x(prev, cur, SNAP_XDEV, v->obj, v->kind, dt_s, &r->x[v->kind]))
 			r->x_have |= 1u << v->kind;

@@ -1,29 +1,10 @@
 /*
- * detect.c - the dip detector. Contract in include/detect.h; the rule and its reasons in
- * doc/dips.md.
+ * detect.c - the dip detector (contract in detect.h; the rule and its reasons in doc/dips.md).
  *
- * What it is: per series, a short window of recent values whose upper quartile is the level
- * the series sustains (drops below it do not pull it down), capped by the median of the levels
- * it held over a longer, slower window (so that a burst of a few intervals is not a level to
- * fall from), and a longer window of the rises from one quiet interval to the next, relative
- * to the recent upper quartile (the jitter is their 90th percentile, never the largest, scaled
- * to a standard deviation: the series' symmetric jitter as its rises show it, which one-sided
- * drops never touch, and which a limiter's rare flicker of a block or two does reach).
- * An interval dips when its value falls below the level by more than max(--dip, 3 * jitter)
- * plus the quartile's height above the centre, by more than a few requests' worth (counting
- * noise) and by more than an absolute minimum, and was not made up for by the interval before,
- * nor (when the interval's length is known) short of the usual by no more than a writer's
- * pacing tick, a tenth of a second's work, unless it fell to (almost) nothing, which is the
- * end of a run; a drop held for two intervals in a row is a dip at its second when both fall
- * by max(--dip, 0.6 * 3 * jitter) plus that height; in a lone series the interval after a dip
- * is judged at 0.6 of the threshold. A group adds: devices carrying a negligible part of the
- * traffic are not judged; a device's jitter is at least its peers' (the median of theirs: the
- * devices of one run do the same work, and a device that flushes in bursts does not raise the
- * others'); the group total is judged too (under a shared limit devices trade bandwidth and the
- * total holds); and only the whole group stopping is the end of the run.
- * Each window keeps its values sorted (sortwin.h), so a median is a lookup, not a selection.
- * What it is not: no I/O, no clock, no printing, no look-ahead. It allocates only when the
- * device set grows.
+ * Per series: a sustained level (upper quartile of a short window, capped by a slower median),
+ * a jitter from the rises between quiet intervals, and a threshold from both; a group adds its
+ * peers' jitter and its total.  Windows stay sorted (sortwin.h), so a median is a lookup.
+ * Not: I/O, a clock, printing or look-ahead; it allocates only when the device set grows.
  */
 #include <errno.h>
 #include <float.h>
@@ -63,7 +44,7 @@ enum { DIP_PEER_SEEN = 30 };
  * (or raises) its jitter ... */
 enum { DIP_SPREAD_UNTIL = 6 };
 /* ... but when its pacing ticks are known, for its first this many values only. Such a series
- * teaches no rise that is a tick coming back or a climb out of a fall (dip_stat_learn), so a
+ * teaches no rise that is a tick coming back or a climb out of a fall (detect_stat_learn), so a
  * writer that flickers by a tick and drops every few seconds has taught few rises however long
  * it runs, and its spread, a tick wide and pulled down by the drops themselves (its median
  * falls with them), would judge it for good: a writer falling by a third for three seconds at a
@@ -101,7 +82,7 @@ static const double DIP_MAD_TO_SIGMA = 1.0483;
  * median of such changes is 0 -- the flicker would be marked -- while the 90th percentile is
  * the flicker. */
 static const double DIP_RISE_Q90_TO_SIGMA = 0.4299;
-/* The quantile, as tenths (dip_rise_rank) */
+/* The quantile, as tenths (detect_rise_rank) */
 enum { DIP_RISE_QUANTILE_TENTHS = 9 };
 /* In a lone series the interval after a dip is marked too while it is still below the level
  * by 0.6 of the threshold: a recovery that is not yet one. */
@@ -119,8 +100,8 @@ static const double DIP_MADE_UP_RATIO = 2.0;
 /* Pacing: writers held to a rate submit in ticks (pv -L tops its budget up ten times a
  * second, and the kernel's dirty throttling pauses a writer for up to 200 ms), so a tick's
  * work lands now in one interval, now in the next: a single interval short by no more than
- * one tick of the level (dip_tick_fall) is not a dip. At 1 s that is a tenth of the level; at
- * 5 s a fiftieth, under half of --dip, and ticks are not counted (dip_pace_frac). A drop that
+ * one tick of the level (detect_tick_fall) is not a dip. At 1 s that is a tenth of the level; at
+ * 5 s a fiftieth, under half of --dip, and ticks are not counted (detect_pace_frac). A drop that
  * is held (two intervals) is judged without it: a tick that moved arrives in the next one. */
 static const double DIP_PACE_S = 0.1;
 
@@ -143,7 +124,7 @@ static const double DIP_PEER_FACTOR = 2.0;	/* a young device twice as noisy is n
 struct dip_stat {
 	uint8_t nlevel, next_level, nresid, next_resid;	/* next_*: the tag the next value gets */
 	uint8_t nslow, next_slow, slow_wait;	/* slow_wait: values until the next slow push */
-	uint8_t ticked, after_tick;	/* this interval's fall was a pacing tick (dip_tick_fall);
+	uint8_t ticked, after_tick;	/* this interval's fall was a pacing tick (detect_tick_fall);
 					 * the one before was */
 	uint8_t nseen;			/* values learnt, up to 255 */
 	uint8_t level_tag[SORTWIN_SHORT];	/* DIP_BASE_LEN used: sortwin_push_short reads all */
@@ -161,7 +142,7 @@ struct dip_stat {
 struct dip_series {
 	struct dip_params p;
 	struct dip_stat st;
-	double pace_frac;	/* a pacing tick as a part of the level (dip_pace_frac); 0: ticks do
+	double pace_frac;	/* a pacing tick as a part of the level (detect_pace_frac); 0: ticks do
 				 * not matter (the interval's length unknown, or long) */
 	unsigned settle_left;	/* intervals that may not teach the jitter yet */
 };
@@ -193,7 +174,7 @@ struct dip_group {
 	double *up;		/* up[i]: its recent upper quartile, NAN if none */
 	bool *part;		/* part[i]: input i is judged this interval */
 	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
-	double *own;		/* own[i]: input i's own jitter (dip_stat_sigma), if judged */
+	double *own;		/* own[i]: input i's own jitter (detect_stat_sigma), if judged */
 	double *pool;		/* the judged devices' own jitters, for their median */
 	size_t cap_in, cap_pool;
 	/* key -> index in dev[] (hashidx.h), rebuilt when devices are added
@@ -203,13 +184,13 @@ struct dip_group {
 	struct hashidx index;
 };
 
-void dip_params_default(struct dip_params *p)
+void detect_params_default(struct dip_params *p)
 {
 	p->drop_pct = DIP_DEFAULT_DROP_PCT;
 	p->idle_floor = DIP_DEFAULT_IDLE_KBPS;
 }
 
-int dip_params_parse(struct dip_params *p, const char *text)
+int detect_params_parse(struct dip_params *p, const char *text)
 {
 	if (!p || !text)
 		return -EINVAL;
@@ -230,7 +211,7 @@ int dip_params_parse(struct dip_params *p, const char *text)
 
 /* fmax() as the detector uses it (the larger, a NAN argument skipped), inline: libm's is a
  * call, several per device per interval. */
-static double dip_max(double a, double b)
+static double detect_max(double a, double b)
 {
 	if (isnan(a))
 		return b;
@@ -238,19 +219,19 @@ static double dip_max(double a, double b)
 }
 
 /* Finite and not negative (a NAN fails both comparisons). */
-static bool dip_rate_ok(double v)
+static bool detect_rate_ok(double v)
 {
 	return v >= 0.0 && v <= DBL_MAX;
 }
 
 /* A baseline to fall from: known, above the idle floor (and above zero, whatever the floor). */
-static bool dip_busy(const struct dip_params *p, double base)
+static bool detect_busy(const struct dip_params *p, double base)
 {
 	return base > p->idle_floor && base > 0.0;	/* false for NAN */
 }
 
 /* Median of ascending s[0..n), n > 0: the same value median_of gives, read off. */
-static double dip_sorted_median(const double *s, size_t n)
+static double detect_sorted_median(const double *s, size_t n)
 {
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
@@ -258,7 +239,7 @@ static double dip_sorted_median(const double *s, size_t n)
 /* The upper quartile of the recent values (nlevel > 0), interpolated between neighbouring
  * ranks: where a series sits when it is not dipping. Its rank, 3/4 of (n - 1), in quarters:
  * integer arithmetic, as it is read for every device in every interval. */
-static inline double dip_stat_upper(const struct dip_stat *st)
+static inline double detect_stat_upper(const struct dip_stat *st)
 {
 	const double *s = st->level_sorted;
 	size_t q = 3 * ((size_t)st->nlevel - 1), lo = q / 4;
@@ -268,27 +249,27 @@ static inline double dip_stat_upper(const struct dip_stat *st)
 /* The level the series sustains, NAN before the first value: the recent upper quartile, but no
  * higher than the median of the slow window's levels (after a burst the recent values are
  * high for a while; what the series sustained is the level before it). Changes are learnt
- * against it from the second value on; verdicts wait for dip_stat_ready. */
-static double dip_stat_baseline(const struct dip_stat *st, double *upper)
+ * against it from the second value on; verdicts wait for detect_stat_ready. */
+static double detect_stat_baseline(const struct dip_stat *st, double *upper)
 {
 	if (!st->nlevel)
 		return *upper = NAN;
-	double up = *upper = dip_stat_upper(st);
+	double up = *upper = detect_stat_upper(st);
 	if (st->nslow) {
-		double slow = dip_sorted_median(st->slow_sorted, st->nslow);
+		double slow = detect_sorted_median(st->slow_sorted, st->nslow);
 		if (slow < up)
 			up = slow;
 	}
 	return up;
 }
 
-static bool dip_stat_ready(const struct dip_stat *st)
+static bool detect_stat_ready(const struct dip_stat *st)
 {
 	return st->nlevel >= DIP_MIN_LEVELS;
 }
 
 /* The rank of the jitter's quantile among n >= 2 sorted rises. */
-static size_t dip_rise_rank(size_t n)
+static size_t detect_rise_rank(size_t n)
 {
 	/* 0.9 (n - 1) rounded, in integers (read for every device every interval; the same
 	 * ranks as the floating-point product for every window length up to 255) */
@@ -297,23 +278,23 @@ static size_t dip_rise_rank(size_t n)
 	return r + 1 < n ? r : n - 2;	/* never the largest: one wild sample is no jitter */
 }
 
-/* The jitter, from the rises of quiet intervals (dip_stat_learn): a high quantile of them, as
+/* The jitter, from the rises of quiet intervals (detect_stat_learn): a high quantile of them, as
  * a normal's standard deviation. Drops, however often they come, only ever fall, and the climb
  * out of a marked one is recovery: neither teaches it (the climb out of a drop that was not
  * marked does, as any rise; doc/dips.md says what that costs). NAN if too few. */
-static double dip_stat_sigma(const struct dip_stat *st)
+static double detect_stat_sigma(const struct dip_stat *st)
 {
 	if (st->nresid < DIP_MIN_RESIDS)
 		return NAN;
-	size_t k = dip_rise_rank(st->nresid);
+	size_t k = detect_rise_rank(st->nresid);
 	return DIP_RISE_Q90_TO_SIGMA * st->resid_sorted[k];
 }
 
 /* The group total's jitter, from its |residuals| against the sum of the levels. */
-static double dip_total_sigma(const struct dip_stat *st)
+static double detect_total_sigma(const struct dip_stat *st)
 {
 	return st->nresid < DIP_MIN_RESIDS ? NAN :
-	       DIP_MAD_TO_SIGMA * dip_sorted_median(st->resid_sorted, st->nresid);
+	       DIP_MAD_TO_SIGMA * detect_sorted_median(st->resid_sorted, st->nresid);
 }
 
 
@@ -323,26 +304,26 @@ static double dip_total_sigma(const struct dip_stat *st)
  * that happen to be small must not make a series that is plainly spread look quiet. Drops
  * widen that spread a little, but a drop deep enough to matter stands out of it all the same;
  * on a full estimate it is not used, as eleven values are too few for it to be steady. */
-static double dip_spread_sigma(const struct dip_stat *st, double sigma, double up)
+static double detect_spread_sigma(const struct dip_stat *st, double sigma, double up)
 {
-	double mid = dip_sorted_median(st->level_sorted, st->nlevel);
+	double mid = detect_sorted_median(st->level_sorted, st->nlevel);
 	double spread = up > 0.0 ? DIP_QUARTILE_TO_SIGMA * (up - mid) / up : 0.0;
 	return isnan(sigma) || spread > sigma ? spread : sigma;
 }
 
 /* Inline, the spread apart: a full estimate (the usual case) is one comparison. paced: the
- * series' pacing ticks are known (dip_pace_frac > 0). */
-static inline double dip_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone,
-				      bool paced)
+ * series' pacing ticks are known (detect_pace_frac > 0). */
+static inline double detect_judged_sigma(const struct dip_stat *st, double sigma, double up, bool lone,
+					 bool paced)
 {
 	if (st->nresid >= DIP_SPREAD_UNTIL || st->nlevel < DIP_MIN_LEVELS || (!lone && isnan(sigma)))
 		return sigma;
 	if (paced && st->nseen >= DIP_SPREAD_SEEN_PACED && !isnan(sigma))
 		return sigma;
-	return dip_spread_sigma(st, sigma, up);
+	return detect_spread_sigma(st, sigma, up);
 }
 
-static void dip_stat_push_resid(struct dip_stat *st, double resid)
+static void detect_stat_push_resid(struct dip_stat *st, double resid)
 {
 	sortwin_push(st->resid_sorted, st->resid_tag, DIP_JITTER_LEN, &st->nresid, &st->next_resid,
 			fabs(resid));
@@ -354,8 +335,8 @@ static void dip_stat_push_resid(struct dip_stat *st, double resid)
  * does not look like its peers' (more than twice the pooled jitter: a disk that flushes in
  * bursts) is judged by twice its own until that is better known: not judging it at all left
  * a writer whose pacing flickers blind to a drop by half. NAN: not judged (no jitter known). */
-static double dip_member_sigma(const struct dip_stat *st, const struct dip_params *p, double own,
-			       double pooled)
+static double detect_member_sigma(const struct dip_stat *st, const struct dip_params *p, double own,
+				  double pooled)
 {
 	if (st->nresid < DIP_MIN_RESIDS)
 		return pooled;	/* its own not known yet: its peers' stands in (NAN if none) */
@@ -369,19 +350,19 @@ static double dip_member_sigma(const struct dip_stat *st, const struct dip_param
 	bool young = st->nresid < DIP_PEER_RESIDS && st->nseen < DIP_PEER_SEEN;
 	if (young && !(own <= DIP_PEER_FACTOR * peers))
 		return DIP_PEER_FACTOR * own;
-	return dip_max(own, pooled); /* a NAN pooled is skipped */
+	return detect_max(own, pooled); /* a NAN pooled is skipped */
 }
 
 /* Requests an interval per unit of rate: from this interval's count when it is known (reqs
  * >= 0) and the rate is not zero, else the last known; 0 if never known. */
-static double dip_reqs_per_unit(const struct dip_stat *st, double value, double reqs)
+static double detect_reqs_per_unit(const struct dip_stat *st, double value, double reqs)
 {
 	return reqs >= 0.0 && reqs <= DBL_MAX && value > 0.0 ? reqs / value : st->reqs_per_unit;
 }
 
 /* The threshold as a part of the level: max(--dip percent, noise_frac of 3 sigma) + 0.674
  * sigma; NAN with sigma (then no fall passes it). */
-static double dip_threshold(const struct dip_params *p, double sigma, double noise_frac)
+static double detect_threshold(const struct dip_params *p, double sigma, double noise_frac)
 {
 	double drop = p->drop_pct / 100.0, noise = noise_frac * DIP_JITTER_SIGMAS * sigma;
 	return (drop >= noise ? drop : noise) + DIP_LEVEL_SIGMAS * sigma;
@@ -390,19 +371,19 @@ static double dip_threshold(const struct dip_params *p, double sigma, double noi
 /* Is value below the level base by more than frac of the threshold (noise_frac of the noise
  * in it; sigma NAN: no), by more than DIP_COUNT_SLACK requests (rpu requests per unit; 0:
  * unknown, not checked) and by more than the smallest fall? */
-static bool dip_drop_exceeds_noise(const struct dip_params *p, double base, double value,
-				   double sigma, double rpu, double frac, double noise_frac)
+static bool detect_drop_exceeds_noise(const struct dip_params *p, double base, double value,
+				      double sigma, double rpu, double frac, double noise_frac)
 {
 	double fall = base - value;
-	return fall / base > frac * dip_threshold(p, sigma, noise_frac) &&
+	return fall / base > frac * detect_threshold(p, sigma, noise_frac) &&
 	       fall > DIP_MIN_FALL_FLOORS * p->idle_floor &&
 	       !(rpu > 0.0 && fall * rpu <= DIP_COUNT_SLACK);
 }
 
-static bool dip_drop_exceeds(const struct dip_params *p, double base, double value, double sigma,
-			     double rpu, double frac)
+static bool detect_drop_exceeds(const struct dip_params *p, double base, double value, double sigma,
+				double rpu, double frac)
 {
-	return dip_drop_exceeds_noise(p, base, value, sigma, rpu, frac, 1.0);
+	return detect_drop_exceeds_noise(p, base, value, sigma, rpu, frac, 1.0);
 }
 
 /* Where a paced series usually is, for a level base and a pacing tick: the median of its
@@ -411,14 +392,14 @@ static bool dip_drop_exceeds(const struct dip_params *p, double base, double val
  * else base. Values more than two ticks below base are left out of that median: they are
  * drops, not where the series is, and a drop or a stop a few seconds ago would otherwise pull
  * it down by a tick and hide the next drop behind it. */
-static double dip_usual(const struct dip_stat *st, double base, double tick)
+static double detect_usual(const struct dip_stat *st, double base, double tick)
 {
 	size_t from = 0;
 	while (from < st->nlevel && st->level_sorted[from] < base - 2.0 * tick)
 		from++;
 	if (from == st->nlevel)
 		return base;
-	double mid = dip_sorted_median(st->level_sorted + from, st->nlevel - from);
+	double mid = detect_sorted_median(st->level_sorted + from, st->nlevel - from);
 	return mid < base && mid >= base - tick ? mid : base;
 }
 
@@ -432,27 +413,27 @@ static double dip_usual(const struct dip_stat *st, double base, double tick)
  * now in one of its intervals, now in the other, so that each alone may miss the threshold
  * by a tick; and where ticks come back often the level is a tick above the usual, so that
  * two intervals at the usual would pass it. */
-static inline bool dip_interval_sustained(const struct dip_stat *st, const struct dip_params *p,
-					  double base, double value, double sigma, double rpu,
-					  double pace_frac)
+static inline bool detect_interval_sustained(const struct dip_stat *st, const struct dip_params *p,
+					     double base, double value, double sigma, double rpu,
+					     double pace_frac)
 {
 	if (!st->nlevel)
 		return false;
 	if (!(pace_frac > 0.0))
-		return dip_drop_exceeds_noise(p, base, st->last, sigma, 0.0, 1.0, DIP_HELD_FRAC) &&
-		       dip_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
+		return detect_drop_exceeds_noise(p, base, st->last, sigma, 0.0, 1.0, DIP_HELD_FRAC) &&
+		       detect_drop_exceeds_noise(p, base, value, sigma, rpu, 1.0, DIP_HELD_FRAC);
 	if (st->last >= base)	/* the usual is no higher than the level: nothing held (the usual case) */
 		return false;
 	double tick = pace_frac * base;
-	double usual = dip_usual(st, base, tick);
+	double usual = detect_usual(st, base, tick);
 	double pair = 0.5 * (st->last + value);
 	/* each below the usual by half a tick, or by the held threshold where that is less (under
 	 * a second a tick is a fifth of the level or more, and a held drop is no tick) */
-	double below = usual * dip_threshold(p, sigma, DIP_HELD_FRAC);
+	double below = usual * detect_threshold(p, sigma, DIP_HELD_FRAC);
 	if (below > 0.5 * tick)
 		below = 0.5 * tick;
 	return usual - st->last > below && usual - value > below &&
-	       dip_drop_exceeds_noise(p, usual, pair, sigma, rpu, 1.0, DIP_HELD_FRAC);
+	       detect_drop_exceeds_noise(p, usual, pair, sigma, rpu, 1.0, DIP_HELD_FRAC);
 }
 
 /* How far value is short of where the series usually is, in pacing ticks of the level:
@@ -468,15 +449,15 @@ static inline bool dip_interval_sustained(const struct dip_stat *st, const struc
  * the level. */
 enum dip_tick { DIP_TICK_OFF, DIP_TICK_HALF, DIP_TICK_ONE, DIP_TICK_MORE };
 
-static inline enum dip_tick dip_tick_fall(const struct dip_stat *st, double base, double value,
-					  double rpu, double pace_frac)
+static inline enum dip_tick detect_tick_fall(const struct dip_stat *st, double base, double value,
+					     double rpu, double pace_frac)
 {
 	if (!(pace_frac > 0.0) || !st->nlevel)
 		return DIP_TICK_OFF;
 	double tick = pace_frac * base;
 	if (value >= base - 0.5 * tick)	/* the usual case, and no lower where it usually is */
 		return DIP_TICK_HALF;
-	double fall = dip_usual(st, base, tick) - value;
+	double fall = detect_usual(st, base, tick) - value;
 	if (fall <= 0.5 * tick)
 		return DIP_TICK_HALF;
 	double one = rpu > 0.0 ? (ceil(tick * rpu - 1e-9) + 1.5) / rpu : 1.5 * tick;
@@ -489,11 +470,11 @@ static inline enum dip_tick dip_tick_fall(const struct dip_stat *st, double base
  * was above the level by between half and twice this one's shortfall, the two together are
  * at the level, and this is not a dip. (A wild sample far above, followed by a drop, is not
  * such a pair.) Nor is a single interval short by a pacing tick: that tick arrives in the next
- * one, and the climb it makes there is no jitter (st->ticked: dip_stat_learn leaves it out);
+ * one, and the climb it makes there is no jitter (st->ticked: detect_stat_learn leaves it out);
  * a tick's fall held for two intervals is a drop. */
-static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_params *p,
-				     double base, double value, double sigma, double rpu,
-				     double frac, bool after_dip, double pace_frac)
+static inline bool detect_interval_dips(struct dip_stat *st, const struct dip_params *p,
+					double base, double value, double sigma, double rpu,
+					double frac, bool after_dip, double pace_frac)
 {
 	/* at or above the level (a quarter of intervals at least): no fall, no tick, no dip */
 	if (value >= base) {
@@ -501,10 +482,10 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
 		return false;
 	}
 	enum dip_tick fall = after_dip ? DIP_TICK_OFF :
-				    dip_tick_fall(st, base, value, rpu, pace_frac);
+				    detect_tick_fall(st, base, value, rpu, pace_frac);
 	bool within = fall == DIP_TICK_HALF || fall == DIP_TICK_ONE;
-	if (within || !dip_drop_exceeds(p, base, value, sigma, rpu, frac)) {	/* a tick: no test */
-		bool held = !after_dip && dip_interval_sustained(st, p, base, value, sigma, rpu, pace_frac);
+	if (within || !detect_drop_exceeds(p, base, value, sigma, rpu, frac)) {	/* a tick: no test */
+		bool held = !after_dip && detect_interval_sustained(st, p, base, value, sigma, rpu, pace_frac);
 		/* the climb out of it does not teach: a tick coming back, or a drop missed */
 		st->ticked = (fall == DIP_TICK_ONE || fall == DIP_TICK_MORE) && !held;
 		return held;
@@ -519,7 +500,7 @@ static inline bool dip_interval_dips(struct dip_stat *st, const struct dip_param
  * of its baseline (what is left is log writes and the last flush), the writers are gone: the
  * end of a run, and no I/O is not a dip. Without look-ahead a stall to nothing looks the same;
  * it is left unmarked rather than marking the end of every run. */
-static bool dip_stopped(const struct dip_params *p, double base, double value)
+static bool detect_stopped(const struct dip_params *p, double base, double value)
 {
 	return value <= p->idle_floor || value < DIP_STOP_FRAC * base;
 }
@@ -528,14 +509,14 @@ static bool dip_stopped(const struct dip_params *p, double base, double value)
  * dip or recovery. Every DIP_SLOW_EVERY-th value from the third on, the recent upper quartile
  * joins the slow window. */
 static inline __attribute__((always_inline)) void
-dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
-	       double up, bool quiet, double rpu, bool first_either)
+detect_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, double base,
+		  double up, bool quiet, double rpu, bool first_either)
 {
 	/* relative to the recent upper quartile, not to the level, which lags a series that has
 	 * just risen (after a burst it would teach a minute of huge residuals); a level too low
 	 * for any dip teaches nothing: a disk idling at a constant few hundred KiB/s would make
 	 * its noise look like none once it gets busy */
-	bool teach = !quiet && !st->after_tick && dip_busy(p, base) &&
+	bool teach = !quiet && !st->after_tick && detect_busy(p, base) &&
 		     up > DIP_MIN_FALL_FLOORS * p->idle_floor;
 	/* the climb out of a pacing tick is the tick coming back, twice the tick's own
 	 * deviation: taught, a limiter's flicker would raise the jitter above real drops */
@@ -549,7 +530,7 @@ dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, do
 	 * for its jitter until it knows two rises, and a start that was off by a tick or two
 	 * would hide its drops for a minute. */
 	if (teach && (value >= st->last || (first_either && st->nresid < DIP_MIN_RESIDS)))
-		dip_stat_push_resid(st, (value - st->last) / up);
+		detect_stat_push_resid(st, (value - st->last) / up);
 	st->last = value;
 	st->nseen += st->nseen < UINT8_MAX;
 	sortwin_push_short(st->level_sorted, st->level_tag, DIP_BASE_LEN, &st->nlevel, &st->next_level,
@@ -562,16 +543,16 @@ dip_stat_learn(struct dip_stat *st, const struct dip_params *p, double value, do
 		return;
 	}
 	sortwin_push_short(st->slow_sorted, st->slow_tag, DIP_SLOW_LEN, &st->nslow, &st->next_slow,
-			   dip_stat_upper(st));
+			   detect_stat_upper(st));
 	st->slow_wait = DIP_SLOW_EVERY - 1;
 }
 
-static unsigned dip_settle_next(unsigned left, bool dip)
+static unsigned detect_settle_next(unsigned left, bool dip)
 {
 	return dip ? DIP_SETTLE : (left ? left - 1 : 0);
 }
 
-struct dip_series *dip_series_new(const struct dip_params *p)
+struct dip_series *detect_series_new(const struct dip_params *p)
 {
 	struct dip_series *s = calloc(1, sizeof *s);
 	if (s)
@@ -579,7 +560,7 @@ struct dip_series *dip_series_new(const struct dip_params *p)
 	return s;
 }
 
-void dip_series_free(struct dip_series *s)
+void detect_series_free(struct dip_series *s)
 {
 	free(s);
 }
@@ -587,7 +568,7 @@ void dip_series_free(struct dip_series *s)
 /* A tick as a part of the level for intervals of interval_s: 0 when the length is unknown,
  * or so long that a tick is under half of --dip (at 5 s, vmstat 5, a fiftieth: smaller than
  * most series' jitter, and a fall of it no more than their noise). */
-static double dip_pace_frac(const struct dip_params *p, double interval_s)
+static double detect_pace_frac(const struct dip_params *p, double interval_s)
 {
 	if (!(interval_s > 0.0 && interval_s <= DBL_MAX))
 		return 0.0;
@@ -595,43 +576,43 @@ static double dip_pace_frac(const struct dip_params *p, double interval_s)
 	return frac >= 0.5 * p->drop_pct / 100.0 ? frac : 0.0;
 }
 
-void dip_series_set_interval(struct dip_series *s, double interval_s)
+void detect_series_set_interval(struct dip_series *s, double interval_s)
 {
 	if (s)
-		s->pace_frac = dip_pace_frac(&s->p, interval_s);
+		s->pace_frac = detect_pace_frac(&s->p, interval_s);
 }
 
-void dip_group_set_interval(struct dip_group *g, double interval_s)
+void detect_group_set_interval(struct dip_group *g, double interval_s)
 {
 	if (g)
-		g->pace_frac = dip_pace_frac(&g->p, interval_s);
+		g->pace_frac = detect_pace_frac(&g->p, interval_s);
 }
 
-bool dip_series_feed(struct dip_series *s, double value, bool valid)
+bool detect_series_feed(struct dip_series *s, double value, bool valid)
 {
-	return dip_series_feed_reqs(s, value, -1.0, valid);
+	return detect_series_feed_reqs(s, value, -1.0, valid);
 }
 
-bool dip_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid)
+bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bool valid)
 {
-	if (!s || !valid || !dip_rate_ok(value))
+	if (!s || !valid || !detect_rate_ok(value))
 		return false;
 	double up;
-	double base = dip_stat_baseline(&s->st, &up);
+	double base = detect_stat_baseline(&s->st, &up);
 	double spread_to = base < up ? base : up;
-	double sigma = dip_judged_sigma(&s->st, dip_stat_sigma(&s->st), spread_to, true, s->pace_frac > 0.0);
-	double rpu = dip_reqs_per_unit(&s->st, value, reqs);
+	double sigma = detect_judged_sigma(&s->st, detect_stat_sigma(&s->st), spread_to, true, s->pace_frac > 0.0);
+	double rpu = detect_reqs_per_unit(&s->st, value, reqs);
 	double frac = s->settle_left == DIP_SETTLE ? DIP_AFTER_FRAC : 1.0;
-	bool dip = dip_stat_ready(&s->st) && dip_busy(&s->p, base) &&
-		   !dip_stopped(&s->p, base, value) &&
-		   dip_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac,
-				     s->settle_left == DIP_SETTLE, s->pace_frac);
-	dip_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu, true);
-	s->settle_left = dip_settle_next(s->settle_left, dip);
+	bool dip = detect_stat_ready(&s->st) && detect_busy(&s->p, base) &&
+		   !detect_stopped(&s->p, base, value) &&
+		   detect_interval_dips(&s->st, &s->p, base, value, sigma, rpu, frac,
+					s->settle_left == DIP_SETTLE, s->pace_frac);
+	detect_stat_learn(&s->st, &s->p, value, base, up, dip || s->settle_left > 0, rpu, true);
+	s->settle_left = detect_settle_next(s->settle_left, dip);
 	return dip;
 }
 
-struct dip_group *dip_group_new(const struct dip_params *p)
+struct dip_group *detect_group_new(const struct dip_params *p)
 {
 	struct dip_group *g = calloc(1, sizeof *g);
 	if (g)
@@ -639,7 +620,7 @@ struct dip_group *dip_group_new(const struct dip_params *p)
 	return g;
 }
 
-void dip_group_free(struct dip_group *g)
+void detect_group_free(struct dip_group *g)
 {
 	if (!g)
 		return;
@@ -658,7 +639,7 @@ void dip_group_free(struct dip_group *g)
 }
 
 /* Make the per-call scratch big enough for n inputs; 0 or -ENOMEM. */
-static int dip_group_reserve(struct dip_group *g, size_t n)
+static int detect_group_reserve(struct dip_group *g, size_t n)
 {
 	const struct grow_part in[] = {
 		{ (void **)&g->slot, sizeof *g->slot }, { (void **)&g->base, sizeof *g->base },
@@ -674,7 +655,7 @@ static int dip_group_reserve(struct dip_group *g, size_t n)
 	return 0;
 }
 
-static void dip_hash_put(struct dip_group *g, size_t j)
+static void detect_hash_put(struct dip_group *g, size_t j)
 {
 	hashidx_put(&g->index, hashidx_str(g->dev[j].key), j);
 }
@@ -682,19 +663,19 @@ static void dip_hash_put(struct dip_group *g, size_t j)
 /* Rebuild the index for the current dev[], with room for cap_dev devices
  * at most half full.  0 or -ENOMEM (then the index is dropped and finds
  * fall back to a linear search). */
-static int dip_hash_rebuild(struct dip_group *g)
+static int detect_hash_rebuild(struct dip_group *g)
 {
 	if (hashidx_reset(&g->index, g->cap_dev, 16) < 0)
 		return -ENOMEM;
 	for (size_t j = 0; j < g->ndev; j++)
-		dip_hash_put(g, j);
+		detect_hash_put(g, j);
 	return 0;
 }
 
 /* Index of key in dev[], SIZE_MAX if unknown. The hint (the device that followed the previous
  * input last time) is right whenever devices come in the same order, which keeps a group of
  * thousands of devices linear; otherwise the hash index answers. */
-static size_t dip_group_find(const struct dip_group *g, const char *key, uint64_t id, size_t hint)
+static size_t detect_group_find(const struct dip_group *g, const char *key, uint64_t id, size_t hint)
 {
 	if (hint < g->ndev && ((id && g->dev[hint].id == id) || strcmp(g->dev[hint].key, key) == 0))
 		return hint;
@@ -712,7 +693,7 @@ static size_t dip_group_find(const struct dip_group *g, const char *key, uint64_
 }
 
 /* Start tracking key; its index, or SIZE_MAX if out of memory. */
-static size_t dip_group_add(struct dip_group *g, const char *key)
+static size_t detect_group_add(struct dip_group *g, const char *key)
 {
 	if (grow_array((void **)&g->dev, &g->cap_dev, g->ndev + 1, sizeof *g->dev, 8) < 0)
 		return SIZE_MAX;
@@ -724,9 +705,9 @@ static size_t dip_group_add(struct dip_group *g, const char *key)
 		return SIZE_MAX;
 	size_t j = g->ndev++;
 	if (g->index.cap < 2 * g->cap_dev)
-		dip_hash_rebuild(g);	/* grown: rebuild (it includes j) */
+		detect_hash_rebuild(g);	/* grown: rebuild (it includes j) */
 	else
-		dip_hash_put(g, j);
+		detect_hash_put(g, j);
 	return j;
 }
 
@@ -743,22 +724,22 @@ struct dip_tally {
 };
 
 /* Fill slot[] for this interval's inputs, and base[] and part[] (a baseline that is known and
- * busy; the share test comes in dip_group_participants); 0, or -ENOMEM if a new device could
+ * busy; the share test comes in detect_group_participants); 0, or -ENOMEM if a new device could
  * not be added. One pass: each device's state is read while it is at hand. */
-static int dip_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, const double *reqs, size_t n, struct dip_tally *t)
+static int detect_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			    const double *values, const double *reqs, size_t n, struct dip_tally *t)
 {
 	size_t prev = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		g->slot[i] = SIZE_MAX;
 		g->base[i] = g->up[i] = NAN;
 		g->part[i] = false;
-		if (!keys[i] || !dip_rate_ok(values[i]))
+		if (!keys[i] || !detect_rate_ok(values[i]))
 			continue;
 		size_t hint = prev == SIZE_MAX ? g->first : g->dev[prev].next;
 		uint64_t id = ids ? ids[i] : 0;
-		size_t j = dip_group_find(g, keys[i], id, hint);
-		if (j == SIZE_MAX && (j = dip_group_add(g, keys[i])) == SIZE_MAX)
+		size_t j = detect_group_find(g, keys[i], id, hint);
+		if (j == SIZE_MAX && (j = detect_group_add(g, keys[i])) == SIZE_MAX)
 			return -ENOMEM;
 		g->dev[j].id = id;
 		if (g->dev[j].seen == g->tick) /* the same key twice: keep the first */
@@ -772,9 +753,9 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const uin
 			g->dev[prev].next = j;
 		prev = j;
 		const struct dip_stat *st = &g->dev[j].st;
-		g->base[i] = dip_stat_baseline(st, &g->up[i]);
-		g->rpu[i] = dip_reqs_per_unit(st, values[i], reqs ? reqs[i] : -1.0);
-		g->part[i] = dip_stat_ready(st) && dip_busy(&g->p, g->base[i]);
+		g->base[i] = detect_stat_baseline(st, &g->up[i]);
+		g->rpu[i] = detect_reqs_per_unit(st, values[i], reqs ? reqs[i] : -1.0);
+		g->part[i] = detect_stat_ready(st) && detect_busy(&g->p, g->base[i]);
 		if (g->part[i]) {
 			t->busy_sum += g->base[i];
 			t->nbusy++;
@@ -785,8 +766,8 @@ static int dip_group_map(struct dip_group *g, const char *const *keys, const uin
 
 /* Narrow part[] to the devices judged: busy, and at least a quarter of an even share of the
  * group's traffic (an idle or background device is not). Tallies them. */
-static void dip_group_participants(struct dip_group *g, const double *values, size_t n,
-				   struct dip_tally *t)
+static void detect_group_participants(struct dip_group *g, const double *values, size_t n,
+				      struct dip_tally *t)
 {
 	double min_base = t->nbusy ? DIP_SHARE_FRAC * t->busy_sum / (double)t->nbusy : 0.0;
 	for (size_t i = 0; i < n; i++) {
@@ -805,13 +786,13 @@ static void dip_group_participants(struct dip_group *g, const double *values, si
  * wbtop's own recording) does not raise every other device's floor, while two or three
  * changes that happen to be small on one device do not make it look quiet. One value a
  * device: its cost grows with the group only by a selection. NAN if none is known. */
-static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
+static double detect_group_pooled_sigma(struct dip_group *g, size_t n)
 {
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
-		double own = dip_stat_sigma(&g->dev[g->slot[i]].st);
+		double own = detect_stat_sigma(&g->dev[g->slot[i]].st);
 		g->own[i] = own;
 		if (!isnan(own))
 			g->pool[len++] = own;
@@ -820,26 +801,26 @@ static double dip_group_pooled_sigma(struct dip_group *g, size_t n)
 }
 
 /* Judge each participant and the total; writes marks[], returns the interval's verdict. */
-static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
-			    struct dip_tally *t, bool *marks)
+static bool detect_group_judge(struct dip_group *g, const double *values, size_t n,
+			       struct dip_tally *t, bool *marks)
 {
 	double sum_base = t->sum_base, sum_value = t->sum_value;
 	/* one device stopping while the others write is a dip for it (a paused writer); the
 	 * whole group stopping is the end of the run */
-	if (!t->npart || dip_stopped(&g->p, sum_base, sum_value))
+	if (!t->npart || detect_stopped(&g->p, sum_base, sum_value))
 		return false;
-	double pooled = dip_group_pooled_sigma(g, n);
+	double pooled = detect_group_pooled_sigma(g, n);
 	double indep_var = 0.0; /* of the total, were the devices independent; NAN if unknown */
 	bool dip = false;
 	for (size_t i = 0; i < n; i++) {
 		if (!g->part[i])
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
-		double sigma = dip_judged_sigma(&d->st, dip_member_sigma(&d->st, &g->p, g->own[i], pooled),
-						g->base[i] < g->up[i] ? g->base[i] : g->up[i], false,
-						g->pace_frac > 0.0);
-		marks[i] = dip_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
-					     1.0, d->settle_left == DIP_SETTLE, g->pace_frac);
+		double sigma = detect_judged_sigma(&d->st, detect_member_sigma(&d->st, &g->p, g->own[i], pooled),
+						   g->base[i] < g->up[i] ? g->base[i] : g->up[i], false,
+						   g->pace_frac > 0.0);
+		marks[i] = detect_interval_dips(&d->st, &g->p, g->base[i], values[i], sigma, g->rpu[i],
+						1.0, d->settle_left == DIP_SETTLE, g->pace_frac);
 		if (marks[i]) {
 			dip = true;
 			t->lost += g->base[i] - values[i];
@@ -851,36 +832,36 @@ static bool dip_group_judge(struct dip_group *g, const double *values, size_t n,
 	 * total is quiet) and what independent devices would give, so that a total that looked
 	 * quiet before a noisy device joined cannot make that device's swings a dip of the group.
 	 * While a member's jitter is unknown, so is the total's. */
-	double sigma_total = dip_max(dip_total_sigma(&g->total), sqrt(indep_var) / sum_base);
+	double sigma_total = detect_max(detect_total_sigma(&g->total), sqrt(indep_var) / sum_base);
 	double rpu_total = isnan(t->sum_reqs) || !(sum_value > 0.0) ? 0.0 : t->sum_reqs / sum_value;
 	t->total_dipped = !isnan(indep_var) &&
-			  dip_drop_exceeds(&g->p, sum_base, sum_value, sigma_total, rpu_total, 1.0);
+			  detect_drop_exceeds(&g->p, sum_base, sum_value, sigma_total, rpu_total, 1.0);
 	return dip || t->total_dipped;
 }
 
 /* Teach every present device, and the total, this interval's values. A device learns its
  * residual unless the group is quiet (a dip the others may have taken up, or the interval
  * after one) or the device itself dipped now or in the interval before. */
-static void dip_group_learn(struct dip_group *g, const double *values, size_t n,
-			    const bool *marks, bool group_quiet, const struct dip_tally *t)
+static void detect_group_learn(struct dip_group *g, const double *values, size_t n,
+			       const bool *marks, bool group_quiet, const struct dip_tally *t)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		struct dip_dev *d = &g->dev[g->slot[i]];
-		dip_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
-			       group_quiet || marks[i] || d->settle_left > 0, g->rpu[i],
-			       !(g->pace_frac > 0.0));
-		d->settle_left = (uint8_t)dip_settle_next(d->settle_left, marks[i]);
+		detect_stat_learn(&d->st, &g->p, values[i], g->base[i], g->up[i],
+				  group_quiet || marks[i] || d->settle_left > 0, g->rpu[i],
+				  !(g->pace_frac > 0.0));
+		d->settle_left = (uint8_t)detect_settle_next(d->settle_left, marks[i]);
 	}
 	/* against the sum of the present devices' levels: churn is not a residual */
-	if (!group_quiet && dip_busy(&g->p, t->sum_base))
-		dip_stat_push_resid(&g->total, (t->sum_value - t->sum_base) / t->sum_base);
+	if (!group_quiet && detect_busy(&g->p, t->sum_base))
+		detect_stat_push_resid(&g->total, (t->sum_value - t->sum_base) / t->sum_base);
 }
 
 /* Forget devices absent for a while, so that a churning device set does not grow forever.
  * Nothing to look for when every known device was present (the usual interval). */
-static void dip_group_prune(struct dip_group *g, size_t present)
+static void detect_group_prune(struct dip_group *g, size_t present)
 {
 	if (present == g->ndev)
 		return;
@@ -895,43 +876,43 @@ static void dip_group_prune(struct dip_group *g, size_t present)
 		}
 	}
 	if (pruned && g->index.cap)
-		dip_hash_rebuild(g);	/* indices moved */
+		detect_hash_rebuild(g);	/* indices moved */
 }
 
-bool dip_group_feed(struct dip_group *g, const char *const *keys, const double *values,
-		    size_t n, bool *marks)
+bool detect_group_feed(struct dip_group *g, const char *const *keys, const double *values,
+		       size_t n, bool *marks)
 {
-	return dip_group_feed_ids(g, keys, NULL, values, n, marks);
+	return detect_group_feed_ids(g, keys, NULL, values, n, marks);
 }
 
-bool dip_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			const double *values, size_t n, bool *marks)
+bool detect_group_feed_ids(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			   const double *values, size_t n, bool *marks)
 {
-	return dip_group_feed_reqs(g, keys, ids, values, NULL, n, marks);
+	return detect_group_feed_reqs(g, keys, ids, values, NULL, n, marks);
 }
 
-bool dip_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			 const double *values, const double *reqs, size_t n, bool *marks)
+bool detect_group_feed_reqs(struct dip_group *g, const char *const *keys, const uint64_t *ids,
+			    const double *values, const double *reqs, size_t n, bool *marks)
 {
 	struct dip_tally t = { 0 };
 	if (!g || (n && (!keys || !values || !marks)))
 		return false;
 	memset(marks, 0, n * sizeof *marks);
-	if (dip_group_reserve(g, n) < 0)
+	if (detect_group_reserve(g, n) < 0)
 		return false;
 	g->tick++;
-	if (dip_group_map(g, keys, ids, values, reqs, n, &t) < 0)
+	if (detect_group_map(g, keys, ids, values, reqs, n, &t) < 0)
 		return false;
-	dip_group_participants(g, values, n, &t);
-	bool dip = dip_group_judge(g, values, n, &t, marks);
+	detect_group_participants(g, values, n, &t);
+	bool dip = detect_group_judge(g, values, n, &t, marks);
 	/* when the others may have taken up what the dipping devices lost, the devices that
 	 * rose did so for the same reason: no device's residual is plain noise then, nor in the
 	 * recovery interval after */
 	bool shared = t.total_dipped || t.lost > DIP_TRADE_FRAC * (t.sum_base - t.marked_base);
 	g->held = shared ? g->held + 1 : 0;
 	bool hold = (shared || g->settle_left > 0) && g->held <= DIP_HOLD_MAX;
-	dip_group_learn(g, values, n, marks, hold, &t);
-	g->settle_left = dip_settle_next(g->settle_left, shared);
-	dip_group_prune(g, t.present);
+	detect_group_learn(g, values, n, marks, hold, &t);
+	g->settle_left = detect_settle_next(g->settle_left, shared);
+	detect_group_prune(g, t.present);
 	return dip;
 }

@@ -17,7 +17,7 @@
 /* ---- formulas -------------------------------------------------------------- */
 
 /* Reads and writes together, weighted by I/Os: the old iostat await. */
-static double fig_f_await_ms(const struct dev_rates *r)
+static double figure_f_await_ms(const struct dev_rates *r)
 {
 	double ios = r->r_s + r->w_s;
 	return ios > 0 ? (r->r_await_ms * r->r_s + r->w_await_ms * r->w_s) / ios : 0.0;
@@ -25,7 +25,7 @@ static double fig_f_await_ms(const struct dev_rates *r)
 
 /* iostat -x wareq-sz: KiB written per write completed (0 with no writes, as
  * iostat prints it); the same interval's kB and I/Os, so dt cancels. */
-static double fig_f_wareq_kb(const struct dev_rates *r)
+static double figure_f_wareq_kb(const struct dev_rates *r)
 {
 	return r->w_s > 0 ? r->wkb_s / r->w_s : 0.0;
 }
@@ -33,205 +33,479 @@ static double fig_f_wareq_kb(const struct dev_rates *r)
 /* ---- device figures ---------------------------------------------------------- */
 
 #define KIB_AS_MB (1.0 / 1024.0)
-#define RATE(field) offsetof(struct dev_rates, field), NULL, 0
-#define FORMULA(fn) 0, fn, 0
-#define EXTRA(kind) 0, NULL, kind
-#define SCR(title, w, p, level, pos, key, scale) { title, w, p, level, pos, key, scale }
-#define NO_SCR { NULL, 0, 0, 0, 0, 0, 0 }
-#define NO_OM { NULL, FIG_OM_GAUGE, NULL, NULL, 0 }
+#define RATE(field) offsetof(struct dev_rates, field)
 #define ALL (FIG_IN_BATCH | FIG_IN_EXPORT)
 #define LOOP (FIG_IN_BATCH_LOOP | FIG_IN_EXPORT)
 
+/* A field left out is 0: no need, no sort key, no screen column (.screen), no
+ * OpenMetrics family (.om).  The value is .offset, .formula or .xkind. */
 const struct fig_dev fig_dev_table[] = {
-	[FIG_DEV_R_S] = { "r_s", "r/s", "reads completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
-	  RATE(r_s), SCR("r/s", 8, 1, 0, 1, 0, 1), NO_OM },
-	[FIG_DEV_W_S] = { "w_s", "w/s", "writes completed per second", "1/s", 8, 2, 0, ALL, FIG_SORT_DESC, -1,
-	  RATE(w_s), SCR("w/s", 8, 1, 0, 2, 0, 1), NO_OM },
-	[FIG_DEV_RKB_S] = { "rkb_s", "rkB/s", "KiB read per second", "KiB/s", 10, 1, 0, ALL | FIG_IN_BRIEF,
-	  FIG_SORT_DESC, -1, RATE(rkb_s), SCR("rMB/s", 7, 2, 0, 3, 0, KIB_AS_MB), NO_OM },
-	[FIG_DEV_WKB_S] = { "wkb_s", "wkB/s", "KiB written per second", "KiB/s", 10, 1, 0, ALL | FIG_IN_HISTORY | FIG_IN_BRIEF | FIG_SORT_FIRST,
-	  FIG_SORT_DESC, FIG_HIST_WKB_S, RATE(wkb_s), SCR("wMB/s", 7, 2, 0, 4, 'M', KIB_AS_MB), NO_OM },
-	[FIG_DEV_RRQM_S] = { "rrqm_s", "rrqm/s", "reads merged per second", "1/s", 7, 2, 0, ALL, FIG_SORT_DESC, -1,
-	  RATE(rrqm_s), SCR("rrqm/s", 7, 1, 7, 5, 0, 1), NO_OM },
-	[FIG_DEV_WRQM_S] = { "wrqm_s", "wrqm/s", "writes merged per second", "1/s", 7, 2, 0, ALL, FIG_SORT_DESC, -1,
-	  RATE(wrqm_s), SCR("wrqm/s", 7, 1, 4, 6, 0, 1), NO_OM },
-	[FIG_DEV_R_AWAIT_MS] = { "r_await_ms", "r_await", "average time a read took, queue included", "ms", 7, 2, 0, ALL,
-	  FIG_SORT_DESC, -1, RATE(r_await_ms), SCR("r_await", 8, 1, 3, 8, 0, 1), NO_OM },
-	[FIG_DEV_W_AWAIT_MS] = { "w_await_ms", "w_await", "average time a write took, queue included", "ms", 7, 2, 0, ALL,
-	  FIG_SORT_DESC, -1, RATE(w_await_ms), SCR("w_await", 8, 1, 1, 9, 0, 1), NO_OM },
-	[FIG_DEV_AQU_SZ] = { "aqu_sz", "aqu-sz", "average number of I/Os queued or in flight", "", 6, 2, 0, ALL,
-	  FIG_SORT_DESC, -1, RATE(aqu_sz), SCR("aqu-sz", 7, 2, 2, 10, 0, 1), NO_OM },
-	[FIG_DEV_UTIL_PCT] = { "util_pct", "%util", "share of the time the device had I/O in flight", "%", 6, 1, 0,
-	  ALL | FIG_IN_BRIEF, FIG_SORT_DESC, -1, RATE(util_pct),
-	  SCR("util", 6, 1, 0, 11, 'P', 1), NO_OM },
-	[FIG_DEV_D_S] = { "d_s", "d/s", "discards completed per second", "1/s", 7, 2, FIG_NEED_DISCARD, ALL,
-	  FIG_SORT_DESC, -1, RATE(d_s), SCR("d/s", 7, 1, 0, 14, 0, 1), NO_OM },
-	[FIG_DEV_DKB_S] = { "dkb_s", "dkB/s", "KiB discarded per second", "KiB/s", 9, 1, FIG_NEED_DISCARD, ALL,
-	  FIG_SORT_DESC, -1, RATE(dkb_s), SCR("dMB/s", 7, 2, 6, 15, 0, KIB_AS_MB), NO_OM },
-	[FIG_DEV_D_AWAIT_MS] = { "d_await_ms", "d_await", "average time a discard took", "ms", 7, 2, FIG_NEED_DISCARD, ALL,
-	  FIG_SORT_DESC, -1, RATE(d_await_ms), NO_SCR, NO_OM },
-	[FIG_DEV_F_S] = { "f_s", "f/s", "cache flushes completed per second", "1/s", 7, 2, FIG_NEED_FLUSH, ALL,
-	  FIG_SORT_DESC, -1, RATE(f_s), SCR("f/s", 7, 1, 0, 12, 0, 1), NO_OM },
-	[FIG_DEV_F_AWAIT_MS] = { "f_await_ms", "f_await", "average time a cache flush took", "ms", 7, 2, FIG_NEED_FLUSH, ALL,
-	  FIG_SORT_DESC, -1, RATE(f_await_ms), SCR("f_await", 8, 1, 5, 13, 0, 1), NO_OM },
-	[FIG_DEV_WAREQ_KB] = { "wareq_kb", "wareq-sz", "average size of the writes completed", "KiB", 8, 2, 0, ALL,
-	  FIG_SORT_DESC, -1, FORMULA(fig_f_wareq_kb), SCR("wareq-sz", 9, 1, 8, 16, 0, 1),
-	  { "wbtop_device_write_request_size_bytes", FIG_OM_GAUGE, "bytes",
-	    "Average size of the writes completed in the last interval (iostat -x wareq-sz * 1024); "
-	    "no sample before the second one.", 1024 } },
+	[FIG_DEV_R_S] = {
+		.name = "r_s", .title = "r/s", .desc = "reads completed per second", .unit = "1/s",
+		.width = 8, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(r_s),
+		.screen = { .title = "r/s", .width = 8, .prec = 1, .level = 0, .pos = 1, .scale = 1 },
+	},
+	[FIG_DEV_W_S] = {
+		.name = "w_s", .title = "w/s", .desc = "writes completed per second", .unit = "1/s",
+		.width = 8, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(w_s),
+		.screen = { .title = "w/s", .width = 8, .prec = 1, .level = 0, .pos = 2, .scale = 1 },
+	},
+	[FIG_DEV_RKB_S] = {
+		.name = "rkb_s", .title = "rkB/s", .desc = "KiB read per second", .unit = "KiB/s",
+		.width = 10, .prec = 1, .sinks = ALL | FIG_IN_BRIEF, .sort = FIG_SORT_DESC,
+		.hist = -1, .offset = RATE(rkb_s),
+		.screen = {
+			.title = "rMB/s", .width = 7, .prec = 2, .level = 0, .pos = 3,
+			.scale = KIB_AS_MB,
+		},
+	},
+	[FIG_DEV_WKB_S] = {
+		.name = "wkb_s", .title = "wkB/s", .desc = "KiB written per second", .unit = "KiB/s",
+		.width = 10, .prec = 1, .sinks = ALL | FIG_IN_HISTORY | FIG_IN_BRIEF | FIG_SORT_FIRST,
+		.sort = FIG_SORT_DESC, .hist = FIG_HIST_WKB_S, .offset = RATE(wkb_s),
+		.screen = {
+			.title = "wMB/s", .width = 7, .prec = 2, .level = 0, .pos = 4, .key = 'M',
+			.scale = KIB_AS_MB,
+		},
+	},
+	[FIG_DEV_RRQM_S] = {
+		.name = "rrqm_s", .title = "rrqm/s", .desc = "reads merged per second", .unit = "1/s",
+		.width = 7, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(rrqm_s),
+		.screen = { .title = "rrqm/s", .width = 7, .prec = 1, .level = 7, .pos = 5, .scale = 1 },
+	},
+	[FIG_DEV_WRQM_S] = {
+		.name = "wrqm_s", .title = "wrqm/s", .desc = "writes merged per second",
+		.unit = "1/s",
+		.width = 7, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(wrqm_s),
+		.screen = { .title = "wrqm/s", .width = 7, .prec = 1, .level = 4, .pos = 6, .scale = 1 },
+	},
+	[FIG_DEV_R_AWAIT_MS] = {
+		.name = "r_await_ms", .title = "r_await",
+		.desc = "average time a read took, queue included", .unit = "ms",
+		.width = 7, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(r_await_ms),
+		.screen = {
+			.title = "r_await", .width = 8, .prec = 1, .level = 3, .pos = 8, .scale = 1,
+		},
+	},
+	[FIG_DEV_W_AWAIT_MS] = {
+		.name = "w_await_ms", .title = "w_await",
+		.desc = "average time a write took, queue included", .unit = "ms",
+		.width = 7, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(w_await_ms),
+		.screen = {
+			.title = "w_await", .width = 8, .prec = 1, .level = 1, .pos = 9, .scale = 1,
+		},
+	},
+	[FIG_DEV_AQU_SZ] = {
+		.name = "aqu_sz", .title = "aqu-sz",
+		.desc = "average number of I/Os queued or in flight", .unit = "",
+		.width = 6, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(aqu_sz),
+		.screen = {
+			.title = "aqu-sz", .width = 7, .prec = 2, .level = 2, .pos = 10, .scale = 1,
+		},
+	},
+	[FIG_DEV_UTIL_PCT] = {
+		.name = "util_pct", .title = "%util",
+		.desc = "share of the time the device had I/O in flight", .unit = "%",
+		.width = 6, .prec = 1, .sinks = ALL | FIG_IN_BRIEF, .sort = FIG_SORT_DESC, .hist = -1,
+		.offset = RATE(util_pct),
+		.screen = {
+			.title = "util", .width = 6, .prec = 1, .level = 0, .pos = 11, .key = 'P',
+			.scale = 1,
+		},
+	},
+	[FIG_DEV_D_S] = {
+		.name = "d_s", .title = "d/s", .desc = "discards completed per second", .unit = "1/s",
+		.width = 7, .prec = 2, .need = FIG_NEED_DISCARD, .sinks = ALL, .sort = FIG_SORT_DESC,
+		.hist = -1, .offset = RATE(d_s),
+		.screen = { .title = "d/s", .width = 7, .prec = 1, .level = 0, .pos = 14, .scale = 1 },
+	},
+	[FIG_DEV_DKB_S] = {
+		.name = "dkb_s", .title = "dkB/s", .desc = "KiB discarded per second",
+		.unit = "KiB/s",
+		.width = 9, .prec = 1, .need = FIG_NEED_DISCARD, .sinks = ALL, .sort = FIG_SORT_DESC,
+		.hist = -1, .offset = RATE(dkb_s),
+		.screen = {
+			.title = "dMB/s", .width = 7, .prec = 2, .level = 6, .pos = 15,
+			.scale = KIB_AS_MB,
+		},
+	},
+	[FIG_DEV_D_AWAIT_MS] = {
+		.name = "d_await_ms", .title = "d_await", .desc = "average time a discard took",
+		.unit = "ms",
+		.width = 7, .prec = 2, .need = FIG_NEED_DISCARD, .sinks = ALL, .sort = FIG_SORT_DESC,
+		.hist = -1, .offset = RATE(d_await_ms),
+	},
+	[FIG_DEV_F_S] = {
+		.name = "f_s", .title = "f/s", .desc = "cache flushes completed per second",
+		.unit = "1/s",
+		.width = 7, .prec = 2, .need = FIG_NEED_FLUSH, .sinks = ALL, .sort = FIG_SORT_DESC,
+		.hist = -1, .offset = RATE(f_s),
+		.screen = { .title = "f/s", .width = 7, .prec = 1, .level = 0, .pos = 12, .scale = 1 },
+	},
+	[FIG_DEV_F_AWAIT_MS] = {
+		.name = "f_await_ms", .title = "f_await", .desc = "average time a cache flush took",
+		.unit = "ms",
+		.width = 7, .prec = 2, .need = FIG_NEED_FLUSH, .sinks = ALL, .sort = FIG_SORT_DESC,
+		.hist = -1, .offset = RATE(f_await_ms),
+		.screen = {
+			.title = "f_await", .width = 8, .prec = 1, .level = 5, .pos = 13, .scale = 1,
+		},
+	},
+	[FIG_DEV_WAREQ_KB] = {
+		.name = "wareq_kb", .title = "wareq-sz",
+		.desc = "average size of the writes completed", .unit = "KiB",
+		.width = 8, .prec = 2, .sinks = ALL, .sort = FIG_SORT_DESC, .hist = -1,
+		.formula = figure_f_wareq_kb,
+		.screen = {
+			.title = "wareq-sz", .width = 9, .prec = 1, .level = 8, .pos = 16, .scale = 1,
+		},
+		.om = {
+			.name = "wbtop_device_write_request_size_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "Average size of the writes completed in the last interval (iostat "
+				"-x wareq-sz * 1024); no sample before the second one.",
+			.scale = 1024,
+		},
+	},
 	/* the kernel's writeback loop (doc/kernel-loop.md): debugfs and tracefs,
 	 * as root; batch text shows them in a table of their own */
-	[FIG_DEV_WB_DIRTY_KB] = { "wb_dirty_kb", "wb_dirty", "the device's dirty page cache (debugfs BdiReclaimable)", "KiB",
-	  9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_DIRTY_KB),
-	  NO_SCR, { "wbtop_device_wb_dirty_bytes", FIG_OM_GAUGE, "bytes",
-		    "Dirty page cache of the device (debugfs BdiReclaimable).", 1024 } },
-	[FIG_DEV_WB_WRITEBACK_KB] = { "wb_writeback_kb", "wb_wback", "its pages under writeback (BdiWriteback)", "KiB", 9, 0,
-	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_WRITEBACK_KB),
-	  NO_SCR, { "wbtop_device_wb_writeback_bytes", FIG_OM_GAUGE, "bytes",
-		    "Page cache of the device under writeback (debugfs BdiWriteback).", 1024 } },
-	[FIG_DEV_WB_THRESH_KB] = { "wb_thresh_kb", "wb_thresh", "its share of the dirty threshold (BdiDirtyThresh)", "KiB", 9, 0,
-	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_THRESH_KB),
-	  NO_SCR, { "wbtop_device_wb_threshold_bytes", FIG_OM_GAUGE, "bytes",
-		    "The device's share of the dirty threshold (debugfs BdiDirtyThresh).", 1024 } },
-	[FIG_DEV_WB_BW_KBPS] = { "wb_bw_kbps", "wb_bw", "the kernel's estimate of its write bandwidth", "KiB/s", 9, 0,
-	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_WB_BW_KBPS),
-	  NO_SCR, { "wbtop_device_wb_write_bandwidth_bytes_per_second", FIG_OM_GAUGE, "bytes_per_second",
-		    "The kernel's estimate of the device's write bandwidth (debugfs wb_stats).", 1024 } },
-	[FIG_DEV_WB_DIRTIED_KB_S] = { "wb_dirtied_kb_s", "dirtied/s", "KiB of its page cache dirtied per second (BdiDirtied)",
-	  "KiB/s", 9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
-	  EXTRA(SNAP_XDEV_WB_DIRTIED_KB), NO_SCR, NO_OM },
-	[FIG_DEV_WB_WRITTEN_KB_S] = { "wb_written_kb_s", "written/s", "KiB of its page cache written back per second (BdiWritten)",
-	  "KiB/s", 9, 0, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
-	  EXTRA(SNAP_XDEV_WB_WRITTEN_KB), NO_SCR, NO_OM },
-	[FIG_DEV_THROTTLED_MS] = { "throttled_ms", "thr_ms/s", "ms its tasks were paused in balance_dirty_pages, per second",
-	  "ms/s", 8, 1, FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1,
-	  EXTRA(SNAP_XDEV_THROTTLED_MS), NO_SCR,
-	  { "wbtop_device_throttled_ratio", FIG_OM_GAUGE, "ratio",
-	    "Share of the last interval its tasks were paused in balance_dirty_pages, summed over them.",
-	    0.001 } },
-	[FIG_DEV_PAUSES] = { "pauses", "pauses/s", "pauses of its tasks in balance_dirty_pages per second", "1/s", 8, 1,
-	  FIG_NEED_EXTRA | FIG_NEED_ROOT, LOOP, FIG_SORT_DESC, -1, EXTRA(SNAP_XDEV_PAUSES), NO_SCR,
-	  NO_OM },
-	[FIG_DEV_AWAIT_MS] = { "await_ms", "await", "average time a read or write took, weighted by I/Os (old iostat)",
-	  "ms", 7, 2, 0, FIG_IN_HISTORY | FIG_IN_BRIEF, FIG_SORT_DESC, FIG_HIST_AWAIT_MS, FORMULA(fig_f_await_ms),
-	  SCR("await", 7, 1, 0, 7, 'T', 1), NO_OM },
+	[FIG_DEV_WB_DIRTY_KB] = {
+		.name = "wb_dirty_kb", .title = "wb_dirty",
+		.desc = "the device's dirty page cache (debugfs BdiReclaimable)", .unit = "KiB",
+		.width = 9, .prec = 0, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_WB_DIRTY_KB,
+		.om = {
+			.name = "wbtop_device_wb_dirty_bytes", .type = FIG_OM_GAUGE, .unit = "bytes",
+			.help = "Dirty page cache of the device (debugfs BdiReclaimable).",
+			.scale = 1024,
+		},
+	},
+	[FIG_DEV_WB_WRITEBACK_KB] = {
+		.name = "wb_writeback_kb", .title = "wb_wback",
+		.desc = "its pages under writeback (BdiWriteback)", .unit = "KiB",
+		.width = 9, .prec = 0, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_WB_WRITEBACK_KB,
+		.om = {
+			.name = "wbtop_device_wb_writeback_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "Page cache of the device under writeback (debugfs BdiWriteback).",
+			.scale = 1024,
+		},
+	},
+	[FIG_DEV_WB_THRESH_KB] = {
+		.name = "wb_thresh_kb", .title = "wb_thresh",
+		.desc = "its share of the dirty threshold (BdiDirtyThresh)", .unit = "KiB",
+		.width = 9, .prec = 0, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_WB_THRESH_KB,
+		.om = {
+			.name = "wbtop_device_wb_threshold_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "The device's share of the dirty threshold (debugfs BdiDirtyThresh).",
+			.scale = 1024,
+		},
+	},
+	[FIG_DEV_WB_BW_KBPS] = {
+		.name = "wb_bw_kbps", .title = "wb_bw",
+		.desc = "the kernel's estimate of its write bandwidth", .unit = "KiB/s",
+		.width = 9, .prec = 0, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_WB_BW_KBPS,
+		.om = {
+			.name = "wbtop_device_wb_write_bandwidth_bytes_per_second",
+			.type = FIG_OM_GAUGE, .unit = "bytes_per_second",
+			.help = "The kernel's estimate of the device's write bandwidth (debugfs "
+				"wb_stats).",
+			.scale = 1024,
+		},
+	},
+	[FIG_DEV_WB_DIRTIED_KB_S] = {
+		.name = "wb_dirtied_kb_s", .title = "dirtied/s",
+		.desc = "KiB of its page cache dirtied per second (BdiDirtied)", .unit = "KiB/s",
+		.width = 9, .prec = 0, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_WB_DIRTIED_KB,
+	},
+	[FIG_DEV_WB_WRITTEN_KB_S] = {
+		.name = "wb_written_kb_s", .title = "written/s",
+		.desc = "KiB of its page cache written back per second (BdiWritten)", .unit = "KiB/s",
+		.width = 9, .prec = 0, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_WB_WRITTEN_KB,
+	},
+	[FIG_DEV_THROTTLED_MS] = {
+		.name = "throttled_ms", .title = "thr_ms/s",
+		.desc = "ms its tasks were paused in balance_dirty_pages, per second", .unit = "ms/s",
+		.width = 8, .prec = 1, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_THROTTLED_MS,
+		.om = {
+			.name = "wbtop_device_throttled_ratio", .type = FIG_OM_GAUGE, .unit = "ratio",
+			.help = "Share of the last interval its tasks were paused in "
+				"balance_dirty_pages, summed over them.",
+			.scale = 0.001,
+		},
+	},
+	[FIG_DEV_PAUSES] = {
+		.name = "pauses", .title = "pauses/s",
+		.desc = "pauses of its tasks in balance_dirty_pages per second", .unit = "1/s",
+		.width = 8, .prec = 1, .need = FIG_NEED_EXTRA | FIG_NEED_ROOT, .sinks = LOOP,
+		.sort = FIG_SORT_DESC, .hist = -1, .xkind = SNAP_XDEV_PAUSES,
+	},
+	[FIG_DEV_AWAIT_MS] = {
+		.name = "await_ms", .title = "await",
+		.desc = "average time a read or write took, weighted by I/Os (old iostat)",
+		.unit = "ms",
+		.width = 7, .prec = 2, .sinks = FIG_IN_HISTORY | FIG_IN_BRIEF, .sort = FIG_SORT_DESC,
+		.hist = FIG_HIST_AWAIT_MS, .formula = figure_f_await_ms,
+		.screen = {
+			.title = "await", .width = 7, .prec = 1, .level = 0, .pos = 7, .key = 'T',
+			.scale = 1,
+		},
+	},
 };
 const size_t fig_ndev = sizeof fig_dev_table / sizeof fig_dev_table[0];
 _Static_assert(sizeof fig_dev_table / sizeof fig_dev_table[0] == FIG_NDEV, "a device figure without its id");
 
 #undef RATE
-#undef FORMULA
-#undef EXTRA
-#undef SCR
-#undef NO_SCR
-#undef NO_OM
 #undef ALL
 #undef LOOP
 
 /* ---- device counters (OpenMetrics) ----------------------------------------- */
 
-#define CTR(name, type, unit, help, field, mul, div, min) \
-	{ field, mul, div, min, { name, type, unit, help, 1 } }
 const struct fig_dev_counter fig_dev_counter_table[] = {
 	/* The four fields of old-style partition lines (reads, read sectors,
 	 * writes, written sectors) are there for them; the rest need 11. */
-	CTR("wbtop_device_reads_completed", FIG_OM_COUNTER, NULL, "Reads completed.", DS_RD_IOS, 1, 1, 4),
-	CTR("wbtop_device_reads_merged", FIG_OM_COUNTER, NULL, "Adjacent reads merged.", DS_RD_MERGES, 1, 1, 11),
-	CTR("wbtop_device_read_bytes", FIG_OM_COUNTER, "bytes", "Bytes read (sectors read * 512).",
-	    DS_RD_SECT, 512, 1, 4),
-	CTR("wbtop_device_read_time_seconds", FIG_OM_COUNTER, "seconds", "Time spent by all reads.",
-	    DS_RD_MS, 1, 1000, 11),
-	CTR("wbtop_device_writes_completed", FIG_OM_COUNTER, NULL, "Writes completed.", DS_WR_IOS, 1, 1, 4),
-	CTR("wbtop_device_writes_merged", FIG_OM_COUNTER, NULL, "Adjacent writes merged.", DS_WR_MERGES, 1, 1, 11),
-	CTR("wbtop_device_written_bytes", FIG_OM_COUNTER, "bytes", "Bytes written (sectors written * 512).",
-	    DS_WR_SECT, 512, 1, 4),
-	CTR("wbtop_device_write_time_seconds", FIG_OM_COUNTER, "seconds", "Time spent by all writes.",
-	    DS_WR_MS, 1, 1000, 11),
-	CTR("wbtop_device_ios_in_flight", FIG_OM_GAUGE, NULL, "I/Os issued to the device and not completed.",
-	    DS_IN_FLIGHT, 1, 1, 11),
-	CTR("wbtop_device_io_time_seconds", FIG_OM_COUNTER, "seconds",
-	    "Time the device had I/O in flight (%util is its rate).", DS_IO_MS, 1, 1000, 11),
-	CTR("wbtop_device_io_time_weighted_seconds", FIG_OM_COUNTER, "seconds",
-	    "I/O time weighted by the I/Os in flight (aqu-sz is its rate).", DS_QUEUE_MS, 1, 1000, 11),
-	CTR("wbtop_device_discards_completed", FIG_OM_COUNTER, NULL, "Discards completed (kernel 4.18+).",
-	    DS_DC_IOS, 1, 1, 15),
-	CTR("wbtop_device_discards_merged", FIG_OM_COUNTER, NULL, "Adjacent discards merged (kernel 4.18+).",
-	    DS_DC_MERGES, 1, 1, 15),
-	CTR("wbtop_device_discarded_bytes", FIG_OM_COUNTER, "bytes",
-	    "Bytes discarded (sectors discarded * 512, kernel 4.18+).", DS_DC_SECT, 512, 1, 15),
-	CTR("wbtop_device_discard_time_seconds", FIG_OM_COUNTER, "seconds",
-	    "Time spent by all discards (kernel 4.18+).", DS_DC_MS, 1, 1000, 15),
-	CTR("wbtop_device_flushes_completed", FIG_OM_COUNTER, NULL, "Cache flushes completed (kernel 5.5+).",
-	    DS_FL_IOS, 1, 1, 17),
-	CTR("wbtop_device_flush_time_seconds", FIG_OM_COUNTER, "seconds",
-	    "Time spent by all cache flushes (kernel 5.5+).", DS_FL_MS, 1, 1000, 17),
+	{
+		.field = DS_RD_IOS, .mul = 1, .div = 1, .min_fields = 4,
+		.om = {
+			.name = "wbtop_device_reads_completed", .type = FIG_OM_COUNTER,
+			.help = "Reads completed.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_RD_MERGES, .mul = 1, .div = 1, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_reads_merged", .type = FIG_OM_COUNTER,
+			.help = "Adjacent reads merged.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_RD_SECT, .mul = 512, .div = 1, .min_fields = 4,
+		.om = {
+			.name = "wbtop_device_read_bytes", .type = FIG_OM_COUNTER, .unit = "bytes",
+			.help = "Bytes read (sectors read * 512).", .scale = 1,
+		},
+	},
+	{
+		.field = DS_RD_MS, .mul = 1, .div = 1000, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_read_time_seconds", .type = FIG_OM_COUNTER,
+			.unit = "seconds", .help = "Time spent by all reads.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_WR_IOS, .mul = 1, .div = 1, .min_fields = 4,
+		.om = {
+			.name = "wbtop_device_writes_completed", .type = FIG_OM_COUNTER,
+			.help = "Writes completed.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_WR_MERGES, .mul = 1, .div = 1, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_writes_merged", .type = FIG_OM_COUNTER,
+			.help = "Adjacent writes merged.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_WR_SECT, .mul = 512, .div = 1, .min_fields = 4,
+		.om = {
+			.name = "wbtop_device_written_bytes", .type = FIG_OM_COUNTER, .unit = "bytes",
+			.help = "Bytes written (sectors written * 512).", .scale = 1,
+		},
+	},
+	{
+		.field = DS_WR_MS, .mul = 1, .div = 1000, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_write_time_seconds", .type = FIG_OM_COUNTER,
+			.unit = "seconds", .help = "Time spent by all writes.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_IN_FLIGHT, .mul = 1, .div = 1, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_ios_in_flight", .type = FIG_OM_GAUGE,
+			.help = "I/Os issued to the device and not completed.", .scale = 1,
+		},
+	},
+	{
+		.field = DS_IO_MS, .mul = 1, .div = 1000, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_io_time_seconds", .type = FIG_OM_COUNTER,
+			.unit = "seconds",
+			.help = "Time the device had I/O in flight (%util is its rate).", .scale = 1,
+		},
+	},
+	{
+		.field = DS_QUEUE_MS, .mul = 1, .div = 1000, .min_fields = 11,
+		.om = {
+			.name = "wbtop_device_io_time_weighted_seconds", .type = FIG_OM_COUNTER,
+			.unit = "seconds",
+			.help = "I/O time weighted by the I/Os in flight (aqu-sz is its rate).",
+			.scale = 1,
+		},
+	},
+	{
+		.field = DS_DC_IOS, .mul = 1, .div = 1, .min_fields = 15,
+		.om = {
+			.name = "wbtop_device_discards_completed", .type = FIG_OM_COUNTER,
+			.help = "Discards completed (kernel 4.18+).", .scale = 1,
+		},
+	},
+	{
+		.field = DS_DC_MERGES, .mul = 1, .div = 1, .min_fields = 15,
+		.om = {
+			.name = "wbtop_device_discards_merged", .type = FIG_OM_COUNTER,
+			.help = "Adjacent discards merged (kernel 4.18+).", .scale = 1,
+		},
+	},
+	{
+		.field = DS_DC_SECT, .mul = 512, .div = 1, .min_fields = 15,
+		.om = {
+			.name = "wbtop_device_discarded_bytes", .type = FIG_OM_COUNTER,
+			.unit = "bytes",
+			.help = "Bytes discarded (sectors discarded * 512, kernel 4.18+).",
+			.scale = 1,
+		},
+	},
+	{
+		.field = DS_DC_MS, .mul = 1, .div = 1000, .min_fields = 15,
+		.om = {
+			.name = "wbtop_device_discard_time_seconds", .type = FIG_OM_COUNTER,
+			.unit = "seconds", .help = "Time spent by all discards (kernel 4.18+).",
+			.scale = 1,
+		},
+	},
+	{
+		.field = DS_FL_IOS, .mul = 1, .div = 1, .min_fields = 17,
+		.om = {
+			.name = "wbtop_device_flushes_completed", .type = FIG_OM_COUNTER,
+			.help = "Cache flushes completed (kernel 5.5+).", .scale = 1,
+		},
+	},
+	{
+		.field = DS_FL_MS, .mul = 1, .div = 1000, .min_fields = 17,
+		.om = {
+			.name = "wbtop_device_flush_time_seconds", .type = FIG_OM_COUNTER,
+			.unit = "seconds", .help = "Time spent by all cache flushes (kernel 5.5+).",
+			.scale = 1,
+		},
+	},
 };
 const size_t fig_ndev_counter = sizeof fig_dev_counter_table / sizeof fig_dev_counter_table[0];
-#undef CTR
 
 /* ---- system figures ---------------------------------------------------------- */
 
-#define SG(name, title, w, pos, desc, unit) \
-	{ #name, title, desc, unit, w, pos, FIG_U64, false, offsetof(struct sys_rates, name), -1 }
-#define SR(name, title, w, pos, desc, unit) \
-	{ #name, title, desc, unit, w, pos, FIG_DBL, true, offsetof(struct sys_rates, name), -1 }
-/* a value beside the fixed blocks: not in the vmstat line (batch prints it
- * in its writeback-loop lines under title), a counter as a rate */
-#define SX(name, title, kind, counter, desc, unit) \
-	{ name, title, desc, unit, 0, 0, FIG_DBL, counter, 0, kind }
+/* A field of struct sys_rates is named as its field (FIG_U64 a gauge, FIG_DBL a
+ * rate).  A value beside the fixed blocks (.xkind) is not in the vmstat line
+ * (batch prints it in its writeback-loop lines under title), a counter as a rate. */
+#define SYS_AT(field) offsetof(struct sys_rates, field)
 const struct fig_sys fig_sys_table[] = {
-	SG(r, "r", 3, 1, "processes running", ""),
-	SG(b, "b", 3, 2, "processes blocked", ""),
-	SG(swpd_kb, "swpd", 8, 3, "swap in use", "KiB"),
-	SG(free_kb, "free", 9, 4, "free memory", "KiB"),
-	SG(buff_kb, "buff", 8, 5, "buffers", "KiB"),
-	SG(cache_kb, "cache", 9, 6, "page cache (Cached + SReclaimable)", "KiB"),
-	SR(si_kbps, "si", 5, 7, "swapped in", "KiB/s"),
-	SR(so_kbps, "so", 5, 8, "swapped out", "KiB/s"),
-	SR(bi_kbps, "bi", 8, 9, "block in (pgpgin)", "KiB/s"),
-	SR(bo_kbps, "bo", 8, 10, "block out (pgpgout)", "KiB/s"),
-	SR(in_ps, "in", 6, 11, "interrupts", "1/s"),
-	SR(cs_ps, "cs", 6, 12, "context switches", "1/s"),
-	SR(us, "us", 3, 13, "CPU user + nice", "%"),
-	SR(sy, "sy", 3, 14, "CPU system + irq + softirq", "%"),
-	SR(id, "id", 3, 15, "CPU idle", "%"),
-	SR(wa, "wa", 3, 16, "CPU iowait", "%"),
-	SR(st, "st", 3, 17, "CPU steal", "%"),
-	SG(dirty_kb, "dirty", 9, 18, "Dirty in /proc/meminfo", "KiB"),
-	SG(writeback_kb, "wback", 9, 19, "Writeback in /proc/meminfo", "KiB"),
-	SG(dirty_thresh_kb, "thr", 9, 21, "the kernel's hard dirty threshold", "KiB"),
-	SG(bg_thresh_kb, "bg_thr", 9, 20, "the kernel's background dirty threshold", "KiB"),
-	SR(dirtied_kbps, NULL, 0, 0, "pages dirtied (nr_dirtied)", "KiB/s"),
-	SR(written_kbps, NULL, 0, 0, "pages written back (nr_written)", "KiB/s"),
-	SX("dirty_limit_kb", "dirty_limit", SNAP_XSYS_DIRTY_LIMIT_KB, false,
-	   "the smoothed dirty limit writers are held to (tracefs global_dirty_state)", "KiB"),
-	SX("flush_background_kb_s", "background", SNAP_XSYS_WB_BACKGROUND_KB, true,
-	   "written back by the flusher for background writeback", "KiB/s"),
-	SX("flush_vmscan_kb_s", "vmscan", SNAP_XSYS_WB_VMSCAN_KB, true,
-	   "written back by the flusher for memory reclaim", "KiB/s"),
-	SX("flush_sync_kb_s", "sync", SNAP_XSYS_WB_SYNC_KB, true,
-	   "written back by the flusher for sync(2) and syncfs(2)", "KiB/s"),
-	SX("flush_periodic_kb_s", "periodic", SNAP_XSYS_WB_PERIODIC_KB, true,
-	   "written back by the flusher as data aged past dirty_expire_centisecs", "KiB/s"),
-	SX("flush_laptop_timer_kb_s", "laptop_timer", SNAP_XSYS_WB_LAPTOP_TIMER_KB, true,
-	   "written back by the flusher for laptop mode", "KiB/s"),
-	SX("flush_fs_free_space_kb_s", "fs_free_space", SNAP_XSYS_WB_FS_FREE_SPACE_KB, true,
-	   "written back by the flusher as a filesystem ran short of space", "KiB/s"),
-	SX("flush_forker_thread_kb_s", "forker_thread", SNAP_XSYS_WB_FORKER_THREAD_KB, true,
-	   "written back by the flusher for the forker thread", "KiB/s"),
-	SX("flush_foreign_flush_kb_s", "foreign_flush", SNAP_XSYS_WB_FOREIGN_FLUSH_KB, true,
-	   "written back by the flusher for another cgroup's inodes", "KiB/s"),
-	SX("trace_lost_s", "lost/s", SNAP_XSYS_TRACE_LOST, true,
-	   "writeback trace events the ring buffers lost", "1/s"),
+	{ .name = "r", .title = "r", .desc = "processes running", .unit = "", .width = 3,
+	  .batch_pos = 1, .type = FIG_U64, .rate = false, .offset = SYS_AT(r), .xkind = -1 },
+	{ .name = "b", .title = "b", .desc = "processes blocked", .unit = "", .width = 3,
+	  .batch_pos = 2, .type = FIG_U64, .rate = false, .offset = SYS_AT(b), .xkind = -1 },
+	{ .name = "swpd_kb", .title = "swpd", .desc = "swap in use", .unit = "KiB", .width = 8,
+	  .batch_pos = 3, .type = FIG_U64, .rate = false, .offset = SYS_AT(swpd_kb), .xkind = -1 },
+	{ .name = "free_kb", .title = "free", .desc = "free memory", .unit = "KiB", .width = 9,
+	  .batch_pos = 4, .type = FIG_U64, .rate = false, .offset = SYS_AT(free_kb), .xkind = -1 },
+	{ .name = "buff_kb", .title = "buff", .desc = "buffers", .unit = "KiB", .width = 8,
+	  .batch_pos = 5, .type = FIG_U64, .rate = false, .offset = SYS_AT(buff_kb), .xkind = -1 },
+	{ .name = "cache_kb", .title = "cache", .desc = "page cache (Cached + SReclaimable)",
+	  .unit = "KiB", .width = 9, .batch_pos = 6, .type = FIG_U64, .rate = false,
+	  .offset = SYS_AT(cache_kb), .xkind = -1 },
+	{ .name = "si_kbps", .title = "si", .desc = "swapped in", .unit = "KiB/s", .width = 5,
+	  .batch_pos = 7, .type = FIG_DBL, .rate = true, .offset = SYS_AT(si_kbps), .xkind = -1 },
+	{ .name = "so_kbps", .title = "so", .desc = "swapped out", .unit = "KiB/s", .width = 5,
+	  .batch_pos = 8, .type = FIG_DBL, .rate = true, .offset = SYS_AT(so_kbps), .xkind = -1 },
+	{ .name = "bi_kbps", .title = "bi", .desc = "block in (pgpgin)", .unit = "KiB/s", .width = 8,
+	  .batch_pos = 9, .type = FIG_DBL, .rate = true, .offset = SYS_AT(bi_kbps), .xkind = -1 },
+	{ .name = "bo_kbps", .title = "bo", .desc = "block out (pgpgout)", .unit = "KiB/s",
+	  .width = 8, .batch_pos = 10, .type = FIG_DBL, .rate = true, .offset = SYS_AT(bo_kbps),
+	  .xkind = -1 },
+	{ .name = "in_ps", .title = "in", .desc = "interrupts", .unit = "1/s", .width = 6,
+	  .batch_pos = 11, .type = FIG_DBL, .rate = true, .offset = SYS_AT(in_ps), .xkind = -1 },
+	{ .name = "cs_ps", .title = "cs", .desc = "context switches", .unit = "1/s", .width = 6,
+	  .batch_pos = 12, .type = FIG_DBL, .rate = true, .offset = SYS_AT(cs_ps), .xkind = -1 },
+	{ .name = "us", .title = "us", .desc = "CPU user + nice", .unit = "%", .width = 3,
+	  .batch_pos = 13, .type = FIG_DBL, .rate = true, .offset = SYS_AT(us), .xkind = -1 },
+	{ .name = "sy", .title = "sy", .desc = "CPU system + irq + softirq", .unit = "%", .width = 3,
+	  .batch_pos = 14, .type = FIG_DBL, .rate = true, .offset = SYS_AT(sy), .xkind = -1 },
+	{ .name = "id", .title = "id", .desc = "CPU idle", .unit = "%", .width = 3, .batch_pos = 15,
+	  .type = FIG_DBL, .rate = true, .offset = SYS_AT(id), .xkind = -1 },
+	{ .name = "wa", .title = "wa", .desc = "CPU iowait", .unit = "%", .width = 3, .batch_pos = 16,
+	  .type = FIG_DBL, .rate = true, .offset = SYS_AT(wa), .xkind = -1 },
+	{ .name = "st", .title = "st", .desc = "CPU steal", .unit = "%", .width = 3, .batch_pos = 17,
+	  .type = FIG_DBL, .rate = true, .offset = SYS_AT(st), .xkind = -1 },
+	{ .name = "dirty_kb", .title = "dirty", .desc = "Dirty in /proc/meminfo", .unit = "KiB",
+	  .width = 9, .batch_pos = 18, .type = FIG_U64, .rate = false, .offset = SYS_AT(dirty_kb),
+	  .xkind = -1 },
+	{ .name = "writeback_kb", .title = "wback", .desc = "Writeback in /proc/meminfo",
+	  .unit = "KiB", .width = 9, .batch_pos = 19, .type = FIG_U64, .rate = false,
+	  .offset = SYS_AT(writeback_kb), .xkind = -1 },
+	{ .name = "dirty_thresh_kb", .title = "thr", .desc = "the kernel's hard dirty threshold",
+	  .unit = "KiB", .width = 9, .batch_pos = 21, .type = FIG_U64, .rate = false,
+	  .offset = SYS_AT(dirty_thresh_kb), .xkind = -1 },
+	{ .name = "bg_thresh_kb", .title = "bg_thr",
+	  .desc = "the kernel's background dirty threshold", .unit = "KiB", .width = 9,
+	  .batch_pos = 20, .type = FIG_U64, .rate = false, .offset = SYS_AT(bg_thresh_kb),
+	  .xkind = -1 },
+	{ .name = "dirtied_kbps", .title = NULL, .desc = "pages dirtied (nr_dirtied)",
+	  .unit = "KiB/s", .width = 0, .batch_pos = 0, .type = FIG_DBL, .rate = true,
+	  .offset = SYS_AT(dirtied_kbps), .xkind = -1 },
+	{ .name = "written_kbps", .title = NULL, .desc = "pages written back (nr_written)",
+	  .unit = "KiB/s", .width = 0, .batch_pos = 0, .type = FIG_DBL, .rate = true,
+	  .offset = SYS_AT(written_kbps), .xkind = -1 },
+	{ .name = "dirty_limit_kb", .title = "dirty_limit",
+	  .desc = "the smoothed dirty limit writers are held to (tracefs global_dirty_state)",
+	  .unit = "KiB", .type = FIG_DBL, .rate = false, .xkind = SNAP_XSYS_DIRTY_LIMIT_KB },
+	{ .name = "flush_background_kb_s", .title = "background",
+	  .desc = "written back by the flusher for background writeback", .unit = "KiB/s",
+	  .type = FIG_DBL, .rate = true, .xkind = SNAP_XSYS_WB_BACKGROUND_KB },
+	{ .name = "flush_vmscan_kb_s", .title = "vmscan",
+	  .desc = "written back by the flusher for memory reclaim", .unit = "KiB/s", .type = FIG_DBL,
+	  .rate = true, .xkind = SNAP_XSYS_WB_VMSCAN_KB },
+	{ .name = "flush_sync_kb_s", .title = "sync",
+	  .desc = "written back by the flusher for sync(2) and syncfs(2)", .unit = "KiB/s",
+	  .type = FIG_DBL, .rate = true, .xkind = SNAP_XSYS_WB_SYNC_KB },
+	{ .name = "flush_periodic_kb_s", .title = "periodic",
+	  .desc = "written back by the flusher as data aged past dirty_expire_centisecs",
+	  .unit = "KiB/s", .type = FIG_DBL, .rate = true, .xkind = SNAP_XSYS_WB_PERIODIC_KB },
+	{ .name = "flush_laptop_timer_kb_s", .title = "laptop_timer",
+	  .desc = "written back by the flusher for laptop mode", .unit = "KiB/s", .type = FIG_DBL,
+	  .rate = true, .xkind = SNAP_XSYS_WB_LAPTOP_TIMER_KB },
+	{ .name = "flush_fs_free_space_kb_s", .title = "fs_free_space",
+	  .desc = "written back by the flusher as a filesystem ran short of space", .unit = "KiB/s",
+	  .type = FIG_DBL, .rate = true, .xkind = SNAP_XSYS_WB_FS_FREE_SPACE_KB },
+	{ .name = "flush_forker_thread_kb_s", .title = "forker_thread",
+	  .desc = "written back by the flusher for the forker thread", .unit = "KiB/s",
+	  .type = FIG_DBL, .rate = true, .xkind = SNAP_XSYS_WB_FORKER_THREAD_KB },
+	{ .name = "flush_foreign_flush_kb_s", .title = "foreign_flush",
+	  .desc = "written back by the flusher for another cgroup's inodes", .unit = "KiB/s",
+	  .type = FIG_DBL, .rate = true, .xkind = SNAP_XSYS_WB_FOREIGN_FLUSH_KB },
+	{ .name = "trace_lost_s", .title = "lost/s",
+	  .desc = "writeback trace events the ring buffers lost", .unit = "1/s", .type = FIG_DBL,
+	  .rate = true, .xkind = SNAP_XSYS_TRACE_LOST },
 };
 const size_t fig_nsys = sizeof fig_sys_table / sizeof fig_sys_table[0];
-#undef SG
-#undef SX
-#undef SR
+#undef SYS_AT
 
 /* Put item, at place pos, into out[0..*n) kept in place order (pos_of[]: the
  * places of out[]): an insertion sort of a few rows, once per screen. */
-static void fig_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, const void *item, uint8_t pos)
+static void figure_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, const void *item, uint8_t pos)
 {
 	size_t at = (*n)++;
 	while (at > 0 && pos_of[at - 1] > pos) {
@@ -245,7 +519,7 @@ static void fig_insert_by_pos(const void **out, uint8_t *pos_of, size_t *n, cons
 
 /* ---- process figures --------------------------------------------------------- */
 
-static enum fig_proc_have fig_p_text(char *buf, size_t len, const char *text)
+static enum fig_proc_have figure_p_text(char *buf, size_t len, const char *text)
 {
 	if (!text || !text[0])
 		return FIG_PROC_NONE;
@@ -253,7 +527,7 @@ static enum fig_proc_have fig_p_text(char *buf, size_t len, const char *text)
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_kbps(const struct proc_row *r, double kbps, double *v)
+static enum fig_proc_have figure_p_kbps(const struct proc_row *r, double kbps, double *v)
 {
 	if (r->io_hidden)
 		return FIG_PROC_HIDDEN;
@@ -263,35 +537,35 @@ static enum fig_proc_have fig_p_kbps(const struct proc_row *r, double kbps, doub
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_pid(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_pid(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	if (r->kind == PROCS_KIND_OTHER)
-		return fig_p_text(b, n, "-");
+		return figure_p_text(b, n, "-");
 	snprintf(b, n, "%" PRId32, r->pid);
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_state(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_state(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	snprintf(b, n, "%c", r->state ? r->state : '?');
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_write(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_write(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
-	return fig_p_kbps(r, r->write_kbps, v);
+	return figure_p_kbps(r, r->write_kbps, v);
 }
 
-static enum fig_proc_have fig_p_cancel(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_cancel(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
-	return fig_p_kbps(r, r->cancelled_kbps, v);
+	return figure_p_kbps(r, r->cancelled_kbps, v);
 }
 
-static enum fig_proc_have fig_p_share(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_share(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (r->status != RATE_OK || r->io_hidden || r->share_pct < 0)
@@ -300,7 +574,7 @@ static enum fig_proc_have fig_p_share(const struct proc_row *r, double *v, char 
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_cpu(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_cpu(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (r->status != RATE_OK || r->exited || r->kind == PROCS_KIND_OTHER)
@@ -309,38 +583,38 @@ static enum fig_proc_have fig_p_cpu(const struct proc_row *r, double *v, char *b
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_kind(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_kind(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, procs_kind_name(r->kind));
+	return figure_p_text(b, n, procs_kind_name(r->kind));
 }
 
-static enum fig_proc_have fig_p_dev(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_dev(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : r->dev);
+	return figure_p_text(b, n, r->kind == PROCS_KIND_FLUSHER ? r->flush_dev : r->dev);
 }
 
 /* "yes", or "?" when the task is in D state but will not say where. */
-static enum fig_proc_have fig_p_thr(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_thr(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : NULL);
+	return figure_p_text(b, n, r->throttled ? "yes" : r->wait == PROCS_WAIT_UNKNOWN ? "?" : NULL);
 }
 
-static enum fig_proc_have fig_p_wait(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_wait(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->wait == PROCS_WAIT_NONE ? NULL : procs_wait_name(r->wait));
+	return figure_p_text(b, n, r->wait == PROCS_WAIT_NONE ? NULL : procs_wait_name(r->wait));
 }
 
-static enum fig_proc_have fig_p_wchan(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_wchan(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
-	return fig_p_text(b, n, r->wchan);
+	return figure_p_text(b, n, r->wchan);
 }
 
-static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_comm(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	/* the last column: even empty, it is the name */
@@ -348,7 +622,7 @@ static enum fig_proc_have fig_p_comm(const struct proc_row *r, double *v, char *
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_paused(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_paused(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (!r->traced)
@@ -357,7 +631,7 @@ static enum fig_proc_have fig_p_paused(const struct proc_row *r, double *v, char
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_pauses(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_pauses(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (!r->traced)
@@ -366,7 +640,7 @@ static enum fig_proc_have fig_p_pauses(const struct proc_row *r, double *v, char
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_ratelimit(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_ratelimit(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)b, (void)n;
 	if (!r->traced || r->ratelimit_kbps < 0)
@@ -375,7 +649,7 @@ static enum fig_proc_have fig_p_ratelimit(const struct proc_row *r, double *v, c
 	return FIG_PROC_OK;
 }
 
-static enum fig_proc_have fig_p_held(const struct proc_row *r, double *v, char *b, size_t n)
+static enum fig_proc_have figure_p_held(const struct proc_row *r, double *v, char *b, size_t n)
 {
 	(void)v;
 	if (!r->has_bdi)
@@ -384,84 +658,151 @@ static enum fig_proc_have fig_p_held(const struct proc_row *r, double *v, char *
 	return FIG_PROC_OK;
 }
 
-#define PSCR(t, w, left, level, pos) { t, w, left, level, pos }
-#define NO_PSCR { NULL, 0, false, 0, 0 }
+/* A field left out is 0: right-aligned, not traced, no pane column (.screen). */
 const struct fig_proc fig_proc_table[] = {
-	{ "pid", "process id", FIG_SORT_ASC, FIG_PROC_TEXT, "PID", 7, PSCR("PID", 7, false, 0, 1), fig_p_pid, false },
-	{ "state", "R, S, D, ... as /proc/PID/stat", FIG_SORT_ASC, FIG_PROC_TEXT, "S", 1,
-	  PSCR("S", 2, false, 0, 2), fig_p_state, false },
-	{ "write_kbps", "write_bytes per second of the task's own threads (not its reaped children): "
-	  "dirtied, or written with O_DIRECT",
-	  FIG_SORT_DESC, FIG_PROC_KBPS, "wkB/s", 10, PSCR("write/s", 8, false, 0, 3), fig_p_write, false },
-	{ "cancelled_kbps", "cancelled_write_bytes per second: dirty data truncated before writeback",
-	  FIG_SORT_DESC, FIG_PROC_KBPS, "cwkB/s", 9, PSCR("cancel/s", 9, false, 3, 11), fig_p_cancel, false },
-	{ "share_pct", "write_kbps as a share of all tasks' in the interval (the summary's total)", FIG_SORT_DESC,
-	  FIG_PROC_PCT, "share%", 6, PSCR("share%", 7, false, 0, 4), fig_p_share, false },
-	{ "cpu_pct", "user + system time, percent of one CPU", FIG_SORT_DESC, FIG_PROC_PCT, "cpu%", 6,
-	  PSCR("cpu%", 6, false, 0, 5), fig_p_cpu, false },
-	{ "kind", "task, kernel thread, flush worker or kswapd", FIG_SORT_ASC, FIG_PROC_TEXT, "kind", -7,
-	  PSCR("kind", 8, true, 1, 9), fig_p_kind, false },
-	{ "dev", "the devices a task writes to (held on while throttled, else of its files open for "
-	  "writing); the device a flush worker serves", FIG_SORT_ASC, FIG_PROC_TEXT, "dev", -8,
-	  PSCR("dev", 12, true, 0, 8), fig_p_dev, false },
-	{ "throttled", "paused by the dirty limits (the writeback trace), else held by them or "
-	  "the block layer (from wchan, best effort)",
-	  FIG_SORT_DESC, FIG_PROC_TEXT, "thr", -3, PSCR("thr", 4, true, 0, 6), fig_p_thr, false },
-	{ "wait", "what a task in D state waits for", FIG_SORT_ASC, FIG_PROC_TEXT, "wait", -11,
-	  PSCR("wait", 12, true, 0, 7), fig_p_wait, false },
-	{ "wchan", "where a task in D state sleeps", FIG_SORT_ASC, FIG_PROC_TEXT, "wchan", -24,
-	  PSCR("wchan", 25, true, 2, 10), fig_p_wchan, false },
+	{
+		.name = "pid", .desc = "process id",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "PID", .width = 7,
+		.get = figure_p_pid,
+		.screen = { .title = "PID", .width = 7, .level = 0, .pos = 1 },
+	},
+	{
+		.name = "state", .desc = "R, S, D, ... as /proc/PID/stat",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "S", .width = 1,
+		.get = figure_p_state,
+		.screen = { .title = "S", .width = 2, .level = 0, .pos = 2 },
+	},
+	{
+		.name = "write_kbps",
+		.desc = "write_bytes per second of the task's own threads (not its reaped "
+			"children): dirtied, or written with O_DIRECT",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_KBPS, .title = "wkB/s", .width = 10,
+		.get = figure_p_write,
+		.screen = { .title = "write/s", .width = 8, .level = 0, .pos = 3 },
+	},
+	{
+		.name = "cancelled_kbps",
+		.desc = "cancelled_write_bytes per second: dirty data truncated before writeback",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_KBPS, .title = "cwkB/s", .width = 9,
+		.get = figure_p_cancel,
+		.screen = { .title = "cancel/s", .width = 9, .level = 3, .pos = 11 },
+	},
+	{
+		.name = "share_pct",
+		.desc = "write_kbps as a share of all tasks' in the interval (the summary's total)",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_PCT, .title = "share%", .width = 6,
+		.get = figure_p_share,
+		.screen = { .title = "share%", .width = 7, .level = 0, .pos = 4 },
+	},
+	{
+		.name = "cpu_pct", .desc = "user + system time, percent of one CPU",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_PCT, .title = "cpu%", .width = 6,
+		.get = figure_p_cpu,
+		.screen = { .title = "cpu%", .width = 6, .level = 0, .pos = 5 },
+	},
+	{
+		.name = "kind", .desc = "task, kernel thread, flush worker or kswapd",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "kind", .width = -7,
+		.get = figure_p_kind,
+		.screen = { .title = "kind", .width = 8, .left = true, .level = 1, .pos = 9 },
+	},
+	{
+		.name = "dev",
+		.desc = "the devices a task writes to (held on while throttled, else of its files "
+			"open for writing); the device a flush worker serves",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "dev", .width = -8,
+		.get = figure_p_dev,
+		.screen = { .title = "dev", .width = 12, .left = true, .level = 0, .pos = 8 },
+	},
+	{
+		.name = "throttled",
+		.desc = "paused by the dirty limits (the writeback trace), else held by them or "
+			"the block layer (from wchan, best effort)",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_TEXT, .title = "thr", .width = -3,
+		.get = figure_p_thr,
+		.screen = { .title = "thr", .width = 4, .left = true, .level = 0, .pos = 6 },
+	},
+	{
+		.name = "wait", .desc = "what a task in D state waits for",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "wait", .width = -11,
+		.get = figure_p_wait,
+		.screen = { .title = "wait", .width = 12, .left = true, .level = 0, .pos = 7 },
+	},
+	{
+		.name = "wchan", .desc = "where a task in D state sleeps",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "wchan", .width = -24,
+		.get = figure_p_wchan,
+		.screen = { .title = "wchan", .width = 25, .left = true, .level = 2, .pos = 10 },
+	},
 	/* the writeback trace's, in -P before the command, on the pane when there is room */
-	{ "throttled_ms", "ms paused in balance_dirty_pages per second (the writeback trace)",
-	  FIG_SORT_DESC, FIG_PROC_NUM, "thr_ms/s", 8, PSCR("ms/s", 7, false, 1, 12), fig_p_paused, true },
-	{ "pauses", "pauses in balance_dirty_pages per second", FIG_SORT_DESC, FIG_PROC_NUM, "pauses/s", 8,
-	  NO_PSCR, fig_p_pauses, true },
-	{ "task_ratelimit_kbps", "the rate limit of its last throttling decision", FIG_SORT_DESC,
-	  FIG_PROC_KBPS, "rl_kB/s", 9, PSCR("limit/s", 8, false, 3, 14), fig_p_ratelimit, true },
-	{ "held_on", "the device (BDI) it was held on, the one it writes to", FIG_SORT_ASC, FIG_PROC_TEXT,
-	  "held_on", -8, PSCR("held", 9, true, 1, 13), fig_p_held, true },
-	{ "command", "the full command line, else the command name", FIG_SORT_ASC, FIG_PROC_TEXT, "command", 0,
-	  NO_PSCR, fig_p_comm, false },
+	{
+		.name = "throttled_ms",
+		.desc = "ms paused in balance_dirty_pages per second (the writeback trace)",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_NUM, .title = "thr_ms/s", .width = 8,
+		.get = figure_p_paused, .traced = true,
+		.screen = { .title = "ms/s", .width = 7, .level = 1, .pos = 12 },
+	},
+	{
+		.name = "pauses", .desc = "pauses in balance_dirty_pages per second",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_NUM, .title = "pauses/s", .width = 8,
+		.get = figure_p_pauses, .traced = true,
+	},
+	{
+		.name = "task_ratelimit_kbps",
+		.desc = "the rate limit of its last throttling decision",
+		.sort = FIG_SORT_DESC, .form = FIG_PROC_KBPS, .title = "rl_kB/s", .width = 9,
+		.get = figure_p_ratelimit, .traced = true,
+		.screen = { .title = "limit/s", .width = 8, .level = 3, .pos = 14 },
+	},
+	{
+		.name = "held_on", .desc = "the device (BDI) it was held on, the one it writes to",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "held_on", .width = -8,
+		.get = figure_p_held, .traced = true,
+		.screen = { .title = "held", .width = 9, .left = true, .level = 1, .pos = 13 },
+	},
+	{
+		.name = "command", .desc = "the full command line, else the command name",
+		.sort = FIG_SORT_ASC, .form = FIG_PROC_TEXT, .title = "command", .width = 0,
+		.get = figure_p_comm,
+	},
 };
 const size_t fig_nproc = sizeof fig_proc_table / sizeof fig_proc_table[0];
-#undef PSCR
-#undef NO_PSCR
 
-size_t fig_proc_screen_cols(const struct fig_proc **out, size_t cap)
+size_t figure_proc_screen_cols(const struct fig_proc **out, size_t cap)
 {
 	uint8_t pos[64];
 	size_t n = 0;
 	for (size_t k = 0; k < fig_nproc; k++)
 		if (fig_proc_table[k].screen.title && n < cap && n < sizeof pos)
-			fig_insert_by_pos((const void **)out, pos, &n, &fig_proc_table[k],
-					  fig_proc_table[k].screen.pos);
+			figure_insert_by_pos((const void **)out, pos, &n, &fig_proc_table[k],
+					     fig_proc_table[k].screen.pos);
 	return n;
 }
 
 /* ---- accessors ------------------------------------------------------------- */
 
-bool fig_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush)
+bool figure_dev_wanted(const struct fig_dev *f, bool any_discard, bool any_flush)
 {
 	return (!(f->need & FIG_NEED_DISCARD) || any_discard) && (!(f->need & FIG_NEED_FLUSH) || any_flush);
 }
 
-size_t fig_dev_screen_cols(const struct fig_dev **out, size_t cap)
+size_t figure_dev_screen_cols(const struct fig_dev **out, size_t cap)
 {
 	uint8_t pos[64];
 	size_t n = 0;
 	for (size_t k = 0; k < fig_ndev; k++)
 		if (fig_dev_table[k].screen.title && n < cap && n < sizeof pos)
-			fig_insert_by_pos((const void **)out, pos, &n, &fig_dev_table[k],
-					  fig_dev_table[k].screen.pos);
+			figure_insert_by_pos((const void **)out, pos, &n, &fig_dev_table[k],
+					     fig_dev_table[k].screen.pos);
 	return n;
 }
 
-const struct fig_dev *fig_dev_write_rate(void)
+const struct fig_dev *figure_dev_write_rate(void)
 {
 	return &fig_dev_table[FIG_DEV_WKB_S];
 }
 
-const struct fig_dev *fig_dev_by_hist(int k)
+const struct fig_dev *figure_dev_by_hist(int k)
 {
 	for (size_t i = 0; i < fig_ndev; i++)
 		if (fig_dev_table[i].hist == k && (fig_dev_table[i].sinks & FIG_IN_HISTORY))
@@ -469,7 +810,7 @@ const struct fig_dev *fig_dev_by_hist(int k)
 	return NULL;
 }
 
-const struct fig_dev *fig_dev_by_screen_title(const char *title)
+const struct fig_dev *figure_dev_by_screen_title(const char *title)
 {
 	for (size_t i = 0; i < fig_ndev; i++)
 		if (fig_dev_table[i].screen.title && strcmp(fig_dev_table[i].screen.title, title) == 0)
@@ -477,32 +818,32 @@ const struct fig_dev *fig_dev_by_screen_title(const char *title)
 	return NULL;
 }
 
-bool fig_sys_available(const struct fig_sys *f, const struct sys_rates *r)
+bool figure_sys_available(const struct fig_sys *f, const struct sys_rates *r)
 {
 	if (f->xkind >= 0)
 		return f->xkind < (int)SNAP_NXSYS && (r->x_have & 1u << f->xkind);
 	return !f->rate || r->status == RATE_OK;
 }
 
-double fig_sys_value(const struct fig_sys *f, const struct sys_rates *r)
+double figure_sys_value(const struct fig_sys *f, const struct sys_rates *r)
 {
 	if (f->xkind >= 0)
 		return f->xkind < (int)SNAP_NXSYS ? r->x[f->xkind] : 0.0;
 	if (f->type == FIG_U64)
-		return (double)fig_sys_u64(f, r);
+		return (double)figure_sys_u64(f, r);
 	double v;
 	memcpy(&v, (const char *)r + f->offset, sizeof v);
 	return v;
 }
 
-uint64_t fig_sys_u64(const struct fig_sys *f, const struct sys_rates *r)
+uint64_t figure_sys_u64(const struct fig_sys *f, const struct sys_rates *r)
 {
 	uint64_t v;
 	memcpy(&v, (const char *)r + f->offset, sizeof v);
 	return v;
 }
 
-const struct fig_dev *fig_dev_sort_first(void)
+const struct fig_dev *figure_dev_sort_first(void)
 {
 	for (size_t i = 0; i < fig_ndev; i++)
 		if (fig_dev_table[i].sinks & FIG_SORT_FIRST)
@@ -513,12 +854,12 @@ const struct fig_dev *fig_dev_sort_first(void)
 /* ---- the screen's uses of single figures ------------------------------------- */
 
 const struct fig_dev_graph fig_dev_graphs[] = {
-	{ FIG_DEV_WKB_S, "writes", true, "/s" },
-	{ FIG_DEV_AWAIT_MS, "await (ms)", false, "" },
+	{ .id = FIG_DEV_WKB_S, .title = "writes", .kb = true, .unit = "/s" },
+	{ .id = FIG_DEV_AWAIT_MS, .title = "await (ms)", .kb = false, .unit = "" },
 };
 const size_t fig_ndev_graphs = sizeof fig_dev_graphs / sizeof fig_dev_graphs[0];
 
-const char *fig_dev_key_word(const struct fig_dev *f)
+const char *figure_dev_key_word(const struct fig_dev *f)
 {
 	/* the column says wMB/s; in a sentence the word reads better */
 	return f == &fig_dev_table[FIG_DEV_WKB_S] ? "write MB/s" : f->screen.title;
@@ -526,74 +867,160 @@ const char *fig_dev_key_word(const struct fig_dev *f)
 
 /* ---- memory cgroups ------------------------------------------------------ */
 
-/* name, batch title, description, unit, batch width and decimals, kind;
- * the screen's title, width and level; OpenMetrics (CG_NO_OM, or CG_OM: a gauge,
- * its unit and scale, as the device rows of the same figures). */
-#define CG(n, t, d, u, w, p, k, st, sw, sl, om) { n, t, d, u, w, p, k, { st, sw, p, sl }, om }
-#define CG_NO_OM { NULL, FIG_OM_GAUGE, NULL, NULL, 0 }
-#define CG_OM(name, unit, help, scale) { name, FIG_OM_GAUGE, unit, help, scale }
+/* A field left out is 0: no batch title, no screen column, no OpenMetrics family
+ * (.om: a gauge, its unit and scale as the device rows of the same figures).  The
+ * screen's decimals are the batch's, also in the rows off the screen. */
 const struct fig_cg fig_cg_table[] = {
 	/* the writeback domain's, from the trace's cgroup_ino (JSON's first keys) */
-	CG("throttled_ms", NULL, "ms writers were paused in its writeback domain, per second", "ms/s",
-	   0, 1, SNAP_XCG_THROTTLED_MS, NULL, 0, 0,
-	   CG_OM("wbtop_cgroup_domain_throttled_ratio", "ratio",
-		 "Share of the last interval writers were paused in the cgroup's writeback domain.",
-		 0.001)),
-	CG("pauses", NULL, "pauses in its writeback domain per second", "1/s", 0, 1, SNAP_XCG_PAUSES,
-	   NULL, 0, 0, CG_NO_OM),
-	CG("written_kb_s", NULL, "KiB written back by flusher passes for its writeback domain", "KiB/s",
-	   0, 0, SNAP_XCG_WRITTEN_KB, NULL, 0, 0, CG_NO_OM),
-	CG("file_dirty_kb", "dirty", "its dirty page cache (memory.stat file_dirty; v1 dirty)", "KiB",
-	   9, 0, SNAP_XCG_FILE_DIRTY_KB, "DIRTY", 9, 0,
-	   CG_OM("wbtop_cgroup_file_dirty_bytes", "bytes",
-		 "Dirty page cache of the memory cgroup (memory.stat file_dirty; v1 dirty).", 1024)),
-	CG("file_writeback_kb", "wback", "its page cache under writeback (file_writeback; v1 writeback)",
-	   "KiB", 8, 0, SNAP_XCG_FILE_WRITEBACK_KB, "WBACK", 8, 1,
-	   CG_OM("wbtop_cgroup_file_writeback_bytes", "bytes",
-		 "Page cache of the memory cgroup under writeback (memory.stat).", 1024)),
-	CG("wb_dirty_kb", "wb_dirty", "dirty pages of its writeback domains (wb_stats WbReclaimable)",
-	   "KiB", 9, 0, SNAP_XCG_WB_DIRTY_KB, "WB_DIRTY", 9, 2,
-	   CG_OM("wbtop_cgroup_wb_dirty_bytes", "bytes",
-		 "Dirty pages of the cgroup's writeback domains on all devices (debugfs wb_stats).", 1024)),
-	CG("wb_writeback_kb", NULL, "pages of its writeback domains under writeback (WbWriteback)",
-	   "KiB", 0, 0, SNAP_XCG_WB_WRITEBACK_KB, NULL, 0, 0,
-	   CG_OM("wbtop_cgroup_wb_writeback_bytes", "bytes",
-		 "Pages of the cgroup's writeback domains under writeback (debugfs wb_stats).", 1024)),
-	CG("wb_thresh_kb", "wb_thr",
-	   "dirty threshold of its writeback domains on the devices it has pages on (WbDirtyThresh)",
-	   "KiB", 9, 0, SNAP_XCG_WB_THRESH_KB, "WB_THR", 9, 5,
-	   CG_OM("wbtop_cgroup_wb_threshold_bytes", "bytes",
-		 "Dirty threshold of the cgroup's writeback domains on the devices it has pages on.",
-		 1024)),
-	CG("wb_bw_kbps", "wb_bw", "the kernel's write bandwidth estimate of those domains", "KiB/s", 8,
-	   0, SNAP_XCG_WB_BW_KBPS, "WB_BW", 8, 5,
-	   CG_OM("wbtop_cgroup_wb_write_bandwidth_bytes_per_second", "bytes_per_second",
-		 "The kernel's write bandwidth estimate of the cgroup's writeback domains with pages.",
-		 1024)),
-	CG("wb_dirtied_kb_s", "dirtied", "KiB dirtied in its writeback domains per second (WbDirtied)",
-	   "KiB/s", 8, 0, SNAP_XCG_WB_DIRTIED_KB, "DIRTD/s", 8, 3,
-	   CG_OM("wbtop_cgroup_wb_dirtied_bytes_per_second", "bytes_per_second",
-		 "Page cache dirtied in the cgroup's writeback domains in the last interval.", 1024)),
-	CG("wb_written_kb_s", "written", "KiB written in its writeback domains per second (WbWritten)",
-	   "KiB/s", 8, 0, SNAP_XCG_WB_WRITTEN_KB, "WRITN/s", 8, 3,
-	   CG_OM("wbtop_cgroup_wb_written_bytes_per_second", "bytes_per_second",
-		 "Page cache written back in the cgroup's writeback domains in the last interval.", 1024)),
-	CG("task_throttled_ms", "thr_ms", "ms its tasks were paused in balance_dirty_pages, per second",
-	   "ms/s", 7, 1, SNAP_XCG_TASK_THROTTLED_MS, "THR_MS", 7, 0,
-	   CG_OM("wbtop_cgroup_throttled_ratio", "ratio",
-		 "Share of the last interval the cgroup's tasks were paused in balance_dirty_pages, "
-		 "summed over them.", 0.001)),
-	CG("task_pauses", "pauses", "pauses of its tasks in balance_dirty_pages per second", "1/s", 7, 1,
-	   SNAP_XCG_TASK_PAUSES, "PAUSE/s", 8, 4, CG_NO_OM),
+	{
+		.name = "throttled_ms",
+		.desc = "ms writers were paused in its writeback domain, per second",
+		.unit = "ms/s", .width = 0, .prec = 1, .kind = SNAP_XCG_THROTTLED_MS,
+		.screen = { .prec = 1 },
+		.om = {
+			.name = "wbtop_cgroup_domain_throttled_ratio", .type = FIG_OM_GAUGE,
+			.unit = "ratio",
+			.help = "Share of the last interval writers were paused in the cgroup's "
+				"writeback domain.",
+			.scale = 0.001,
+		},
+	},
+	{
+		.name = "pauses", .desc = "pauses in its writeback domain per second",
+		.unit = "1/s", .width = 0, .prec = 1, .kind = SNAP_XCG_PAUSES,
+		.screen = { .prec = 1 },
+	},
+	{
+		.name = "written_kb_s",
+		.desc = "KiB written back by flusher passes for its writeback domain",
+		.unit = "KiB/s", .width = 0, .prec = 0, .kind = SNAP_XCG_WRITTEN_KB,
+	},
+	{
+		.name = "file_dirty_kb", .title = "dirty",
+		.desc = "its dirty page cache (memory.stat file_dirty; v1 dirty)",
+		.unit = "KiB", .width = 9, .prec = 0, .kind = SNAP_XCG_FILE_DIRTY_KB,
+		.screen = { .title = "DIRTY", .width = 9, .prec = 0, .level = 0 },
+		.om = {
+			.name = "wbtop_cgroup_file_dirty_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "Dirty page cache of the memory cgroup (memory.stat file_dirty; v1 "
+				"dirty).",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "file_writeback_kb", .title = "wback",
+		.desc = "its page cache under writeback (file_writeback; v1 writeback)",
+		.unit = "KiB", .width = 8, .prec = 0, .kind = SNAP_XCG_FILE_WRITEBACK_KB,
+		.screen = { .title = "WBACK", .width = 8, .prec = 0, .level = 1 },
+		.om = {
+			.name = "wbtop_cgroup_file_writeback_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "Page cache of the memory cgroup under writeback (memory.stat).",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "wb_dirty_kb", .title = "wb_dirty",
+		.desc = "dirty pages of its writeback domains (wb_stats WbReclaimable)",
+		.unit = "KiB", .width = 9, .prec = 0, .kind = SNAP_XCG_WB_DIRTY_KB,
+		.screen = { .title = "WB_DIRTY", .width = 9, .prec = 0, .level = 2 },
+		.om = {
+			.name = "wbtop_cgroup_wb_dirty_bytes", .type = FIG_OM_GAUGE, .unit = "bytes",
+			.help = "Dirty pages of the cgroup's writeback domains on all devices "
+				"(debugfs wb_stats).",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "wb_writeback_kb",
+		.desc = "pages of its writeback domains under writeback (WbWriteback)",
+		.unit = "KiB", .width = 0, .prec = 0, .kind = SNAP_XCG_WB_WRITEBACK_KB,
+		.om = {
+			.name = "wbtop_cgroup_wb_writeback_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "Pages of the cgroup's writeback domains under writeback (debugfs "
+				"wb_stats).",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "wb_thresh_kb", .title = "wb_thr",
+		.desc = "dirty threshold of its writeback domains on the devices it has pages on "
+			"(WbDirtyThresh)",
+		.unit = "KiB", .width = 9, .prec = 0, .kind = SNAP_XCG_WB_THRESH_KB,
+		.screen = { .title = "WB_THR", .width = 9, .prec = 0, .level = 5 },
+		.om = {
+			.name = "wbtop_cgroup_wb_threshold_bytes", .type = FIG_OM_GAUGE,
+			.unit = "bytes",
+			.help = "Dirty threshold of the cgroup's writeback domains on the devices "
+				"it has pages on.",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "wb_bw_kbps", .title = "wb_bw",
+		.desc = "the kernel's write bandwidth estimate of those domains",
+		.unit = "KiB/s", .width = 8, .prec = 0, .kind = SNAP_XCG_WB_BW_KBPS,
+		.screen = { .title = "WB_BW", .width = 8, .prec = 0, .level = 5 },
+		.om = {
+			.name = "wbtop_cgroup_wb_write_bandwidth_bytes_per_second",
+			.type = FIG_OM_GAUGE, .unit = "bytes_per_second",
+			.help = "The kernel's write bandwidth estimate of the cgroup's writeback "
+				"domains with pages.",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "wb_dirtied_kb_s", .title = "dirtied",
+		.desc = "KiB dirtied in its writeback domains per second (WbDirtied)",
+		.unit = "KiB/s", .width = 8, .prec = 0, .kind = SNAP_XCG_WB_DIRTIED_KB,
+		.screen = { .title = "DIRTD/s", .width = 8, .prec = 0, .level = 3 },
+		.om = {
+			.name = "wbtop_cgroup_wb_dirtied_bytes_per_second", .type = FIG_OM_GAUGE,
+			.unit = "bytes_per_second",
+			.help = "Page cache dirtied in the cgroup's writeback domains in the last "
+				"interval.",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "wb_written_kb_s", .title = "written",
+		.desc = "KiB written in its writeback domains per second (WbWritten)",
+		.unit = "KiB/s", .width = 8, .prec = 0, .kind = SNAP_XCG_WB_WRITTEN_KB,
+		.screen = { .title = "WRITN/s", .width = 8, .prec = 0, .level = 3 },
+		.om = {
+			.name = "wbtop_cgroup_wb_written_bytes_per_second", .type = FIG_OM_GAUGE,
+			.unit = "bytes_per_second",
+			.help = "Page cache written back in the cgroup's writeback domains in the "
+				"last interval.",
+			.scale = 1024,
+		},
+	},
+	{
+		.name = "task_throttled_ms", .title = "thr_ms",
+		.desc = "ms its tasks were paused in balance_dirty_pages, per second",
+		.unit = "ms/s", .width = 7, .prec = 1, .kind = SNAP_XCG_TASK_THROTTLED_MS,
+		.screen = { .title = "THR_MS", .width = 7, .prec = 1, .level = 0 },
+		.om = {
+			.name = "wbtop_cgroup_throttled_ratio", .type = FIG_OM_GAUGE, .unit = "ratio",
+			.help = "Share of the last interval the cgroup's tasks were paused in "
+				"balance_dirty_pages, summed over them.",
+			.scale = 0.001,
+		},
+	},
+	{
+		.name = "task_pauses", .title = "pauses",
+		.desc = "pauses of its tasks in balance_dirty_pages per second",
+		.unit = "1/s", .width = 7, .prec = 1, .kind = SNAP_XCG_TASK_PAUSES,
+		.screen = { .title = "PAUSE/s", .width = 8, .prec = 1, .level = 4 },
+	},
 };
 const size_t fig_ncg = sizeof fig_cg_table / sizeof fig_cg_table[0];
 _Static_assert(sizeof fig_cg_table / sizeof fig_cg_table[0] <= FIG_CG_MAX, "FIG_CG_MAX rows at most");
-#undef CG
-#undef CG_OM
-#undef CG_NO_OM
 
-bool fig_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
-		  uint64_t ino, double dt_s, double *v)
+bool figure_cg_value(const struct fig_cg *f, const struct snapshot *prev, const struct snapshot *cur,
+		     uint64_t ino, double dt_s, double *v)
 {
 	return derive_x(prev, cur, SNAP_XCG, ino, f->kind, dt_s, v);
 }

@@ -75,7 +75,7 @@ const struct dev_rates *frame_dev_rate(const struct frame *f, size_t i)
 		derive_dev(d->prev_of[i], dev, dt, r);
 		/* its values beside the diskstats block too, as derive_dev_x gives them (none to
 		 * look for when the sample has none of this device's: the usual case) */
-		uint64_t obj = snap_xobj_dev(dev->major, dev->minor);
+		uint64_t obj = snapshot_xobj_dev(dev->major, dev->minor);
 		bool has_x = f->cur->nx && snapshot_find_x(f->cur, SNAP_XDEV, obj);
 		for (unsigned k = 0; has_x && r->status == RATE_OK && k < SNAP_NXDEV; k++)
 			if (derive_x(f->prev, f->cur, SNAP_XDEV, obj, k, dt, &r->x[k]))

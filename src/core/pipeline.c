@@ -54,8 +54,8 @@ struct pipeline *pipeline_new(struct source *src, const struct dip_params *dip,
 	p->cur = p->prev = -1;
 	for (int i = 0; i < 3; i++)
 		snapshot_init(&p->snap[i]);
-	p->sys_det = dip_series_new(dip);
-	p->dev_det = dip_group_new(dip);
+	p->sys_det = detect_series_new(dip);
+	p->dev_det = detect_group_new(dip);
 	if (!p->sys_det || !p->dev_det) {
 		pipeline_free(p);
 		return NULL;
@@ -69,8 +69,8 @@ void pipeline_free(struct pipeline *p)
 		return;
 	for (int i = 0; i < 3; i++)
 		snapshot_free(&p->snap[i]);
-	dip_series_free(p->sys_det);
-	dip_group_free(p->dev_det);
+	detect_series_free(p->sys_det);
+	detect_group_free(p->dev_det);
 	frame_derived_free(&p->derived[0]);
 	frame_derived_free(&p->derived[1]);
 	free(p->usual[0]);
@@ -92,10 +92,10 @@ void pipeline_need(struct pipeline *p, unsigned needs)
 void pipeline_restart(struct pipeline *p)
 {
 	p->have_prev = false;
-	dip_series_free(p->sys_det);
-	dip_group_free(p->dev_det);
-	p->sys_det = dip_series_new(&p->dip);
-	p->dev_det = dip_group_new(&p->dip);
+	detect_series_free(p->sys_det);
+	detect_group_free(p->dev_det);
+	p->sys_det = detect_series_new(&p->dip);
+	p->dev_det = detect_group_new(&p->dip);
 }
 
 static int pipeline_grow(struct pipeline *p, struct frame_derived *d, size_t n)
@@ -122,9 +122,9 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 {
 	const struct snapshot *cur = f->cur;
 	bool briefs = p->needs & PIPELINE_NEED_BRIEFS;
-	dip_series_set_interval(p->sys_det, f->sys.dt_s);
-	dip_group_set_interval(p->dev_det, f->sys.dt_s);
-	f->sys_dip = dip_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
+	detect_series_set_interval(p->sys_det, f->sys.dt_s);
+	detect_group_set_interval(p->dev_det, f->sys.dt_s);
+	f->sys_dip = detect_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *dev = &cur->dev[i];
@@ -147,8 +147,8 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 		memset(d->dips, 0, cur->ndev * sizeof *d->dips);
 		return;
 	}
-	f->interval_dip = dip_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
-					      cur->ndev, d->dips);
+	f->interval_dip = detect_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
+						 cur->ndev, d->dips);
 }
 
 /* The source's recorded marks in place of the detector's, when the rule
@@ -201,7 +201,7 @@ static int pipeline_wchan_throttled(const struct snapshot *cur)
 static void pipeline_sys_evidence(const struct pipeline *p, const struct frame *f,
 				  struct dip_evidence *e)
 {
-	dip_evidence_init(e);
+	cause_evidence_init(e);
 	e->knob_changed = p->knob_step && p->step - p->knob_step <= 1;
 	if (f->sys.status == RATE_OK) {
 		e->dirty_kb = (double)f->sys.dirty_kb;
@@ -264,7 +264,7 @@ static struct dip_cause_base *pipeline_usual_order(struct pipeline *p, const str
 		if (dev)
 			now[i] = was[dev - prev->dev];
 		else
-			dip_cause_base_init(&now[i]);
+			cause_base_init(&now[i]);
 	}
 	p->cur_usual = 1 - p->cur_usual;
 	return now;
@@ -292,7 +292,7 @@ static const struct dev_rates *pipeline_usual_rates(struct pipeline *p, const st
 	struct dev_rates *r = &p->usual_rates;
 	derive_dev_cause_ok(fd->prev_of[i], d, f->sys.dt_s, r);
 	if (r->status == RATE_OK &&
-	    derive_xwalk_x(w, f->prev, f->cur, snap_xobj_dev(d->major, d->minor), f->sys.dt_s,
+	    derive_xwalk_x(w, f->prev, f->cur, snapshot_xobj_dev(d->major, d->minor), f->sys.dt_s,
 			   &r->x[SNAP_XDEV_WB_DIRTIED_KB]))
 		r->x_have |= 1u << SNAP_XDEV_WB_DIRTIED_KB;
 	return r;
@@ -311,8 +311,8 @@ static uint8_t pipeline_dev_cause(const struct dip_evidence *sys, const struct d
 		e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
 	/* the system's pages are not this device's */
 	e.dirtied_kbps = e.written_kbps = -1.0;
-	dip_evidence_dev(&e, r);
-	return (uint8_t)dip_cause_of(&e, b);
+	cause_evidence_dev(&e, r);
+	return (uint8_t)cause_of(&e, b);
 }
 
 /* The system line's cause, and whether the next interval's is held by a knob. */
@@ -325,7 +325,7 @@ static void pipeline_sys_cause(struct pipeline *p, struct frame *f, const struct
 	} else if (f->sys_dip) {
 		struct dip_evidence e = *sys;
 		e.throttled_exact = pipeline_sys_throttled(f);
-		f->sys_cause = (uint8_t)dip_cause_of(&e, NULL);
+		f->sys_cause = (uint8_t)cause_of(&e, NULL);
 	}
 	p->sys_knob_held = f->sys_dip && f->sys_cause == DIP_CAUSE_KNOB;
 }
@@ -352,10 +352,10 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 		bool knob_held = b->knob_held;
 		b->knob_held = false;
 		if (!d->dips[i]) {
-			if (prev && dip_cause_base_due(b, p->step, i)) {
+			if (prev && cause_base_due(b, p->step, i)) {
 				const struct dev_rates *r = pipeline_usual_rates(p, f, i, &dirtied);
 				if (r && r->status == RATE_OK)
-					dip_cause_base_learn_dev(b, r);
+					cause_base_learn_dev(b, r);
 			}
 		} else if (rec_causes) {
 			d->causes[i] = rec_causes[i] < DIP_NCAUSES ? rec_causes[i] : DIP_CAUSE_UNKNOWN;
@@ -404,11 +404,11 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	const uint8_t *rec_causes;
 	uint8_t rec_sys_cause = DIP_CAUSE_UNKNOWN;
 	pipeline_recorded_marks(p, f, d, &rec_causes, &rec_sys_cause);
-	f->nchanges = control_changes(prev, cur, d->changes, SNAP_NKNOBS);
+	f->nchanges = control_rules_changes(prev, cur, d->changes, SNAP_NKNOBS);
 	if (f->nchanges || f->nevents)
 		p->knob_step = p->step;	/* anyone's change, wbtop's own writes included */
 	/* what a recorded write explains is that write (with its reason), not a change by someone else */
-	f->nchanges = control_unexplained(d->changes, f->nchanges, f->events, f->nevents);
+	f->nchanges = control_rules_unexplained(d->changes, f->nchanges, f->events, f->nevents);
 	f->changes = d->changes;
 	pipeline_causes(p, f, prev, rec_causes, rec_sys_cause);
 	p->prev = prev ? p->cur : -1;

@@ -121,7 +121,7 @@ const struct snap_xkind snap_xkind_table[SNAP_XSLOTS(SNAP_NXKINDS)] = {
 };
 _Static_assert(SNAP_NXKINDS == 35, "one snap_xkind_table row per kind");
 
-const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind)
+const struct snap_xkind *snapshot_xkind_find(enum snap_xscope scope, unsigned kind)
 {
 	for (size_t i = 0; i < SNAP_NXKINDS; i++)
 		if (snap_xkind_table[i].scope == scope && snap_xkind_table[i].kind == kind)
@@ -129,7 +129,7 @@ const struct snap_xkind *snap_xkind_find(enum snap_xscope scope, unsigned kind)
 	return NULL;
 }
 
-const struct snap_xkind *snap_xkind_by_name(const char *name)
+const struct snap_xkind *snapshot_xkind_by_name(const char *name)
 {
 	for (size_t i = 0; i < SNAP_NXKINDS; i++)
 		if (strcmp(snap_xkind_table[i].name, name) == 0)

@@ -244,7 +244,7 @@ static int rec_decode_extras(struct rec_replay *rp, int64_t seq, struct snapshot
 	int rc, r = 0;
 	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
-		const struct snap_xkind *k = name ? snap_xkind_by_name(name) : NULL;
+		const struct snap_xkind *k = name ? snapshot_xkind_by_name(name) : NULL;
 		uint64_t obj = (uint64_t)sqlite3_column_int64(st, 0);
 		if (!k || (k->scope == SNAP_XDEV && !snapshot_find_dev(out, (uint32_t)(obj >> 32), (uint32_t)obj)))
 			continue;

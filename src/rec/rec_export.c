@@ -307,9 +307,9 @@ static void rec_export_csv_sys(FILE *out, const struct sys_rates *sys)
 		const struct fig_sys *f = &fig_sys_table[k];
 		fputc(',', out);
 		if (f->type == FIG_U64)
-			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (fig_sys_available(f, sys))
-			rec_export_csv_num(out, fig_sys_value(f, sys));
+			fprintf(out, "%" PRIu64, figure_sys_u64(f, sys));
+		else if (figure_sys_available(f, sys))
+			rec_export_csv_num(out, figure_sys_value(f, sys));
 	}
 }
 
@@ -331,7 +331,7 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 	}
 	fprintf(out, ",%d,%zu,", m->sys_dip, m->nevents);
 	if (m->sys_dip)	/* a mark's cause; empty without one */
-		rec_export_csv_str(out, dip_cause_name(m->sys_cause));
+		rec_export_csv_str(out, cause_name(m->sys_cause));
 	for (size_t b = 0; b < c->nkeys; b++)
 		c->dev_of_col[b] = SIZE_MAX;
 	for (size_t i = 0; ids && i < cur->ndev; i++) {
@@ -351,8 +351,8 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 			if (!rec_export_is_column(f))
 				continue;
 			fputc(',', out);
-			if (i != SIZE_MAX && fig_dev_available(f, &dev[i]))
-				rec_export_csv_num(out, fig_dev_value(f, &dev[i]));
+			if (i != SIZE_MAX && figure_dev_available(f, &dev[i]))
+				rec_export_csv_num(out, figure_dev_value(f, &dev[i]));
 		}
 		fputc(',', out);
 		bool dip = i != SIZE_MAX && m->dev_dips && m->dev_dips[i];
@@ -360,7 +360,7 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 			fputc(dip ? '1' : '0', out);
 		fputc(',', out);
 		if (dip)
-			rec_export_csv_str(out, dip_cause_name(m->dev_causes ? m->dev_causes[i] : 0));
+			rec_export_csv_str(out, cause_name(m->dev_causes ? m->dev_causes[i] : 0));
 	}
 }
 
@@ -384,7 +384,7 @@ static int rec_export_walk_open(struct rec_walk *w, const char *path, const char
 	if (!(w->src = rec_replay_open(path, false, err, errlen)))
 		return -EINVAL;
 	struct dip_params def;
-	dip_params_default(&def);
+	detect_params_default(&def);
 	w->pipe = pipeline_new(w->src, dip ? dip : &def, pipeline_marks_rule(dip != NULL));
 	if (!w->pipe) {
 		rec_db_set_err(err, errlen, "out of memory");

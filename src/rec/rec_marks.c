@@ -59,7 +59,7 @@ static int rec_marks_load_dips(struct rec_replay *rp)
 		const char *cause = (const char *)sqlite3_column_text(st, 3);
 		rp->dips[rp->ndips++] = (struct rec_diprow){
 			sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
-			(uint8_t)dip_cause_by_name(cause) };
+			(uint8_t)cause_by_name(cause) };
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : rc;

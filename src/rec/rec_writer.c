@@ -743,13 +743,13 @@ static int rec_writer_dip(struct rec_writer *w, const int64_t *dev_id, const cha
 
 static int rec_writer_dips(struct rec_writer *w, const struct rec_sample *v)
 {
-	int rc = v->sys_dip ? rec_writer_dip(w, NULL, v->dev_causes ? dip_cause_name(v->sys_cause)
+	int rc = v->sys_dip ? rec_writer_dip(w, NULL, v->dev_causes ? cause_name(v->sys_cause)
 								      : NULL)
 			    : SQLITE_OK;
 	for (size_t i = 0; v->dev_dips && i < w->n && rc == SQLITE_OK; i++)
 		if (v->dev_dips[i])
 			rc = rec_writer_dip(w, &w->dev[i].id,
-					    v->dev_causes ? dip_cause_name(v->dev_causes[i]) : NULL);
+					    v->dev_causes ? cause_name(v->dev_causes[i]) : NULL);
 	return rc;
 }
 
@@ -839,7 +839,7 @@ static int rec_writer_extras(struct rec_writer *w, const struct snapshot *s)
 	sqlite3_stmt *st = w->st[ST_EXTRA];
 	int rc = SQLITE_OK;
 	for (size_t i = 0; i < s->nx && rc == SQLITE_OK; i++) {
-		const struct snap_xkind *k = snap_xkind_find(s->x[i].scope, s->x[i].kind);
+		const struct snap_xkind *k = snapshot_xkind_find(s->x[i].scope, s->x[i].kind);
 		if (!k)
 			continue;
 		sqlite3_bind_int64(st, 1, w->seq);

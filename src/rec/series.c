@@ -172,7 +172,7 @@ static int series_interval(struct series *s, struct source *src, struct rec_idma
 	if (r == 0 && f->sys.status == RATE_OK)
 		r = series_push(&s->total, t_s, f->sys.bo_kbps, f->sys.dt_s, m.sys_dip);
 	const struct dev_rates *rates = frame_dev_rates(f);
-	const struct fig_dev *wrate = fig_dev_write_rate();	/* what a run is compared by */
+	const struct fig_dev *wrate = figure_dev_write_rate();	/* what a run is compared by */
 	const int64_t *ids = rec_replay_dev_ids(src);
 	for (size_t i = 0; r == 0 && i < cur->ndev; i++) {
 		struct series_dev *e = series_dev_of(s, of_id, ids ? ids[i] : -1, &cur->dev[i]);
@@ -180,7 +180,7 @@ static int series_interval(struct series *s, struct source *src, struct rec_idma
 			return -ENOMEM;
 		/* a first or reset interval has no rate: absent, not zero */
 		if (rates && rates[i].status == RATE_OK)
-			r = series_push(e, t_s, fig_dev_value(wrate, &rates[i]), f->sys.dt_s,
+			r = series_push(e, t_s, figure_dev_value(wrate, &rates[i]), f->sys.dt_s,
 					m.dev_dips && m.dev_dips[i]);
 	}
 	return r;
@@ -226,7 +226,7 @@ static int series_meta(struct series *s, const char *path, char *err, size_t err
 static int series_walk(struct series *s, struct source *src, char *err, size_t errlen)
 {
 	struct dip_params dip;
-	dip_params_default(&dip);
+	detect_params_default(&dip);
 	struct pipeline *p = pipeline_new(src, &dip, pipeline_marks_rule(false));
 	struct rec_idmap of_id = { 0 };
 	int r = p ? 0 : -ENOMEM;

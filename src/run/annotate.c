@@ -269,7 +269,7 @@ static void annotate_close(struct annotate *a)
 	} else if (a->ndev) {
 		for (size_t i = 0; i < a->ndev; i++)
 			a->key[i] = a->keys + a->key_off[i];
-		dip = dip_group_feed(a->group, a->key, a->kibps, a->ndev, a->mark);
+		dip = detect_group_feed(a->group, a->key, a->kibps, a->ndev, a->mark);
 	}
 	a->open = false;
 	for (size_t i = 0; i < a->nrec; i++)
@@ -367,7 +367,7 @@ static int annotate_vmstat_sample(struct annotate *a, const char *s, size_t len,
 	if (!annotate_numbers(a, 0, ncols, &bad)) /* a vmstat -t timestamp may follow */
 		return annotate_fail(a, "vmstat column %zu is not a number", bad + 1);
 	annotate_number(&a->tok[a->bo_col], &bo_kbps);
-	bool dip = dip_series_feed(a->series, bo_kbps, !a->fresh);
+	bool dip = detect_series_feed(a->series, bo_kbps, !a->fresh);
 	a->fresh = false;
 	return annotate_emit(a, s, len, eol, false, dip);
 }
@@ -625,8 +625,8 @@ static int annotate_line(struct annotate *a, const char *line, size_t len, size_
 		if (kind != ANNOTATE_UNKNOWN) {
 			annotate_section(a, kind, true);
 			double interval = annotate_command_interval(a);
-			dip_series_set_interval(a->series, interval);
-			dip_group_set_interval(a->group, interval);
+			detect_series_set_interval(a->series, interval);
+			detect_group_set_interval(a->group, interval);
 		}
 		return annotate_emit(a, line, len, eol, false, false);
 	}
@@ -640,8 +640,8 @@ static int annotate_line(struct annotate *a, const char *line, size_t len, size_
 
 static void annotate_free(struct annotate *a)
 {
-	dip_series_free(a->series);
-	dip_group_free(a->group);
+	detect_series_free(a->series);
+	detect_group_free(a->group);
 	free(a->first_dev);
 	free(a->text);
 	free(a->rec);
@@ -661,8 +661,8 @@ int annotate_stream(FILE *in, const char *name, FILE *out, FILE *err,
 	size_t cap = 0;
 	ssize_t n;
 	int rc = 0;
-	a.series = dip_series_new(p);
-	a.group = dip_group_new(p);
+	a.series = detect_series_new(p);
+	a.group = detect_group_new(p);
 	if (!a.series || !a.group)
 		rc = annotate_fail(&a, "out of memory");
 	int werr = 0;	/* errno of the first failed write: no point reading on */

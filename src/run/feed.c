@@ -102,7 +102,7 @@ static const struct frame *feed_own(struct feed *fd, const struct frame *f)
 	if (f->nchanges)
 		memcpy(fd->changes, f->changes, f->nchanges * sizeof *fd->changes);
 	fd->own.changes = fd->changes;
-	fd->own.nchanges = control_unexplained(fd->changes, f->nchanges, fd->own.events, fd->own.nevents);
+	fd->own.nchanges = control_rules_unexplained(fd->changes, f->nchanges, fd->own.events, fd->own.nevents);
 	return &fd->own;
 }
 

@@ -157,7 +157,7 @@ static int knob_cli_parse(struct control *c, const char *text, struct knob_cli_s
 	}
 	if (rc < 0)
 		return rc;
-	const struct knob_def *def = control_def(&a->ref);
+	const struct knob_def *def = control_rules_def(&a->ref);
 	rc = knob_parse_value(def->kind, eq + 1, &a->value);
 	if (rc < 0)
 		snprintf(why, len, "\"%s\" is not %s", eq + 1, rc == -ERANGE ? "in range" :
@@ -178,7 +178,7 @@ static bool knob_cli_same_setting(const struct control_ref *a, const struct cont
 		return false;
 	int64_t before[CONTROL_SCOPE_MAX] = { 0 }, v;
 	/* both resolve to the same member to restore: the same setting */
-	return control_restore_member(a, before, &v).index == control_restore_member(b, before, &v).index;
+	return control_rules_restore_member(a, before, &v).index == control_rules_restore_member(b, before, &v).index;
 }
 
 /* The values of set i's scope once sets [0, upto) of that scope are
@@ -190,7 +190,7 @@ static void knob_cli_state(const struct knob_cli_set *sets, size_t i, size_t upt
 	for (size_t j = 0; j < upto; j++) {
 		if (!knob_cli_same_scope(&sets[i].ref, &sets[j].ref))
 			continue;
-		control_predict(&sets[j].ref, sets[j].value, ctx, &next);
+		control_rules_predict(&sets[j].ref, sets[j].value, ctx, &next);
 		*ctx = next;
 	}
 }
@@ -208,7 +208,7 @@ static int knob_cli_check(struct control *c, const char *opt, const struct knob_
 		char absent[64];
 		if (control_absent(c, &sets[i].ref))
 			fprintf(stderr, "wbtop: %s '%s': %s is %s; nothing written\n", opt, sets[i].text,
-				name, knob_absent_text(control_def(&sets[i].ref), absent, sizeof absent));
+				name, knob_absent_text(control_rules_def(&sets[i].ref), absent, sizeof absent));
 		else
 			fprintf(stderr, "wbtop: %s '%s': this kernel has no %s\n", opt, sets[i].text, name);
 		return -ENOENT;
@@ -224,14 +224,14 @@ static int knob_cli_check(struct control *c, const char *opt, const struct knob_
 	}
 	ctx = now;
 	knob_cli_state(sets, i, i, &ctx);
-	int rc = control_validate(&sets[i].ref, sets[i].value, &ctx, msg, sizeof msg);
+	int rc = control_rules_validate(&sets[i].ref, sets[i].value, &ctx, msg, sizeof msg);
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: %s '%s': %s\n", opt, sets[i].text, msg);
 		return rc;
 	}
 	ctx = now;
 	knob_cli_state(sets, i, n, &ctx);
-	if (control_validate(&sets[i].ref, sets[i].value, &ctx, msg, sizeof msg) > 0)
+	if (control_rules_validate(&sets[i].ref, sets[i].value, &ctx, msg, sizeof msg) > 0)
 		fprintf(stderr, "wbtop: warning: %s '%s': %s\n", opt, sets[i].text, msg);
 	return 0;
 }
@@ -254,7 +254,7 @@ static void knob_cli_print_events(const struct control *c, size_t from, FILE *ou
 {
 	char line[512];
 	for (size_t i = from; i < control_nevents(c); i++)
-		fprintf(out, "%s\n", control_format_event(control_event(c, i), line, sizeof line));
+		fprintf(out, "%s\n", control_rules_format_event(control_event(c, i), line, sizeof line));
 }
 
 /* Write every set in order; on the first failure put the earlier ones back. */

@@ -252,7 +252,7 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_SWEEP_DIR: o->sweep_dir = optarg; return 0;
 	case OPT_PLOT: o->plot_path = optarg; return 0;
 	case OPT_DIP:
-		if (dip_params_parse(&o->dip, optarg) < 0)
+		if (detect_params_parse(&o->dip, optarg) < 0)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
 		o->dip_given = true;
 		return 0;
@@ -425,7 +425,7 @@ int opts_parse(struct opts *o, int argc, char **argv)
 	o->delay_s = 1.0;
 	o->format = FMT_TEXT;
 	o->rec_sync_ms = REC_SYNC_DEFAULT_MS;
-	dip_params_default(&o->dip);
+	detect_params_default(&o->dip);
 	const char *nc = getenv("NO_COLOR");
 	o->no_color = nc && *nc;
 	opterr = 1;

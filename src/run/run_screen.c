@@ -263,7 +263,7 @@ static const char *run_screen_events_line(struct screen_run *r, size_t from, siz
 		if (e->result == 0)
 			snprintf(one, sizeof one, "%s %" PRId64 " -> %" PRId64, e->knob, e->old_value, e->read_back);
 		else
-			control_format_event(e, one, sizeof one);
+			control_rules_format_event(e, one, sizeof one);
 		all_ok = all_ok && e->result == 0;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i > from ? ", " : "", one);
 	}
@@ -285,7 +285,7 @@ static void run_screen_after_write(struct screen_run *r, const struct control_re
 	if (n > nev) {	/* the next frame carries them to the history and the recording */
 		const struct wb_event *e = control_event(r->ctl, n - 1);
 		if (n - nev == 1)
-			screen_message(r->scr, "%s", control_format_event(e, line, sizeof line));
+			screen_message(r->scr, "%s", control_rules_format_event(e, line, sizeof line));
 		else
 			screen_message(r->scr, "%s", run_screen_events_line(r, nev, n, line, sizeof line));
 	} else if (rc < 0) {

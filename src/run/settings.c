@@ -180,8 +180,8 @@ int settings_set(struct settings *s, const char *key, const char *value, char *e
 	case SK_PERCENT: {
 		/* the same rule as --dip: one definition of a valid sensitivity */
 		struct dip_params p;
-		dip_params_default(&p);
-		if (dip_params_parse(&p, value) < 0)
+		detect_params_default(&p);
+		if (detect_params_parse(&p, value) < 0)
 			return settings_bad(err, errlen, key, value, "not a percentage between 0 and 100");
 		memcpy(field, &p.drop_pct, sizeof p.drop_pct);
 		break;

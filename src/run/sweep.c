@@ -413,7 +413,7 @@ static int sweep_restore(struct sweep *s)
 	int rc = control_revert_all(s->ctl);
 	char line[512];
 	for (size_t i = from; i < control_nevents(s->ctl); i++)
-		fprintf(stderr, "wbtop: restored %s\n", control_format_event(control_event(s->ctl, i), line, sizeof line));
+		fprintf(stderr, "wbtop: restored %s\n", control_rules_format_event(control_event(s->ctl, i), line, sizeof line));
 	if (rc < 0) {
 		fprintf(stderr, "wbtop: --sweep: RESTORING THE KNOBS FAILED (%s): see the lines above "
 			"for what the kernel holds now\n", strerror(-rc));

@@ -178,7 +178,7 @@ static void screen_detail_rates(struct screen *s, struct screen_detail_flow *fl,
 	if (s->f->dev_dip && s->f->dev_dip[i]) {
 		char why[64];
 		snprintf(why, sizeof why, "! write rate dipped: %s",
-			 dip_cause_name(s->f->dev_cause ? s->f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+			 cause_name(s->f->dev_cause ? s->f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		screen_detail_flow_field(s, fl, "", SCR_DIP, why);
 	}
 	for (size_t c = 0; c < s->ncols; c++) {

@@ -39,13 +39,13 @@
 /* The columns, in screen order, from the figure registry: once per screen. */
 void screen_devices_cols_init(struct screen *s)
 {
-	s->ncols = fig_dev_screen_cols(s->cols, SCR_MAX_COLS);
+	s->ncols = figure_dev_screen_cols(s->cols, SCR_MAX_COLS);
 	s->max_level = 0;
 	for (size_t c = 0; c < s->ncols; c++)
 		if (s->cols[c]->screen.level > s->max_level)
 			s->max_level = s->cols[c]->screen.level;
-	s->write_col = fig_dev_write_rate();
-	const struct fig_dev *first = fig_dev_sort_first();
+	s->write_col = figure_dev_write_rate();
+	const struct fig_dev *first = figure_dev_sort_first();
 	s->sort_col = first ? screen_devices_col_by_title(s, first->screen.title) : -1;
 }
 
@@ -57,7 +57,7 @@ struct screen_devices_layout {
 
 static bool screen_devices_col_needed(const struct screen *s, const struct fig_dev *c)
 {
-	return fig_dev_wanted(c, s->want_discard, s->want_flush);
+	return figure_dev_wanted(c, s->want_discard, s->want_flush);
 }
 
 /* Add the optional columns that fit, in level order, keeping room for a
@@ -243,7 +243,7 @@ static bool screen_devices_selected_by_filter(struct screen *s, size_t i)
 	const struct dev_counters *d = &s->f->cur->dev[i];
 	struct scr_filter_memo *m = &s->fmemo[i];
 	if (m->gen != s->filter_gen || m->ident != d->ident || m->major != d->major ||
-	    m->minor != d->minor || (!d->ident && !dev_name_eq(m->name, d->name))) {
+	    m->minor != d->minor || (!d->ident && !snapshot_dev_name_eq(m->name, d->name))) {
 		m->gen = s->filter_gen;
 		m->ident = d->ident;
 		m->major = d->major;
@@ -289,7 +289,7 @@ static double screen_devices_sort_key(const struct screen *s, size_t i, const st
 	double none = col->sort == FIG_SORT_DESC ? -INFINITY : INFINITY;
 	const struct dev_rates *r = (col->sinks & FIG_IN_BRIEF) ? &briefs[i] :
 				    frame_dev_rate(s->f, i);
-	double v = r->status == RATE_OK ? fig_dev_value(col, r) : none;
+	double v = r->status == RATE_OK ? figure_dev_value(col, r) : none;
 	return isnan(v) ? none : v;
 }
 
@@ -309,7 +309,7 @@ static bool screen_devices_name_ranks(struct screen *s)
 	for (size_t i = 0; same && i < cur->ndev; i++)
 		same = s->rank_dev[i].major == cur->dev[i].major &&
 		       s->rank_dev[i].minor == cur->dev[i].minor &&
-		       dev_name_eq(s->rank_dev[i].name, cur->dev[i].name);
+		       snapshot_dev_name_eq(s->rank_dev[i].name, cur->dev[i].name);
 	if (same) {
 		s->rank_serial = cur->devs_serial;
 		return true;
@@ -567,7 +567,7 @@ static void screen_devices_draw_row(struct screen *s, int y, size_t i, const str
 	screen_paint_add(s, &ln, SCR_NORMAL, " ");
 	const struct hist_series *hs = screen_devices_series(s, i);
 	if (hs && L->spark_w > 0 && screen_graph_scratch(s, (size_t)L->spark_w)) {
-		history_series(s->h, hs, history_dev_field(fig_dev_write_rate()), s->vals, (size_t)L->spark_w);
+		history_series(s->h, hs, history_dev_field(figure_dev_write_rate()), s->vals, (size_t)L->spark_w);
 		history_marks(s->h, hs, true, s->dips, NULL, (size_t)L->spark_w);
 		screen_graph_spark(s, &ln, s->vals, s->dips, L->spark_w, SCR_SPARK_FLOOR_KBPS);
 	}
@@ -605,7 +605,7 @@ static void screen_devices_measure_rows(struct screen *s, int page)
 		for (size_t c = 0; d && d->status == RATE_OK && c < s->ncols; c++) {
 			const struct fig_dev *col = s->cols[c];
 			if (!(col->need & (FIG_NEED_FLUSH | FIG_NEED_DISCARD)) ||
-			    !fig_dev_available(col, d) || !(fig_dev_value(col, d) > 0))
+			    !figure_dev_available(col, d) || !(figure_dev_value(col, d) > 0))
 				continue;
 			if (col->need & FIG_NEED_FLUSH)
 				s->flush_seen_ns = now;
@@ -697,7 +697,7 @@ static int screen_devices_col_by_key(const struct screen *s, int ch)
 
 double screen_devices_col_value(const struct fig_dev *col, const struct dev_rates *r)
 {
-	return fig_dev_available(col, r) ? fig_dev_value(col, r) * col->screen.scale : NAN;
+	return figure_dev_available(col, r) ? figure_dev_value(col, r) * col->screen.scale : NAN;
 }
 
 bool screen_devices_set_sort(struct screen *s, const char *name)
@@ -716,7 +716,7 @@ bool screen_devices_set_sort(struct screen *s, const char *name)
 bool screen_devices_sort_known(const char *name)
 {
 	const struct fig_dev *cols[SCR_MAX_COLS];
-	size_t n = fig_dev_screen_cols(cols, SCR_MAX_COLS);
+	size_t n = figure_dev_screen_cols(cols, SCR_MAX_COLS);
 	for (size_t c = 0; c < n; c++)
 		if (strcmp(cols[c]->screen.title, name) == 0)
 			return true;

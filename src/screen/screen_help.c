@@ -68,17 +68,17 @@ static void screen_help_append(char *buf, size_t len, const char *text)
  * name, then the other columns that have a key, in the screen's order. */
 static void screen_help_sort_keys(char *keys, size_t klen, char *what, size_t wlen)
 {
-	const struct fig_dev *cols[64], *first = fig_dev_sort_first();
-	size_t n = fig_dev_screen_cols(cols, sizeof cols / sizeof cols[0]);
+	const struct fig_dev *cols[64], *first = figure_dev_sort_first();
+	size_t n = figure_dev_screen_cols(cols, sizeof cols / sizeof cols[0]);
 	snprintf(keys, klen, "%c N", first->screen.key);
-	snprintf(what, wlen, "sort by %s (the default), name", fig_dev_key_word(first));
+	snprintf(what, wlen, "sort by %s (the default), name", figure_dev_key_word(first));
 	for (size_t c = 0; c < n; c++) {
 		if (!cols[c]->screen.key || cols[c] == first)
 			continue;
 		char k[4] = { ' ', cols[c]->screen.key, '\0' };
 		screen_help_append(keys, klen, k);
 		screen_help_append(what, wlen, ", ");
-		screen_help_append(what, wlen, fig_dev_key_word(cols[c]));
+		screen_help_append(what, wlen, figure_dev_key_word(cols[c]));
 	}
 }
 

@@ -23,7 +23,7 @@
  * the terminal is wide enough; the command takes the rest of the row. */
 static size_t screen_procs_cols(const struct fig_proc **cols)
 {
-	return fig_proc_screen_cols(cols, SCR_PCOLS_MAX);
+	return figure_proc_screen_cols(cols, SCR_PCOLS_MAX);
 }
 
 /* One cell as the pane shows it: rates with units, "-" for no number,

@@ -19,7 +19,7 @@ void screen_sink_knob_note(struct screen *scr, const struct frame *f, bool live)
 	char line[256];
 	if (e)
 		screen_message(scr, "%s%s%s", nev ? "" : "knob changed: ",
-			       control_format_event(e, line, sizeof line),
+			       control_rules_format_event(e, line, sizeof line),
 			       nev + f->nchanges > 1 ? " (and more)" : "");
 }
 

@@ -81,7 +81,7 @@ static void screen_status_dip_causes(struct screen *s, struct scr_line *ln)
 	char item[96];
 	bool any = false;
 	if (f->sys_dip) {
-		snprintf(item, sizeof item, "dip bo: %s", dip_cause_name(f->sys_cause));
+		snprintf(item, sizeof item, "dip bo: %s", cause_name(f->sys_cause));
 		any = screen_status_add_whole(s, ln, SCR_DIP, item);
 	}
 	size_t left = 0;	/* marked devices not named yet */
@@ -94,7 +94,7 @@ static void screen_status_dip_causes(struct screen *s, struct scr_line *ln)
 		if (!f->dev_dip[i])
 			continue;
 		snprintf(item, sizeof item, "%s%s: %s", any ? ", " : "dip ", f->cur->dev[i].name,
-			 dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+			 cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		ln->xmax = left > 1 ? xmax - MORE_W : xmax;
 		bool put = screen_status_add_whole(s, ln, SCR_DIP, item);
 		ln->xmax = xmax;

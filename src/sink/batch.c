@@ -215,9 +215,9 @@ static void batch_sys_line(const struct batch *b, const struct snapshot *cur, co
 	/* as vmstat: whole numbers, a rate of a first sample as 0 */
 	for (unsigned pos = 1; (f = batch_sys_at(pos)); pos++)
 		if (f->type == FIG_U64)
-			fprintf(out, " %*" PRIu64, f->width, fig_sys_u64(f, s));
+			fprintf(out, " %*" PRIu64, f->width, figure_sys_u64(f, s));
 		else
-			fprintf(out, " %*.0f", f->width, fig_sys_value(f, s));
+			fprintf(out, " %*.0f", f->width, figure_sys_value(f, s));
 	fputs(dip ? DIP_MARK "\n" : "\n", out);
 }
 
@@ -278,7 +278,7 @@ static size_t batch_dev_cols(const struct fig_dev **cols, bool discard, bool flu
 	size_t n = 0;
 	for (size_t c = 0; c < fig_ndev && n < BATCH_MAX_COLS; c++) {
 		const struct fig_dev *col = &fig_dev_table[c];
-		if ((col->sinks & FIG_IN_BATCH) && fig_dev_wanted(col, discard, flush))
+		if ((col->sinks & FIG_IN_BATCH) && figure_dev_wanted(col, discard, flush))
 			cols[n++] = col;
 	}
 	return n;
@@ -300,8 +300,8 @@ static size_t batch_dev_line(char *line, size_t pos, const struct dev_rates *r,
 {
 	for (size_t c = 0; c < ncols; c++) {
 		const struct fig_dev *col = cols[c];
-		if (fig_dev_available(col, r))
-			pos = batch_put_fixed(line, pos, col->width, col->prec, fig_dev_value(col, r));
+		if (figure_dev_available(col, r))
+			pos = batch_put_fixed(line, pos, col->width, col->prec, figure_dev_value(col, r));
 		else
 			pos = batch_put_dash(line, pos, col->width);
 	}
@@ -337,8 +337,8 @@ static void batch_loop(struct batch *b, const struct snapshot *cur, const struct
 			const struct fig_dev *col = &fig_dev_table[c];
 			if (!(col->sinks & FIG_IN_BATCH_LOOP))
 				continue;
-			if (fig_dev_available(col, r)) {
-				pos = batch_put_fixed(b->line, pos, col->width, col->prec, fig_dev_value(col, r));
+			if (figure_dev_available(col, r)) {
+				pos = batch_put_fixed(b->line, pos, col->width, col->prec, figure_dev_value(col, r));
 			} else {
 				memset(b->line + pos, ' ', col->width);
 				pos += col->width;
@@ -356,9 +356,9 @@ static void batch_loop(struct batch *b, const struct snapshot *cur, const struct
 	const char *sep = " ";
 	for (size_t k = 0; k < fig_nsys; k++) {
 		const struct fig_sys *f = &fig_sys_table[k];
-		if (f->xkind < 0 || !fig_sys_available(f, sys) || (f->rate && !(fig_sys_value(f, sys) > 0)))
+		if (f->xkind < 0 || !figure_sys_available(f, sys) || (f->rate && !(figure_sys_value(f, sys) > 0)))
 			continue;
-		fprintf(out, "%s%s %.0f %s", sep, f->title, fig_sys_value(f, sys), f->unit);
+		fprintf(out, "%s%s %.0f %s", sep, f->title, figure_sys_value(f, sys), f->unit);
 		sep = ", ";
 	}
 	fputc('\n', out);
@@ -437,11 +437,11 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 	}
 	/* the causes after the table, so that the marked lines stay as the traces mark them */
 	if (sys_dip)
-		fprintf(out, "# dip bo: %s\n", dip_cause_name(sys_cause));
+		fprintf(out, "# dip bo: %s\n", cause_name(sys_cause));
 	for (size_t i = 0; dev_dip && i < cur->ndev; i++)
 		if (dev_dip[i] && batch_dev_selected(b, &cur->dev[i]))
 			fprintf(out, "# dip %s: %s\n", cur->dev[i].name,
-				dip_cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
+				cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
 	batch_loop(b, cur, sys, dev, dev_dip);
 	batch_cgroups(b, cur, sys->dt_s);
 	fputc('\n', out);

@@ -70,7 +70,7 @@ int cgview_build(struct cgview *v, const struct snapshot *prev, const struct sna
 		r->idle = true;
 		for (size_t i = 0; i < fig_ncg; i++) {
 			const struct fig_cg *f = &fig_cg_table[i];
-			if (!fig_cg_value(f, prev, cur, ino, dt_s, &r->v[i]))
+			if (!figure_cg_value(f, prev, cur, ino, dt_s, &r->v[i]))
 				continue;
 			r->have |= 1u << i;
 			/* a limit or an estimate is not activity */

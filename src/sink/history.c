@@ -99,7 +99,7 @@ struct history *history_new(size_t cap)
 		return NULL;
 	h->cap = cap;
 	for (int k = 0; k < FIG_NHIST; k++) {
-		const struct fig_dev *f = fig_dev_by_hist(k);
+		const struct fig_dev *f = figure_dev_by_hist(k);
 		h->rows[k] = f;
 		h->plain_off[k] = f && !f->formula && !f->need ? f->offset : SIZE_MAX;
 		h->formula[k] = f && f->formula && !f->need ? f->formula : NULL;
@@ -196,8 +196,8 @@ history_fill_vals(const struct history *h, float *v, const struct dev_rates *r)
 			memcpy(&x, (const char *)r + h->plain_off[k], sizeof x);
 		else if (h->formula[k])
 			x = h->formula[k](r);
-		else if (h->rows[k] && fig_dev_available(h->rows[k], r))
-			x = fig_dev_value(h->rows[k], r);
+		else if (h->rows[k] && figure_dev_available(h->rows[k], r))
+			x = figure_dev_value(h->rows[k], r);
 		v[k] = (float)x;
 	}
 }
@@ -224,8 +224,8 @@ void history_dev_from_rates(struct hist_dev *out, const struct dev_rates *r, boo
 	for (size_t k = 0; k < fig_ndev; k++) {
 		const struct fig_dev *f = &fig_dev_table[k];
 		if ((f->sinks & FIG_IN_HISTORY) && f->hist >= 0 && f->hist < FIG_NHIST &&
-		    fig_dev_available(f, r))
-			out->v[f->hist] = (float)fig_dev_value(f, r);
+		    figure_dev_available(f, r))
+			out->v[f->hist] = (float)figure_dev_value(f, r);
 	}
 }
 

@@ -79,11 +79,11 @@ static void jsonl_sys(FILE *out, const struct sys_rates *sys)
 		const struct fig_sys *f = &fig_sys_table[k];
 		fprintf(out, "%s\"%s\":", k ? "," : "", f->name);
 		if (f->type == FIG_U64)
-			fprintf(out, "%" PRIu64, fig_sys_u64(f, sys));
-		else if (!fig_sys_available(f, sys))
+			fprintf(out, "%" PRIu64, figure_sys_u64(f, sys));
+		else if (!figure_sys_available(f, sys))
 			fputs("null", out);
 		else
-			jsonl_num(out, fig_sys_value(f, sys));
+			jsonl_num(out, figure_sys_value(f, sys));
 	}
 	fputc('}', out);
 }
@@ -115,7 +115,7 @@ static void jsonl_cause(FILE *out, const char *key, bool dip, uint8_t cause)
 {
 	fprintf(out, ",\"%s\":", key);
 	if (dip)
-		jsonl_str(out, dip_cause_name(cause));
+		jsonl_str(out, cause_name(cause));
 	else
 		fputs("null", out);
 }
@@ -138,8 +138,8 @@ static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_
 		if (!jsonl_dev_exported(f))
 			continue;
 		fprintf(out, ",\"%s\":", f->name);
-		if (fig_dev_available(f, r))
-			jsonl_num(out, fig_dev_value(f, r));
+		if (figure_dev_available(f, r))
+			jsonl_num(out, figure_dev_value(f, r));
 		else
 			fputs("null", out);
 	}

@@ -322,11 +322,11 @@ static void openmetrics_write_dev_rates(FILE *out, const struct frame *f, const 
 		struct om_family fam = openmetrics_family_of(&fig->om);
 		openmetrics_meta(out, &fam, NULL, o->dialect);
 		for (size_t i = 0; r && i < s->ndev; i++) {
-			if (!fig_dev_available(fig, &r[i]) || !openmetrics_dev_kept(o, &s->dev[i]))
+			if (!figure_dev_available(fig, &r[i]) || !openmetrics_dev_kept(o, &s->dev[i]))
 				continue;
 			openmetrics_sample_name(out, &fam);
 			openmetrics_put_dev_labels(out, &s->dev[i]);
-			fprintf(out, " %.9g\n", fig_dev_value(fig, &r[i]) * fig->om.scale);
+			fprintf(out, " %.9g\n", figure_dev_value(fig, &r[i]) * fig->om.scale);
 		}
 	}
 }
@@ -376,7 +376,7 @@ static void openmetrics_write_devs(FILE *out, const struct frame *f, const struc
 			continue;
 		fputs(why.name, out);
 		openmetrics_put_dev_labels_and(out, &s->dev[i], "cause",
-					       dip_cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
+					       cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		fputs(" 1\n", out);
 	}
 }

@@ -1,13 +1,9 @@
 /*
- * cgsample.c - memory cgroups' dirty pages, writeback domains and task
- * pauses as snapshot values.
+ * cgsample.c - memory cgroups' dirty pages, writeback domains and task pauses as
+ * snapshot values.
  *
- * Three sources meet here by inode number: memory.stat read down the tree
- * that cgpath walked, the wb_stats blocks of every device (kept from the
- * last read of each, since bdistat reads an idle device only now and then),
- * and the trace's paused tasks placed in their cgroups.  A row per cgroup
- * that had something lately keeps the task sums (counters from 0, as the
- * trace's) and when it was last busy.
+ * Three sources meet by inode: memory.stat down cgpath's tree, each device's last
+ * wb_stats blocks, and the trace's paused tasks; a row per cgroup busy lately.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -249,7 +245,7 @@ static int cgsample_domains(struct cgsample *cs, const struct snapshot *out,
 				continue;
 			struct cgsample_wb *w = &cs->spare[n++];
 			w->ino = b->cg_ino;
-			w->dev = snap_xobj_dev(b->major, b->minor);
+			w->dev = snapshot_xobj_dev(b->major, b->minor);
 			w->have = b->have;
 			memcpy(w->kb, b->kb, sizeof w->kb);
 			if (cgsample_grew(cs, w))

@@ -13,14 +13,14 @@ struct ds_cursor {
 	const char *p, *end;
 };
 
-static void ds_skip_blanks(struct ds_cursor *c)
+static void diskstats_skip_blanks(struct ds_cursor *c)
 {
 	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
 		c->p++;
 }
 
 /* The careful way, for the rare number of 20 digits: it may overflow. */
-static bool ds_uint_checked(const char *p, const char *stop, uint64_t *out)
+static bool diskstats_uint_checked(const char *p, const char *stop, uint64_t *out)
 {
 	uint64_t v = 0;
 	for (; p < stop; p++) {
@@ -36,7 +36,7 @@ static bool ds_uint_checked(const char *p, const char *stop, uint64_t *out)
 /* An unsigned decimal; false if there is none, or it overflows.  Leans on
  * the NUL after the text instead of testing the end every digit, and tests
  * for overflow once per number: 19 digits always fit. */
-static bool ds_uint(struct ds_cursor *c, uint64_t *out)
+static bool diskstats_uint(struct ds_cursor *c, uint64_t *out)
 {
 	const char *p = c->p;	/* a local: stores through c would be reloaded */
 	while (*p == ' ' || *p == '\t')
@@ -46,7 +46,7 @@ static bool ds_uint(struct ds_cursor *c, uint64_t *out)
 	while ((unsigned)(*p - '0') <= 9)
 		v = v * 10 + (unsigned)(*p++ - '0');
 	c->p = p;
-	if (p - start > 19 && (p - start > 20 || !ds_uint_checked(start, p, &v)))
+	if (p - start > 19 && (p - start > 20 || !diskstats_uint_checked(start, p, &v)))
 		return false;
 	*out = v;
 	return p > start;
@@ -56,7 +56,7 @@ static bool ds_uint(struct ds_cursor *c, uint64_t *out)
  * digits: a byte b is a digit when b - '0' does not borrow and b + 0x46
  * does not reach 0x80.  Borrows and carries only travel upwards, past the
  * first non-digit, so the count is exact. */
-static unsigned ds_swar_ndigits(uint64_t x)
+static unsigned diskstats_swar_ndigits(uint64_t x)
 {
 	uint64_t nondigit = ((x - 0x3030303030303030ull) | (x + 0x4646464646464646ull)) &
 			    0x8080808080808080ull;
@@ -66,7 +66,7 @@ static unsigned ds_swar_ndigits(uint64_t x)
 /* The value of the n (1..8) leading digits of x: shifted so the digits are
  * the high bytes (zeros lead), then three multiplies that combine digit
  * pairs, quads and the octet (the well-known SWAR decimal parse). */
-static uint64_t ds_swar_value(uint64_t x, unsigned n)
+static uint64_t diskstats_swar_value(uint64_t x, unsigned n)
 {
 	x = (x - 0x3030303030303030ull) << (8 * (8 - n));
 	x = x * 10 + (x >> 8);
@@ -81,16 +81,16 @@ static const uint64_t ds_pow10[9] = {
 /* One number at p: 8 digits at a time while 8 bytes can be read, byte by
  * byte in the last 8 bytes of the text (the NUL after it stops the loop).
  * Sets *end past the digits; the count of digits is *end - p. */
-static uint64_t ds_number(const char *p, const char *text_end, const char **end)
+static uint64_t diskstats_number(const char *p, const char *text_end, const char **end)
 {
 	uint64_t v = 0;
 	while (text_end - p >= 8) {
 		uint64_t x;
 		memcpy(&x, p, sizeof x);
-		unsigned n = ds_swar_ndigits(x);
+		unsigned n = diskstats_swar_ndigits(x);
 		if (n == 0)
 			break;
-		v = v * ds_pow10[n] + ds_swar_value(x, n);
+		v = v * ds_pow10[n] + diskstats_swar_value(x, n);
 		p += n;
 		if (n < 8) {
 			*end = p;
@@ -109,7 +109,7 @@ static uint64_t ds_number(const char *p, const char *text_end, const char **end)
 /* The stat fields of a line, into f[]; returns how many, or -1 for a
  * number that overflows.  This is the hot loop of a sample (17 numbers a
  * device are most of the instructions a sample takes). */
-static int ds_fields(struct ds_cursor *c, uint64_t *f)
+static int diskstats_fields(struct ds_cursor *c, uint64_t *f)
 {
 	const char *p = c->p;
 	int n = 0;
@@ -119,9 +119,9 @@ static int ds_fields(struct ds_cursor *c, uint64_t *f)
 		if ((unsigned)(*p - '0') > 9)
 			break;
 		const char *start = p;
-		uint64_t v = ds_number(p, c->end, &p);
+		uint64_t v = diskstats_number(p, c->end, &p);
 		/* 19 digits always fit in 64 bits; 20 may not: check the slow way */
-		if (p - start > 19 && (p - start > 20 || !ds_uint_checked(start, p, &v))) {
+		if (p - start > 19 && (p - start > 20 || !diskstats_uint_checked(start, p, &v))) {
 			c->p = start;
 			return -1;
 		}
@@ -131,9 +131,9 @@ static int ds_fields(struct ds_cursor *c, uint64_t *f)
 	return n;
 }
 
-static bool ds_name(struct ds_cursor *c, char *name, size_t cap)
+static bool diskstats_name(struct ds_cursor *c, char *name, size_t cap)
 {
-	ds_skip_blanks(c);
+	diskstats_skip_blanks(c);
 	size_t n = 0;
 	while (c->p < c->end && *c->p != ' ' && *c->p != '\t' && *c->p != '\n') {
 		if (n + 1 >= cap)
@@ -144,7 +144,7 @@ static bool ds_name(struct ds_cursor *c, char *name, size_t cap)
 	return n > 0;
 }
 
-static void ds_next_line(struct ds_cursor *c)
+static void diskstats_next_line(struct ds_cursor *c)
 {
 	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
 	c->p = nl ? nl + 1 : c->end;
@@ -153,7 +153,7 @@ static void ds_next_line(struct ds_cursor *c)
 /* The fields of a parsed line put in place: the old 4-field partition
  * format spread out, fields the kernel did not give zeroed.  False for a
  * field count no kernel prints. */
-static bool ds_finish(struct dev_counters *d, int n)
+static bool diskstats_finish(struct dev_counters *d, int n)
 {
 	if (n == 4) {
 		/* Old partition format: reads, read sectors, writes, write sectors. */
@@ -174,22 +174,22 @@ static bool ds_finish(struct dev_counters *d, int n)
 }
 
 /* Parse one line into d; false if malformed. */
-static bool ds_line(struct ds_cursor *c, struct dev_counters *d)
+static bool diskstats_line(struct ds_cursor *c, struct dev_counters *d)
 {
 	uint64_t major, minor;
-	if (!ds_uint(c, &major) || !ds_uint(c, &minor) || major > UINT32_MAX || minor > UINT32_MAX)
+	if (!diskstats_uint(c, &major) || !diskstats_uint(c, &minor) || major > UINT32_MAX || minor > UINT32_MAX)
 		return false;
-	if (!ds_name(c, d->name, sizeof d->name))
+	if (!diskstats_name(c, d->name, sizeof d->name))
 		return false;
 	d->major = (uint32_t)major;
 	d->minor = (uint32_t)minor;
-	int n = ds_fields(c, d->f);
+	int n = diskstats_fields(c, d->f);
 	if (n < 0)
 		return false;
-	ds_skip_blanks(c);
+	diskstats_skip_blanks(c);
 	if (c->p < c->end && *c->p != '\n')
 		return false;	/* junk, or more fields than we know: a later kernel? */
-	return ds_finish(d, n);
+	return diskstats_finish(d, n);
 }
 
 /*
@@ -219,7 +219,7 @@ enum { DS_FAST_SPAN = 512 };
 static const uint64_t DS_ONES = 0x0101010101010101ull;
 static const uint64_t DS_HIGHS = 0x8080808080808080ull;
 
-static uint64_t ds_load8(const char *p)
+static uint64_t diskstats_load8(const char *p)
 {
 	uint64_t x;
 	memcpy(&x, p, sizeof x);
@@ -229,7 +229,7 @@ static uint64_t ds_load8(const char *p)
 /* High bit set in each byte of x that is not a space.  (b & 0x7f) + 0x7f
  * reaches 0x80 for any nonzero low bits and never carries out of its byte,
  * so the test is exact for every byte. */
-static uint64_t ds_nonspace(uint64_t x)
+static uint64_t diskstats_nonspace(uint64_t x)
 {
 	uint64_t m = x ^ (DS_ONES * ' ');
 	return (((m & ~DS_HIGHS) + ~DS_HIGHS) | m) & DS_HIGHS;
@@ -238,37 +238,37 @@ static uint64_t ds_nonspace(uint64_t x)
 /* High bit set in each byte of x at or below ' ' (space, tab, newline,
  * NUL): where a name ends.  (b & 0x7f) + 0x5f reaches 0x80 exactly when
  * the low bits are above 0x20, again without a carry between bytes. */
-static uint64_t ds_name_end(uint64_t x)
+static uint64_t diskstats_name_end(uint64_t x)
 {
 	return ~(((x & ~DS_HIGHS) + DS_ONES * 0x5f) | x) & DS_HIGHS;
 }
 
 /* Index of the first byte whose high bit is set in mask (nonzero). */
-static unsigned ds_first(uint64_t mask)
+static unsigned diskstats_first(uint64_t mask)
 {
 	return (unsigned)__builtin_ctzll(mask) >> 3;
 }
 
 /* Skip the spaces at *pp (at most 7); false if there are 8. */
-static bool ds_fast_spaces(const char **pp)
+static bool diskstats_fast_spaces(const char **pp)
 {
-	uint64_t ns = ds_nonspace(ds_load8(*pp));
+	uint64_t ns = diskstats_nonspace(diskstats_load8(*pp));
 	if (!ns)
 		return false;
-	*pp += ds_first(ns);
+	*pp += diskstats_first(ns);
 	return true;
 }
 
 /* The name at *pp and the space after it, into name[32] zero-padded. */
-static bool ds_fast_name(const char **pp, char name[32])
+static bool diskstats_fast_name(const char **pp, char name[32])
 {
 	uint64_t w[4] = { 0, 0, 0, 0 };
 	size_t len = 0;
 	for (size_t i = 0; i < 4; i++) {
-		uint64_t x = ds_load8(*pp + 8 * i);
-		uint64_t e = ds_name_end(x);
+		uint64_t x = diskstats_load8(*pp + 8 * i);
+		uint64_t e = diskstats_name_end(x);
 		if (e) {
-			unsigned k = ds_first(e);
+			unsigned k = diskstats_first(e);
 			w[i] = k ? x & (~0ull >> (64 - 8 * k)) : 0;
 			len = 8 * i + k;
 			break;
@@ -304,7 +304,7 @@ static const struct ds_k ds_k_consts = {
 	.x2561 = 10 * 256 + 1,
 };
 
-static inline __attribute__((always_inline)) void ds_k_init(struct ds_k *k)
+static inline __attribute__((always_inline)) void diskstats_k_init(struct ds_k *k)
 {
 	*k = ds_k_consts;
 	__asm__("" : "+r"(k->zeros), "+r"(k->above9), "+r"(k->highs), "+r"(k->pairs),
@@ -316,26 +316,26 @@ static inline __attribute__((always_inline)) void ds_k_init(struct ds_k *k)
  * multiply that adds a lane to ten (100, 10000) times its neighbour into
  * lanes that cannot carry into each other (at most 99, 9999 and 99999999
  * in lanes of 16, 32 and 64 bits). */
-static inline __attribute__((always_inline)) uint64_t ds_k_swar8(const struct ds_k *k, uint64_t d)
+static inline __attribute__((always_inline)) uint64_t diskstats_k_swar8(const struct ds_k *k, uint64_t d)
 {
 	d = (d * k->x2561) >> 8;
 	d = ((d & k->pairs) * (100 * 65536 + 1)) >> 16;
 	return ((d & k->quads) * k->octet) >> 32;
 }
 
-/* ds_field's rarer half: x held 8 digits.  The rest (up to 7 more) are
+/* diskstats_field's rarer half: x held 8 digits.  The rest (up to 7 more) are
  * in the next 8 bytes; 16 or more digits set *bad. */
-static inline __attribute__((always_inline)) uint64_t ds_long_field(const struct ds_k *k,
+static inline __attribute__((always_inline)) uint64_t diskstats_long_field(const struct ds_k *k,
 								   const char **pp, uint64_t x,
 								   uint64_t *bad)
 {
 	const char *p = *pp;
-	uint64_t v = ds_k_swar8(k, x - k->zeros);
+	uint64_t v = diskstats_k_swar8(k, x - k->zeros);
 	if ((unsigned)(p[8] - '0') > 9) {	/* exactly 8 digits: common for counters */
 		*pp = p + 8;
 		return v;
 	}
-	uint64_t y = ds_load8(p + 8);
+	uint64_t y = diskstats_load8(p + 8);
 	uint64_t nd = ((y - k->zeros) | (y + k->above9)) & k->highs;
 	if (!nd) {
 		*bad |= 1;
@@ -344,7 +344,7 @@ static inline __attribute__((always_inline)) uint64_t ds_long_field(const struct
 	}
 	unsigned bit = (unsigned)__builtin_ctzll(nd);
 	if (bit > 7)
-		v = v * ds_pow10[bit >> 3] + ds_k_swar8(k, (y - k->zeros) << (71 - bit));
+		v = v * ds_pow10[bit >> 3] + diskstats_k_swar8(k, (y - k->zeros) << (71 - bit));
 	*pp = p + 8 + (bit >> 3);
 	return v;
 }
@@ -356,39 +356,39 @@ static inline __attribute__((always_inline)) uint64_t ds_long_field(const struct
  * above '9'; both only carry upwards, past the first non-digit, so the
  * lowest one is always right.  With n digits that one is bit 8n + 7, and
  * shifted left by 64 - 8n the digits are the top bytes, zeros before them. */
-static inline __attribute__((always_inline)) uint64_t ds_field(const struct ds_k *k,
+static inline __attribute__((always_inline)) uint64_t diskstats_field(const struct ds_k *k,
 							      const char **pp, uint64_t *bad)
 {
 	const char *p = *pp;
-	uint64_t x = ds_load8(p);
+	uint64_t x = diskstats_load8(p);
 	uint64_t d = x - k->zeros;
 	uint64_t nd = (d | (x + k->above9)) & k->highs;
 	*bad |= nd & 0x80;
 	if (__builtin_expect(!nd, 0))
-		return ds_long_field(k, pp, x, bad);
+		return diskstats_long_field(k, pp, x, bad);
 	unsigned bit = (unsigned)__builtin_ctzll(nd);
 	*pp = p + (bit >> 3);
-	return ds_k_swar8(k, d << ((71 - bit) & 63));
+	return diskstats_k_swar8(k, d << ((71 - bit) & 63));
 }
 
 /* The 17 fields of a kernel 5.5+ line, unrolled: no count to keep, no
  * branch per separator (each must be a space, the last a newline; any
  * other byte sets a bit of bad).  p is past the name; the start of the
  * next line, or NULL (and d->f garbage) if the line is not such a line. */
-static __attribute__((noinline)) const char *ds_fields17(const char *p, struct dev_counters *d)
+static __attribute__((noinline)) const char *diskstats_fields17(const char *p, struct dev_counters *d)
 {
 	struct ds_k k;
-	ds_k_init(&k);
+	diskstats_k_init(&k);
 	uint64_t bad = 0;
 #pragma GCC unroll 17
 	for (int i = 0; i < DS_NFIELDS; i++) {
-		d->f[i] = ds_field(&k, &p, &bad);
+		d->f[i] = diskstats_field(&k, &p, &bad);
 		bad |= (unsigned char)*p++ ^ (unsigned)(i == DS_NFIELDS - 1 ? '\n' : ' ');
 	}
 	return bad ? NULL : p;
 }
 
-/* Where the devices' order stands (ds_parse): the last major:minor, and whether every one so
+/* Where the devices' order stands (diskstats_parse_with): the last major:minor, and whether every one so
  * far came after the one before. */
 struct ds_order_seen {
 	uint64_t last;
@@ -396,14 +396,14 @@ struct ds_order_seen {
 };
 
 /* Major:minor as one number that sorts as the pair does. */
-static uint64_t ds_order(const struct dev_counters *d)
+static uint64_t diskstats_order(const struct dev_counters *d)
 {
 	return (uint64_t)d->major << 32 | d->minor;
 }
 
-static void ds_order_note(struct ds_order_seen *o, const struct dev_counters *d, bool first)
+static void diskstats_order_note(struct ds_order_seen *o, const struct dev_counters *d, bool first)
 {
-	uint64_t order = ds_order(d);
+	uint64_t order = diskstats_order(d);
 	o->in_order &= first || order > o->last;
 	o->last = order;
 }
@@ -445,7 +445,7 @@ enum { DS_SIMD_WORDS = 4 };	/* of 64 bytes: 256 bytes of fields at most */
 /* The field ending at byte end of p (exclusive), len (1..16) digits long,
  * as 16 digit values (0..9) with zeros before: the low half of a ymm. */
 static inline __attribute__((always_inline)) DS_AVX2 __m128i
-ds_simd_digits(const char *p, unsigned end, unsigned len)
+diskstats_simd_digits(const char *p, unsigned end, unsigned len)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + end - 16));
 	__m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(ds_keep_last + (len & 31)));
@@ -454,7 +454,7 @@ ds_simd_digits(const char *p, unsigned end, unsigned len)
 
 /* Two 16-digit fields (one per 128-bit lane) to their values, stored at out[0], out[1]. */
 static inline __attribute__((always_inline)) DS_AVX2 void
-ds_simd_convert2(__m128i a, __m128i b, uint64_t *out)
+diskstats_simd_convert2(__m128i a, __m128i b, uint64_t *out)
 {
 	__m256i t = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
 	t = _mm256_maddubs_epi16(t, _mm256_set1_epi16(1 << 8 | 10));	/* pairs: 10 a + b */
@@ -477,8 +477,8 @@ struct ds_simd_walk {
 
 /* The next field's digits into *digits; false if there are no more separators. */
 static inline __attribute__((always_inline)) DS_AVX2 bool
-ds_simd_next(struct ds_simd_walk *wk, const char *p, const uint64_t *space, unsigned nword,
-	     __m128i *digits)
+diskstats_simd_next(struct ds_simd_walk *wk, const char *p, const uint64_t *space, unsigned nword,
+		    __m128i *digits)
 {
 	while (__builtin_expect(!wk->bits, 0)) {
 		if (++wk->word > nword)
@@ -489,13 +489,13 @@ ds_simd_next(struct ds_simd_walk *wk, const char *p, const uint64_t *space, unsi
 	wk->bits &= wk->bits - 1;
 	unsigned len = end - wk->start;
 	wk->bad |= len - 1;	/* 0 wraps, 17 or more is 16 or more */
-	*digits = ds_simd_digits(p, end, len);
+	*digits = diskstats_simd_digits(p, end, len);
 	wk->start = end + 1;
 	return true;
 }
 
 static inline __attribute__((always_inline)) DS_AVX2 const char *
-ds_fields17_simd(const char *p, struct dev_counters *d)
+diskstats_fields17_simd(const char *p, struct dev_counters *d)
 {
 	uint64_t space[DS_SIMD_WORDS];
 	const __m256i sp = _mm256_set1_epi8(' '), zero = _mm256_set1_epi8('0'),
@@ -529,24 +529,24 @@ ds_fields17_simd(const char *p, struct dev_counters *d)
 	__m128i digits[DS_NFIELDS];
 #pragma GCC unroll 17
 	for (int i = 0; i < DS_NFIELDS; i++)
-		if (!ds_simd_next(&walk, p, space, w, &digits[i]))
+		if (!diskstats_simd_next(&walk, p, space, w, &digits[i]))
 			return NULL;	/* fewer than 17 fields */
 	if (walk.bad >> 4 || walk.start != end_all + 1)
 		return NULL;	/* empty or long fields, or spaces after the 17th */
 #pragma GCC unroll 8
 	for (int i = 0; i + 1 < DS_NFIELDS; i += 2)
-		ds_simd_convert2(digits[i], digits[i + 1], &d->f[i]);
+		diskstats_simd_convert2(digits[i], digits[i + 1], &d->f[i]);
 	uint64_t last[2];
-	ds_simd_convert2(digits[DS_NFIELDS - 1], digits[DS_NFIELDS - 1], last);
+	diskstats_simd_convert2(digits[DS_NFIELDS - 1], digits[DS_NFIELDS - 1], last);
 	d->f[DS_NFIELDS - 1] = last[0];
 	return p + end_all + 1;
 }
 
-/* ds_fields17_simd for a caller without AVX2 (ds_fast_line): a call of its own. */
-static DS_AVX2 __attribute__((noinline)) const char *ds_fields17_simd_call(const char *p,
-									   struct dev_counters *d)
+/* diskstats_fields17_simd for a caller without AVX2 (diskstats_fast_line): a call of its own. */
+static DS_AVX2 __attribute__((noinline)) const char *diskstats_fields17_simd_call(const char *p,
+										  struct dev_counters *d)
 {
-	return ds_fields17_simd(p, d);
+	return diskstats_fields17_simd(p, d);
 }
 
 /* loadu(ds_keep_first + 32 - n) keeps the first n of 32 bytes: 0xff then 0x00 */
@@ -556,7 +556,7 @@ static const uint8_t ds_keep_first[64] = {
 };
 
 /* Do the set bits of v (below 1 << n) run from some bit up to bit n - 1, at least one? */
-static inline unsigned ds_top_run(unsigned v, unsigned n)
+static inline unsigned diskstats_top_run(unsigned v, unsigned n)
 {
 	return v + (v & -v) == 1u << n;
 }
@@ -565,7 +565,7 @@ static inline unsigned ds_top_run(unsigned v, unsigned n)
  * below 10^7, "%4u %7u %s ", into d; the start of the fields, or NULL for the scalar way.
  * The two numbers are converted together: one shuffle puts each in a lane of 8 digits.
  * Reads 45 bytes. */
-static DS_AVX2 const char *ds_head_simd(const char *q, struct dev_counters *d)
+static DS_AVX2 const char *diskstats_head_simd(const char *q, struct dev_counters *d)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
 	__m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0'));
@@ -573,7 +573,7 @@ static DS_AVX2 const char *ds_head_simd(const char *q, struct dev_counters *d)
 	unsigned digit = (unsigned)_mm_movemask_epi8(is_digit);
 	unsigned space = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
 	if (((digit | space) & 0x1fff) != 0x1fff || (space & 0x1010) != 0x1010 ||
-	    !ds_top_run(digit & 0xf, 4) || !ds_top_run(digit >> 5 & 0x7f, 7))
+	    !diskstats_top_run(digit & 0xf, 4) || !diskstats_top_run(digit >> 5 & 0x7f, 7))
 		return NULL;
 	/* major to bytes 4-7, minor to 9-15, zeros elsewhere (a shuffle index with the top bit) */
 	const __m128i lanes = _mm_setr_epi8(-1, -1, -1, -1, 0, 1, 2, 3, -1, 5, 6, 7, 8, 9, 10, 11);
@@ -600,29 +600,29 @@ static DS_AVX2 const char *ds_head_simd(const char *q, struct dev_counters *d)
 /* The lines from p on into s (after its devices), as long as each parses the fastest way and
  * DS_FAST_SPAN bytes are left: the start of the first line that does not, for the caller's
  * other ways; NULL when out of memory.  One call for thousands of lines, each the same as
- * ds_fast_line's SIMD path (its constants set up once, no call a line). */
-static DS_AVX2 const char *ds_simd_lines(const char *text, const char *p, const char *end,
-					 struct snapshot *s, struct ds_order_seen *o)
+ * diskstats_fast_line's SIMD path (its constants set up once, no call a line). */
+static DS_AVX2 const char *diskstats_simd_lines(const char *text, const char *p, const char *end,
+						struct snapshot *s, struct ds_order_seen *o)
 {
 	while (end - p >= DS_FAST_SPAN) {
 		if (s->ndev == s->cap_dev && snapshot_reserve(s, s->ndev + 1) < 0)
 			return NULL;
 		struct dev_counters *d = &s->dev[s->ndev];
-		const char *fields = ds_head_simd(p, d);
+		const char *fields = diskstats_head_simd(p, d);
 		/* the fields' pass reads 16 bytes before them */
-		const char *next = fields && fields - text >= 16 ? ds_fields17_simd(fields, d) : NULL;
+		const char *next = fields && fields - text >= 16 ? diskstats_fields17_simd(fields, d) : NULL;
 		if (!next)
 			break;
 		d->nfields = DS_NFIELDS;
 		d->ident = NULL;
-		ds_order_note(o, d, s->ndev == 0);
+		diskstats_order_note(o, d, s->ndev == 0);
 		s->ndev++;
 		p = next;
 	}
 	return p;
 }
 
-static bool ds_simd_usable(void)
+static bool diskstats_simd_usable(void)
 {
 	static int usable = -1;
 	if (usable < 0) {
@@ -633,20 +633,20 @@ static bool ds_simd_usable(void)
 	return usable;
 }
 #else
-static const char *ds_fields17_simd_call(const char *p, struct dev_counters *d)
+static const char *diskstats_fields17_simd_call(const char *p, struct dev_counters *d)
 {
 	(void)p;
 	(void)d;
 	return NULL;
 }
-static const char *ds_head_simd(const char *q, struct dev_counters *d)
+static const char *diskstats_head_simd(const char *q, struct dev_counters *d)
 {
 	(void)q;
 	(void)d;
 	return NULL;
 }
-static const char *ds_simd_lines(const char *text, const char *p, const char *end,
-				 struct snapshot *s, struct ds_order_seen *o)
+static const char *diskstats_simd_lines(const char *text, const char *p, const char *end,
+					struct snapshot *s, struct ds_order_seen *o)
 {
 	(void)text;
 	(void)end;
@@ -654,7 +654,7 @@ static const char *ds_simd_lines(const char *text, const char *p, const char *en
 	(void)o;
 	return p;
 }
-static bool ds_simd_usable(void)
+static bool diskstats_simd_usable(void)
 {
 	return false;
 }
@@ -663,15 +663,15 @@ static bool ds_simd_usable(void)
 /* One line the way the kernel writes it, into d; the start of the next
  * line, or NULL for the careful parser to take it. */
 /* "major minor name " the scalar way, into d; the start of the fields or NULL. */
-static const char *ds_fast_head(const char *p, struct dev_counters *d)
+static const char *diskstats_fast_head(const char *p, struct dev_counters *d)
 {
 	/* outside the unrolled loop the constants stay constants: there the
 	 * compiler's own choice of registers is the better one */
 	const struct ds_k k = ds_k_consts;
 	uint64_t bad = 0, major, minor;
-	if (!ds_fast_spaces(&p) || (major = ds_field(&k, &p, &bad), bad) || *p != ' ' ||
-	    !ds_fast_spaces(&p) || (minor = ds_field(&k, &p, &bad), bad) || *p != ' ' ||
-	    !ds_fast_spaces(&p) || !ds_fast_name(&p, d->name) ||
+	if (!diskstats_fast_spaces(&p) || (major = diskstats_field(&k, &p, &bad), bad) || *p != ' ' ||
+	    !diskstats_fast_spaces(&p) || (minor = diskstats_field(&k, &p, &bad), bad) || *p != ' ' ||
+	    !diskstats_fast_spaces(&p) || !diskstats_fast_name(&p, d->name) ||
 	    major > UINT32_MAX || minor > UINT32_MAX)
 		return NULL;
 	d->major = (uint32_t)major;
@@ -679,18 +679,18 @@ static const char *ds_fast_head(const char *p, struct dev_counters *d)
 	return p;
 }
 
-static const char *ds_fast_line(const char *text, const char *p, struct dev_counters *d,
-				bool simd)
+static const char *diskstats_fast_line(const char *text, const char *p, struct dev_counters *d,
+				       bool simd)
 {
-	const char *fields = simd ? ds_head_simd(p, d) : NULL;
-	p = fields ? fields : ds_fast_head(p, d);
+	const char *fields = simd ? diskstats_head_simd(p, d) : NULL;
+	p = fields ? fields : diskstats_fast_head(p, d);
 	if (!p)
 		return NULL;
 	const struct ds_k k = ds_k_consts;
 	uint64_t bad = 0;
 	/* the SIMD pass reads 16 bytes before the fields: there are, but for a first line of a
 	 * shape no kernel prints */
-	const char *next = simd && p - text >= 16 ? ds_fields17_simd_call(p, d) : ds_fields17(p, d);
+	const char *next = simd && p - text >= 16 ? diskstats_fields17_simd_call(p, d) : diskstats_fields17(p, d);
 	if (next) {
 		d->nfields = DS_NFIELDS;
 		d->ident = NULL;
@@ -700,7 +700,7 @@ static const char *ds_fast_line(const char *text, const char *p, struct dev_coun
 	size_t n = 0;
 	char sep;
 	do {
-		d->f[n] = ds_field(&k, &p, &bad);
+		d->f[n] = diskstats_field(&k, &p, &bad);
 		if (bad)
 			return NULL;
 		sep = *p++;
@@ -708,23 +708,23 @@ static const char *ds_fast_line(const char *text, const char *p, struct dev_coun
 	} while (sep == ' ' && n < DS_NFIELDS);
 	if (sep != '\n')
 		return NULL;	/* a stray byte, or more fields than we know */
-	return ds_finish(d, (int)n) ? p : NULL;
+	return diskstats_finish(d, (int)n) ? p : NULL;
 }
 
 /* One line, however spaced: blank lines skipped, malformed ones counted. */
-static int ds_careful_line(struct ds_cursor *c, struct snapshot *s, size_t *nbad)
+static int diskstats_careful_line(struct ds_cursor *c, struct snapshot *s, size_t *nbad)
 {
 	struct ds_cursor probe = *c;
-	ds_skip_blanks(&probe);
+	diskstats_skip_blanks(&probe);
 	if (probe.p < c->end && *probe.p != '\n') {
 		if (s->ndev == s->cap_dev && snapshot_reserve(s, s->ndev + 1) < 0)
 			return -ENOMEM;
-		if (ds_line(c, &s->dev[s->ndev]))
+		if (diskstats_line(c, &s->dev[s->ndev]))
 			s->ndev++;
 		else
 			(*nbad)++;
 	}
-	ds_next_line(c);
+	diskstats_next_line(c);
 	return 0;
 }
 
@@ -732,7 +732,7 @@ static int ds_careful_line(struct ds_cursor *c, struct snapshot *s, size_t *nbad
  * changed between two read() calls) is kept once, the first in sorted order, and the other
  * counted as a bad line: every consumer keys on major:minor, and two devices holding one
  * minor would share one identity (which the vanishing one's release would then free). */
-static void ds_drop_duplicates(struct snapshot *s, size_t *nbad)
+static void diskstats_drop_duplicates(struct snapshot *s, size_t *nbad)
 {
 	size_t out = 0;
 	for (size_t i = 0; i < s->ndev; i++) {
@@ -748,11 +748,11 @@ static void ds_drop_duplicates(struct snapshot *s, size_t *nbad)
 	s->ndev = out;
 }
 
-static int ds_parse(const char *text, size_t len, struct snapshot *s, size_t *bad,
-		    enum diskstats_way way)
+static int diskstats_parse_with(const char *text, size_t len, struct snapshot *s, size_t *bad,
+				enum diskstats_way way)
 {
 	bool fast = way != DISKSTATS_CAREFUL;
-	bool simd = way == DISKSTATS_FASTEST && ds_simd_usable();
+	bool simd = way == DISKSTATS_FASTEST && diskstats_simd_usable();
 	struct ds_cursor c = { text, text + len };
 	size_t nbad = 0;
 	/* the kernel lists devices in major:minor order, as a rule: then there is nothing to
@@ -760,7 +760,7 @@ static int ds_parse(const char *text, size_t len, struct snapshot *s, size_t *ba
 	struct ds_order_seen order = { 0, true };
 	s->ndev = 0;
 	while (c.p < c.end) {
-		if (simd && DS_FAST && !(c.p = ds_simd_lines(text, c.p, c.end, s, &order)))
+		if (simd && DS_FAST && !(c.p = diskstats_simd_lines(text, c.p, c.end, s, &order)))
 			return -ENOMEM;
 		if (c.p == c.end)
 			break;
@@ -768,20 +768,20 @@ static int ds_parse(const char *text, size_t len, struct snapshot *s, size_t *ba
 		if (fast && DS_FAST && c.end - c.p >= DS_FAST_SPAN) {
 			if (s->ndev == s->cap_dev && snapshot_reserve(s, s->ndev + 1) < 0)
 				return -ENOMEM;
-			const char *next = ds_fast_line(text, c.p, &s->dev[s->ndev], simd);
+			const char *next = diskstats_fast_line(text, c.p, &s->dev[s->ndev], simd);
 			if (next) {
 				s->ndev++;
 				c.p = next;
 			}
 		}
-		if (s->ndev == had && ds_careful_line(&c, s, &nbad) < 0)
+		if (s->ndev == had && diskstats_careful_line(&c, s, &nbad) < 0)
 			return -ENOMEM;
 		if (s->ndev > had)
-			ds_order_note(&order, &s->dev[had], had == 0);
+			diskstats_order_note(&order, &s->dev[had], had == 0);
 	}
 	if (!order.in_order) {
 		snapshot_sort_devs(s);
-		ds_drop_duplicates(s, &nbad);
+		diskstats_drop_duplicates(s, &nbad);
 	}
 	if (bad)
 		*bad = nbad;
@@ -790,16 +790,16 @@ static int ds_parse(const char *text, size_t len, struct snapshot *s, size_t *ba
 
 int diskstats_parse(const char *text, size_t len, struct snapshot *s, size_t *bad)
 {
-	return ds_parse(text, len, s, bad, DISKSTATS_FASTEST);
+	return diskstats_parse_with(text, len, s, bad, DISKSTATS_FASTEST);
 }
 
 int diskstats_parse_careful(const char *text, size_t len, struct snapshot *s, size_t *bad)
 {
-	return ds_parse(text, len, s, bad, DISKSTATS_CAREFUL);
+	return diskstats_parse_with(text, len, s, bad, DISKSTATS_CAREFUL);
 }
 
 int diskstats_parse_way(const char *text, size_t len, struct snapshot *s, size_t *bad,
 			enum diskstats_way way)
 {
-	return ds_parse(text, len, s, bad, way);
+	return diskstats_parse_with(text, len, s, bad, way);
 }

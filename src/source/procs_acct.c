@@ -1,13 +1,9 @@
 /*
- * procs_acct.c - a process's own write counters (procs_acct.h): its live
- * threads' counters plus its exited threads' final ones, kept between
- * samples per process, and the taskstats exit records that give the finals.
+ * procs_acct.c - a process's own write counters (procs_acct.h): live threads' counters
+ * plus exited threads' finals, kept per process, and the taskstats exit records.
  *
- * The kept processes are an array sorted by pid.  A sample walks the listed
- * processes in pid order against it (one merge) into a second array, and the
- * two are swapped at the end: nothing is searched, and the arrays grow only
- * with the process count.  Exit records for processes not kept yet (born
- * since the last sample) wait in a pending array until the walk.
+ * Kept processes are an array sorted by pid, merged once a sample against the listed
+ * ones into a second array, then swapped; early exit records wait in a pending array.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -426,7 +422,7 @@ bool procs_acct_parse_io(const char *text, uint64_t *write_bytes, uint64_t *canc
 /* ---- taskstats ---- */
 
 /* One attribute into a request; false when it does not fit. */
-static bool procs_ts_put(struct nlmsghdr *n, size_t room, uint16_t type, const void *data, size_t len)
+static bool procs_acct_ts_put(struct nlmsghdr *n, size_t room, uint16_t type, const void *data, size_t len)
 {
 	size_t at = NLMSG_ALIGN(n->nlmsg_len), alen = NLA_HDRLEN + len;
 	if (at + NLA_ALIGN(alen) > room)
@@ -439,8 +435,8 @@ static bool procs_ts_put(struct nlmsghdr *n, size_t room, uint16_t type, const v
 	return true;
 }
 
-static int procs_ts_send(struct procs_acct *a, uint16_t type, uint8_t cmd, uint8_t version, uint16_t attr,
-			 const void *data, size_t len)
+static int procs_acct_ts_send(struct procs_acct *a, uint16_t type, uint8_t cmd, uint8_t version, uint16_t attr,
+			      const void *data, size_t len)
 {
 	union {
 		struct nlmsghdr n;
@@ -454,7 +450,7 @@ static int procs_ts_send(struct procs_acct *a, uint16_t type, uint8_t cmd, uint8
 	struct genlmsghdr *g = NLMSG_DATA(&req.n);
 	g->cmd = cmd;
 	g->version = version;
-	if (!procs_ts_put(&req.n, sizeof req, attr, data, len))
+	if (!procs_acct_ts_put(&req.n, sizeof req, attr, data, len))
 		return -EINVAL;
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
 	ssize_t sent;
@@ -468,7 +464,7 @@ static int procs_ts_send(struct procs_acct *a, uint16_t type, uint8_t cmd, uint8
 
 /* The answer to the last request: its error (0: acknowledged), and for a
  * family request the family id into *family. */
-static int procs_ts_answer(struct procs_acct *a, uint16_t *family)
+static int procs_acct_ts_answer(struct procs_acct *a, uint16_t *family)
 {
 	for (int tries = 0; tries < 16; tries++) {
 		ssize_t got = recv(a->fd, a->buf, sizeof a->buf, 0);
@@ -512,7 +508,7 @@ static int procs_ts_answer(struct procs_acct *a, uint16_t *family)
 }
 
 /* "0-1" from /sys/devices/system/cpu/possible. */
-static int procs_ts_cpus(char *mask, size_t len)
+static int procs_acct_ts_cpus(char *mask, size_t len)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
 	if (!f)
@@ -530,7 +526,7 @@ int procs_acct_listen(struct procs_acct *a)
 	if (a->fd >= 0)
 		return 0;
 	char mask[256];
-	int rc = procs_ts_cpus(mask, sizeof mask);
+	int rc = procs_acct_ts_cpus(mask, sizeof mask);
 	if (rc < 0)
 		return rc;
 	a->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
@@ -549,14 +545,14 @@ int procs_acct_listen(struct procs_acct *a)
 		goto fail;
 	}
 	const char name[] = TASKSTATS_GENL_NAME;
-	rc = procs_ts_send(a, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, CTRL_ATTR_FAMILY_NAME, name, sizeof name);
+	rc = procs_acct_ts_send(a, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, CTRL_ATTR_FAMILY_NAME, name, sizeof name);
 	if (rc == 0)
-		rc = procs_ts_answer(a, &a->family);
+		rc = procs_acct_ts_answer(a, &a->family);
 	if (rc == 0)
-		rc = procs_ts_send(a, a->family, TASKSTATS_CMD_GET, TASKSTATS_GENL_VERSION,
-				   TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, mask, strlen(mask) + 1);
+		rc = procs_acct_ts_send(a, a->family, TASKSTATS_CMD_GET, TASKSTATS_GENL_VERSION,
+					TASKSTATS_CMD_ATTR_REGISTER_CPUMASK, mask, strlen(mask) + 1);
 	if (rc == 0)
-		rc = procs_ts_answer(a, NULL);
+		rc = procs_acct_ts_answer(a, NULL);
 	if (rc == 0)
 		return 0;
 fail:
@@ -576,7 +572,7 @@ uint64_t procs_acct_lost(const struct procs_acct *a)
 }
 
 /* The stats of one AGGR_PID attribute's payload into *x. */
-static bool procs_ts_stats(const char *p, size_t len, struct procs_exit *x)
+static bool procs_acct_ts_stats(const char *p, size_t len, struct procs_exit *x)
 {
 	size_t need = offsetof(struct taskstats, cancelled_write_bytes) + sizeof(uint64_t);
 	if (len < need)
@@ -598,7 +594,7 @@ static bool procs_ts_stats(const char *p, size_t len, struct procs_exit *x)
 }
 
 /* The attributes in [p, p + len): calls back for each (type, payload). */
-static const struct nlattr *procs_ts_next(const char **p, size_t *len)
+static const struct nlattr *procs_acct_ts_next(const char **p, size_t *len)
 {
 	if (*len < NLA_HDRLEN)
 		return NULL;
@@ -623,7 +619,7 @@ size_t procs_acct_parse_exits(const void *buf, size_t len, uint16_t family, stru
 		const char *p = (const char *)g + GENL_HDRLEN;
 		size_t left = m->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 		const struct nlattr *na;
-		while ((na = procs_ts_next(&p, &left)) && n < cap) {
+		while ((na = procs_acct_ts_next(&p, &left)) && n < cap) {
 			if ((na->nla_type & NLA_TYPE_MASK) != TASKSTATS_TYPE_AGGR_PID)
 				continue;	/* AGGR_TGID carries no I/O figures */
 			const char *q = (const char *)na + NLA_HDRLEN;
@@ -631,7 +627,7 @@ size_t procs_acct_parse_exits(const void *buf, size_t len, uint16_t family, stru
 			struct procs_exit x = { 0 };
 			bool pid = false, stats = false;
 			const struct nlattr *nb;
-			while ((nb = procs_ts_next(&q, &qlen))) {
+			while ((nb = procs_acct_ts_next(&q, &qlen))) {
 				size_t plen = nb->nla_len - NLA_HDRLEN;
 				const char *pl = (const char *)nb + NLA_HDRLEN;
 				if ((nb->nla_type & NLA_TYPE_MASK) == TASKSTATS_TYPE_PID && plen >= sizeof(uint32_t)) {
@@ -641,7 +637,7 @@ size_t procs_acct_parse_exits(const void *buf, size_t len, uint16_t family, stru
 					pid = true;
 				} else if ((nb->nla_type & NLA_TYPE_MASK) == TASKSTATS_TYPE_STATS) {
 					int32_t tid = x.tid;
-					stats = procs_ts_stats(pl, plen, &x);
+					stats = procs_acct_ts_stats(pl, plen, &x);
 					x.tid = tid;
 				}
 			}

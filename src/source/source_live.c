@@ -1,12 +1,8 @@
 /*
  * source_live.c - the live source: one snapshot of this machine per call.
  *
- * System figures come from libproc2 (vmstat, meminfo, stat) through its
- * select interface, which re-reads the files on every call (the _get
- * interface caches for about a second).  Device counters come from our own
- * linear parse of /proc/diskstats (diskstats.h says why), knobs from
- * /proc/sys/vm.  Identities are looked up only for devices that are new
- * since the last sample.
+ * System figures from libproc2's select interface, device counters from our own parse
+ * of /proc/diskstats, knobs from /proc/sys/vm (doc/design.md, "Live sampling").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,7 +77,7 @@ enum { LS_INTR = CPU_NFIELDS, LS_CTXT, LS_RUNNING, LS_BLOCKED, LS_COUNT };
 
 #define NITEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static int live_read_sys(struct live *l, struct sys_counters *c, char *err, size_t errlen)
+static int source_live_read_sys(struct live *l, struct sys_counters *c, char *err, size_t errlen)
 {
 	struct vmstat_stack *v = procps_vmstat_select(l->vm, live_vm_items, NITEMS(live_vm_items));
 	if (!v) {
@@ -128,7 +124,7 @@ static int live_read_sys(struct live *l, struct sys_counters *c, char *err, size
 }
 
 /* Read a whole (small, non-seekable-size) proc file into l->text. */
-static int live_slurp(struct live *l, const char *path, size_t *len)
+static int source_live_slurp(struct live *l, const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -163,7 +159,7 @@ static int live_slurp(struct live *l, const char *path, size_t *len)
 	return 0;
 }
 
-static int64_t live_read_knob(const char *file)
+static int64_t source_live_read_knob(const char *file)
 {
 	char path[128];
 	snprintf(path, sizeof path, PROC_SYS_VM "/%s", file);
@@ -175,14 +171,14 @@ static int64_t live_read_knob(const char *file)
  * pass for "no dirty data, no limit".  So check once, at open, that the
  * writeback counters are there at all (they are on every kernel since
  * 2.6.29); a file without them is refused with its name. */
-static int live_check_vmstat(struct live *l, char *errbuf, size_t errlen)
+static int source_live_check_vmstat(struct live *l, char *errbuf, size_t errlen)
 {
 	static const char *const need[] = {
 		"pgpgout ", "nr_dirty ", "nr_writeback ", "nr_dirty_threshold ",
 		"nr_dirty_background_threshold ", "nr_dirtied ", "nr_written ",
 	};
 	size_t len;
-	int rc = live_slurp(l, "/proc/vmstat", &len);
+	int rc = source_live_slurp(l, "/proc/vmstat", &len);
 	if (rc < 0) {
 		snprintf(errbuf, errlen, "/proc/vmstat: %s", strerror(-rc));
 		return rc;
@@ -198,15 +194,15 @@ static int live_check_vmstat(struct live *l, char *errbuf, size_t errlen)
 	return 0;
 }
 
-static int live_known_reserve(struct live *l, size_t n)
+static int source_live_known_reserve(struct live *l, size_t n)
 {
 	return grow_array((void **)&l->known, &l->known_cap, n, sizeof *l->known, 64);
 }
 
 /* Is d the device known[j] names (same numbers, same name)? */
-static bool live_same_dev(const struct live_known *k, const struct dev_counters *d)
+static bool source_live_same_dev(const struct live_known *k, const struct dev_counters *d)
 {
-	return k->major == d->major && k->minor == d->minor && dev_name_eq(k->name, d->name);
+	return k->major == d->major && k->minor == d->minor && snapshot_dev_name_eq(k->name, d->name);
 }
 
 /* Give every device its identity: carried over from the last sample when
@@ -214,7 +210,7 @@ static bool live_same_dev(const struct live_known *k, const struct dev_counters 
  * when it is new; devices that vanished are released.  The list of known
  * devices is rewritten only when the set changed: in steady state a device
  * costs one comparison. */
-static int live_attach_idents(struct live *l, struct snapshot *s)
+static int source_live_attach_idents(struct live *l, struct snapshot *s)
 {
 	size_t j = 0;
 	bool changed = s->ndev != l->nknown || l->known_stale;
@@ -222,7 +218,7 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 	ident_probe_refresh_mounts(l->probe, l->idents);
 	for (size_t i = 0; i < s->ndev; i++) {
 		struct dev_counters *d = &s->dev[i];
-		if (j < l->nknown && live_same_dev(&l->known[j], d)) {	/* the common case */
+		if (j < l->nknown && source_live_same_dev(&l->known[j], d)) {	/* the common case */
 			d->ident = l->known[j++].ident;
 			continue;
 		}
@@ -248,7 +244,7 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 	/* a new list, a new number, whatever comes of known[] */
 	s->devs_serial = ++l->devs_serial;
 	l->known_stale = true;
-	if (live_known_reserve(l, s->ndev) < 0)
+	if (source_live_known_reserve(l, s->ndev) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ndev; i++) {
 		struct live_known *k = &l->known[i];
@@ -262,38 +258,38 @@ static int live_attach_idents(struct live *l, struct snapshot *s)
 	return 0;
 }
 
-static uint64_t live_clock_ns(clockid_t id)
+static uint64_t source_live_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int live_next(struct source *src, struct snapshot *out)
+static int source_live_next(struct source *src, struct snapshot *out)
 {
 	struct live *l = src->impl;
 	size_t len = 0;
-	int rc = live_slurp(l, PROC_DISKSTATS, &len);
+	int rc = source_live_slurp(l, PROC_DISKSTATS, &len);
 	if (rc < 0) {
 		snprintf(src->errmsg, sizeof src->errmsg, PROC_DISKSTATS ": %s", strerror(-rc));
 		return rc;
 	}
 	/* The timestamp goes with the device counters, the figures whose
 	 * rates are most sensitive to it. */
-	out->mono_ns = live_clock_ns(CLOCK_MONOTONIC);
-	out->wall_ns = (int64_t)live_clock_ns(CLOCK_REALTIME);
+	out->mono_ns = source_live_clock_ns(CLOCK_MONOTONIC);
+	out->wall_ns = (int64_t)source_live_clock_ns(CLOCK_REALTIME);
 	out->page_size = l->page_size;
 	rc = diskstats_parse(l->text, len, out, NULL);
 	if (rc < 0) {
 		snprintf(src->errmsg, sizeof src->errmsg, PROC_DISKSTATS ": %s", strerror(-rc));
 		return rc;
 	}
-	rc = live_read_sys(l, &out->sys, src->errmsg, sizeof src->errmsg);
+	rc = source_live_read_sys(l, &out->sys, src->errmsg, sizeof src->errmsg);
 	if (rc < 0)
 		return rc;
 	for (int k = 0; k < KNOB_VM_COUNT; k++)
-		out->knob[k] = live_read_knob(knob_vm_table[k].file);
-	rc = live_attach_idents(l, out);
+		out->knob[k] = source_live_read_knob(knob_vm_table[k].file);
+	rc = source_live_attach_idents(l, out);
 	if (rc < 0) {
 		snprintf(src->errmsg, sizeof src->errmsg, "device identities: %s", strerror(-rc));
 		return rc;
@@ -312,7 +308,7 @@ static int live_next(struct source *src, struct snapshot *out)
 	return 0;
 }
 
-static void live_close(struct source *src)
+static void source_live_close(struct source *src)
 {
 	struct live *l = src->impl;
 	if (l) {
@@ -333,12 +329,12 @@ static void live_close(struct source *src)
 	free(src);
 }
 
-static struct ident_table *live_idents(struct source *src)
+static struct ident_table *source_live_idents(struct source *src)
 {
 	return ((struct live *)src->impl)->idents;
 }
 
-static int live_kernel_loop(struct source *src, bool on, char *why, size_t whylen)
+static int source_live_kernel_loop(struct source *src, bool on, char *why, size_t whylen)
 {
 	struct live *l = src->impl;
 	if (!on) {
@@ -354,7 +350,7 @@ static int live_kernel_loop(struct source *src, bool on, char *why, size_t whyle
 	return rc;
 }
 
-static int live_sample_procs(struct source *src, bool on)
+static int source_live_sample_procs(struct source *src, bool on)
 {
 	struct live *l = src->impl;
 	if (!on) {
@@ -369,11 +365,11 @@ static int live_sample_procs(struct source *src, bool on)
 
 static const struct source_ops live_ops = {
 	.kind = "live",
-	.next = live_next,
-	.close = live_close,
-	.idents = live_idents,
-	.sample_procs = live_sample_procs,
-	.kernel_loop = live_kernel_loop,
+	.next = source_live_next,
+	.close = source_live_close,
+	.idents = source_live_idents,
+	.sample_procs = source_live_sample_procs,
+	.kernel_loop = source_live_kernel_loop,
 };
 
 struct source *source_live_open(char *errbuf, size_t errlen)
@@ -404,10 +400,10 @@ struct source *source_live_open(char *errbuf, size_t errlen)
 		rc = -errno;
 		snprintf(errbuf, errlen, PROC_DISKSTATS ": %s", strerror(errno));
 	} else {
-		rc = live_check_vmstat(l, errbuf, errlen);
+		rc = source_live_check_vmstat(l, errbuf, errlen);
 	}
 	if (rc < 0) {
-		live_close(src);
+		source_live_close(src);
 		return NULL;
 	}
 	return src;

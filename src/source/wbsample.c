@@ -1,12 +1,8 @@
 /*
- * wbsample.c - the kernel's writeback loop as values of a live snapshot.
- *
- * Part of the live source: each sample drains the trace source (wbtrace.h)
- * into interval sums (wbloop.h), adds them to totals (wbcum.h) and reads
- * debugfs and the memory cgroups (bdistat.h); what it found goes into the
- * snapshot as values beside the fixed blocks (snapshot.h), in the units the
- * kinds name.  A part that cannot work (not root, debugfs not mounted) is
- * left out with one line saying why; the others go on.
+ * wbsample.c - the kernel's writeback loop as values of a live snapshot: the trace
+ * (wbtrace.h) into interval sums (wbloop.h) and totals (wbcum.h), debugfs and the
+ * memory cgroups (bdistat.h), into the snapshot beside the fixed blocks.  A part that
+ * cannot work (not root, no debugfs) is left out with one line saying why.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -133,13 +129,13 @@ static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
 				  t->task_ratelimit_kbps, rc);
 		if (t->bdi_devt)
 			rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_BDI, pid,
-					  snap_xobj_dev(t->bdi_major, t->bdi_minor), rc);
+					  snapshot_xobj_dev(t->bdi_major, t->bdi_minor), rc);
 	}
 	for (size_t i = 0; i < c->nbdi; i++) {
 		const struct wbcum_bdi *b = &c->bdi[i];
 		if (!b->devt)
 			continue;	/* not a block device: no row to put it on */
-		uint64_t obj = snap_xobj_dev(b->major, b->minor);
+		uint64_t obj = snapshot_xobj_dev(b->major, b->minor);
 		rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_THROTTLED_MS, obj, b->throttled_ms, rc);
 		rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_PAUSES, obj, b->pauses, rc);
 	}
@@ -170,7 +166,7 @@ static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 	bool root_only_ok = bdistat_has_domains(ws->bdi) || bdistat_root_only_is_device(ws->bdi);
 	for (size_t i = 0; root_only_ok && i < ws->stats.ndev; i++) {
 		const struct bdistat_dev *d = &ws->stats.dev[i];
-		uint64_t obj = snap_xobj_dev(d->major, d->minor);
+		uint64_t obj = snapshot_xobj_dev(d->major, d->minor);
 		static const struct { enum bdistat_field f; enum snap_xdev kind; } map[] = {
 			{ BDS_RECLAIMABLE, SNAP_XDEV_WB_DIRTY_KB },
 			{ BDS_WRITEBACK, SNAP_XDEV_WB_WRITEBACK_KB },
@@ -193,7 +189,7 @@ static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 		uint64_t bw;
 		if (wbloop_bdi_devt(ws->interval.bdi[i].bdi, &ma, &mi) &&
 		    wbloop_bdi_bw_kbps(&ws->interval, i, &bw))
-			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, snap_xobj_dev(ma, mi),
+			rc = wbsample_add(out, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, snapshot_xobj_dev(ma, mi),
 					  bw, rc);
 	}
 	return rc;
@@ -202,10 +198,10 @@ static int wbsample_bdi_values(struct wbsample *ws, struct snapshot *out)
 static struct wbsample_dev *wbsample_dev_find(struct wbsample *ws, uint32_t major, uint32_t minor)
 {
 	size_t lo = 0, hi = ws->ndev;
-	uint64_t key = snap_xobj_dev(major, minor);
+	uint64_t key = snapshot_xobj_dev(major, minor);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint64_t k = snap_xobj_dev(ws->dev[mid].major, ws->dev[mid].minor);
+		uint64_t k = snapshot_xobj_dev(ws->dev[mid].major, ws->dev[mid].minor);
 		if (k == key)
 			return &ws->dev[mid];
 		if (k < key)
@@ -258,11 +254,11 @@ static int wbsample_devs(struct wbsample *ws, const struct snapshot *s)
 	size_t j = 0;
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct dev_counters *d = &s->dev[i];
-		uint64_t key = snap_xobj_dev(d->major, d->minor);
-		while (j < ws->ndev && snap_xobj_dev(ws->dev[j].major, ws->dev[j].minor) < key)
+		uint64_t key = snapshot_xobj_dev(d->major, d->minor);
+		while (j < ws->ndev && snapshot_xobj_dev(ws->dev[j].major, ws->dev[j].minor) < key)
 			j++;
 		const struct wbsample_dev *old = j < ws->ndev &&
-			snap_xobj_dev(ws->dev[j].major, ws->dev[j].minor) == key ? &ws->dev[j] : NULL;
+			snapshot_xobj_dev(ws->dev[j].major, ws->dev[j].minor) == key ? &ws->dev[j] : NULL;
 		n[i] = old ? *old : (struct wbsample_dev){ d->major, d->minor, 0, 0, false };
 		wbsample_dev_io(&n[i], d);
 	}

@@ -1,16 +1,10 @@
 /*
  * wbtrace.c - the writeback tracepoints through a tracefs instance of our own.
  *
- * libtracefs creates the instance, enables the events and reads each CPU's
- * trace_pipe_raw a sub-buffer at a time; libtraceevent parses the event
- * formats and walks a sub-buffer's events.  Each event is decoded by field
- * offsets looked up once at open and summed by wbloop.c.  Not a view: every
- * problem comes back as -errno and a line in a caller's buffer.
- *
- * Bounded work: the ring buffer is sized once (WBTRACE_BUF_KB per CPU) and a
- * read takes at most what it can hold; when events come faster the kernel
- * overwrites the oldest and counts them in per_cpu/cpuN/stats, which we add
- * to lost_events.
+ * libtracefs reads each CPU's trace_pipe_raw; libtraceevent parses the formats; events
+ * are decoded by field offsets looked up at open and summed by wbloop.c.  Bounded: the
+ * ring is sized once and what the kernel overwrites is added to lost_events.
+ * Not a view: problems come back as -errno and a line in the caller's buffer.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!in)
 		return 0;
 	struct dip_params p;
-	dip_params_default(&p);
+	detect_params_default(&p);
 	annotate_stream(in, "fuzz", sink, sink, &p);
 	fclose(in);
 	return 0;

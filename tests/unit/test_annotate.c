@@ -36,7 +36,7 @@ static struct annotate_test_result annotate_test_run(const char *text, size_t le
 	FILE *err = open_memstream(&r.err, &err_len);
 	ck_assert(in && out && err);
 	struct dip_params p;
-	dip_params_default(&p);
+	detect_params_default(&p);
 	r.rc = annotate_stream(in, "log", out, err, &p);
 	fclose(in);
 	fclose(out);
@@ -608,7 +608,7 @@ START_TEST(test_annotate_file)
 	ck_assert_int_eq(write(fd, log, sizeof log - 1), (ssize_t)(sizeof log - 1));
 	close(fd);
 	struct dip_params p;
-	dip_params_default(&p);
+	detect_params_default(&p);
 	char *buf;
 	size_t len;
 	FILE *out = open_memstream(&buf, &len);

@@ -14,7 +14,7 @@
 static struct dip_evidence cause_test_usual(void)
 {
 	struct dip_evidence e;
-	dip_evidence_init(&e);
+	cause_evidence_init(&e);
 	e.w_s = 64;
 	e.aqu_sz = 2;
 	e.w_await_ms = 30;
@@ -81,17 +81,17 @@ static void cause_test_set(struct dip_evidence *e, enum cause_field f, double v)
 START_TEST(test_cause_table)
 {
 	struct dip_cause_base b;
-	dip_cause_base_init(&b);
+	cause_base_init(&b);
 	struct dip_evidence usual = cause_test_usual();
 	for (int i = 0; i < 20; i++)
-		dip_cause_base_learn(&b, &usual);
+		cause_base_learn(&b, &usual);
 	for (size_t i = 0; i < sizeof cause_cases / sizeof cause_cases[0]; i++) {
 		struct dip_evidence e = cause_test_usual();
 		cause_test_set(&e, cause_cases[i].f1, cause_cases[i].v1);
 		cause_test_set(&e, cause_cases[i].f2, cause_cases[i].v2);
-		enum dip_cause got = dip_cause_of(&e, &b);
+		enum dip_cause got = cause_of(&e, &b);
 		ck_assert_msg(got == cause_cases[i].want, "%s: %s, not %s", cause_cases[i].what,
-			      dip_cause_name(got), dip_cause_name(cause_cases[i].want));
+			      cause_name(got), cause_name(cause_cases[i].want));
 	}
 }
 END_TEST
@@ -102,12 +102,12 @@ END_TEST
 START_TEST(test_cause_await_on_an_idle_device)
 {
 	struct dip_cause_base b;
-	dip_cause_base_init(&b);
+	cause_base_init(&b);
 	struct dip_evidence usual = cause_test_usual();
 	usual.aqu_sz = 0.1;
 	usual.w_await_ms = 1.0;
 	for (int i = 0; i < 20; i++)
-		dip_cause_base_learn(&b, &usual);
+		cause_base_learn(&b, &usual);
 	static const struct { double aqu; enum dip_cause want; } cases[] = {
 		{ 0.2, DIP_CAUSE_WRITERS_SLOWED }, { 0.49, DIP_CAUSE_WRITERS_SLOWED },
 		{ 0.6, DIP_CAUSE_SLOWED }, { 1.2, DIP_CAUSE_SLOWED },
@@ -117,14 +117,14 @@ START_TEST(test_cause_await_on_an_idle_device)
 		e.w_s = 45;
 		e.w_await_ms = 4.5;
 		e.aqu_sz = cases[i].aqu;
-		enum dip_cause got = dip_cause_of(&e, &b);
+		enum dip_cause got = cause_of(&e, &b);
 		ck_assert_msg(got == cases[i].want, "aqu-sz %.2f: %s, not %s", cases[i].aqu,
-			      dip_cause_name(got), dip_cause_name(cases[i].want));
+			      cause_name(got), cause_name(cases[i].want));
 	}
 	/* as usual but for the writes: the writers either way */
 	struct dip_evidence e = usual;
 	e.w_s = 45;
-	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_WRITERS_SLOWED);
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_WRITERS_SLOWED);
 }
 END_TEST
 
@@ -160,15 +160,15 @@ static const struct {
 START_TEST(test_cause_buffered)
 {
 	struct dip_evidence usual;
-	dip_evidence_init(&usual);
+	cause_evidence_init(&usual);
 	usual.w_s = 32;
 	usual.aqu_sz = 0.05;
 	usual.w_await_ms = 1;
 	usual.w_kbps = usual.dirtied_kbps = usual.written_kbps = 32768;
 	struct dip_cause_base b;
-	dip_cause_base_init(&b);
+	cause_base_init(&b);
 	for (int i = 0; i < 20; i++)
-		dip_cause_base_learn(&b, &usual);
+		cause_base_learn(&b, &usual);
 	for (size_t i = 0; i < sizeof cause_buffered_cases / sizeof cause_buffered_cases[0]; i++) {
 		struct dip_evidence e = usual;
 		e.w_kbps = cause_buffered_cases[i].w_kbps;
@@ -176,24 +176,24 @@ START_TEST(test_cause_buffered)
 		e.aqu_sz = 0.01;
 		e.dirtied_kbps = cause_buffered_cases[i].dirtied_kbps;
 		e.knob_held = cause_buffered_cases[i].held;
-		enum dip_cause got = dip_cause_of(&e, &b);
+		enum dip_cause got = cause_of(&e, &b);
 		ck_assert_msg(got == cause_buffered_cases[i].want, "%s: %s, not %s",
-			      cause_buffered_cases[i].what, dip_cause_name(got),
-			      dip_cause_name(cause_buffered_cases[i].want));
+			      cause_buffered_cases[i].what, cause_name(got),
+			      cause_name(cause_buffered_cases[i].want));
 	}
 	/* a direct-I/O writer (no pages dirtied) stopped in a dip a knob change began: no pages
 	 * the knob could hold, whether this interval's page-cache figures are there or not */
 	usual.dirtied_kbps = usual.written_kbps = 0;
-	dip_cause_base_init(&b);
+	cause_base_init(&b);
 	for (int i = 0; i < 20; i++)
-		dip_cause_base_learn(&b, &usual);
+		cause_base_learn(&b, &usual);
 	struct dip_evidence e = usual;
 	e.w_kbps = e.w_s = 0;
 	e.aqu_sz = 0;
 	e.knob_held = true;
-	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_STOPPED);
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
 	e.dirtied_kbps = -1;
-	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_STOPPED);
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
 }
 END_TEST
 
@@ -202,20 +202,20 @@ END_TEST
 START_TEST(test_cause_system_knob_held)
 {
 	struct dip_evidence e;
-	dip_evidence_init(&e);
+	cause_evidence_init(&e);
 	e.knob_held = true;
 	e.dirtied_kbps = 32768;
 	e.written_kbps = 0;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_KNOB);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_KNOB);
 	e.written_kbps = 30000;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
 	e.written_kbps = -1;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
 	e.written_kbps = 0;
 	e.knob_held = false;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
 	e.throttled_exact = 1;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_THROTTLED);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_THROTTLED);
 }
 END_TEST
 
@@ -223,18 +223,18 @@ END_TEST
 START_TEST(test_cause_without_baseline)
 {
 	struct dip_evidence e;
-	dip_evidence_init(&e);
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	cause_evidence_init(&e);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
 	e.w_s = 0;
 	e.aqu_sz = 0;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_STOPPED);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_STOPPED);
 	e.w_s = 10;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
 	e.w_await_ms = 500;
-	ck_assert_int_eq(dip_cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
+	ck_assert_int_eq(cause_of(&e, NULL), DIP_CAUSE_UNKNOWN);
 	struct dip_cause_base b;
-	dip_cause_base_init(&b);
-	ck_assert_int_eq(dip_cause_of(&e, &b), DIP_CAUSE_UNKNOWN);
+	cause_base_init(&b);
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_UNKNOWN);
 }
 END_TEST
 
@@ -242,21 +242,21 @@ END_TEST
 START_TEST(test_cause_base_follows)
 {
 	struct dip_cause_base b;
-	dip_cause_base_init(&b);
+	cause_base_init(&b);
 	struct dip_evidence e = cause_test_usual();
-	dip_cause_base_learn(&b, &e);
+	cause_base_learn(&b, &e);
 	ck_assert_double_eq(b.w_s, 64);
 	e.w_s = 128;
 	e.f_s = -1;
 	for (int i = 0; i < 60; i++)
-		dip_cause_base_learn(&b, &e);
+		cause_base_learn(&b, &e);
 	ck_assert(fabs(b.w_s - 128) < 1);
 	ck_assert_double_eq(b.f_s, 1);
 }
 END_TEST
 
-/* Learning from a device's own figures (dip_cause_base_learn_dev) is learning the evidence the
- * registry gives of them (dip_evidence_dev over an unknown one), bit for bit: over figures with
+/* Learning from a device's own figures (cause_base_learn_dev) is learning the evidence the
+ * registry gives of them (cause_evidence_dev over an unknown one), bit for bit: over figures with
  * and without flush counters, with and without its pages dirtied and written beside the
  * diskstats block, unknown (negative) ones, and devices without rates; from a fresh baseline
  * on, through a saturated count. */
@@ -267,8 +267,8 @@ START_TEST(test_cause_learn_dev_is_evidence)
 		struct dip_cause_base fast, slow;
 		memset(&fast, 0, sizeof fast);	/* the padding too, for the memcmp */
 		memset(&slow, 0, sizeof slow);
-		dip_cause_base_init(&fast);
-		dip_cause_base_init(&slow);
+		cause_base_init(&fast);
+		cause_base_init(&slow);
 		for (int k = 0; k < 1200; k++) {
 			struct dev_rates r;
 			double *v[] = { &r.w_s, &r.wkb_s, &r.aqu_sz, &r.w_await_ms, &r.f_s,
@@ -288,11 +288,11 @@ START_TEST(test_cause_learn_dev_is_evidence)
 					r.x_have |= 1u << j;
 			}
 			struct dip_evidence e;
-			dip_evidence_init(&e);
+			cause_evidence_init(&e);
 			if (r.status == RATE_OK)
-				dip_evidence_dev(&e, &r);
-			dip_cause_base_learn(&slow, &e);
-			dip_cause_base_learn_dev(&fast, &r);
+				cause_evidence_dev(&e, &r);
+			cause_base_learn(&slow, &e);
+			cause_base_learn_dev(&fast, &r);
 			ck_assert_msg(memcmp(&fast, &slow, sizeof fast) == 0, "run %d at %d", t, k);
 		}
 	}
@@ -306,30 +306,30 @@ END_TEST
 START_TEST(test_cause_less_written_in_bytes)
 {
 	struct dip_cause_base b;
-	dip_cause_base_init(&b);
+	cause_base_init(&b);
 	struct dip_evidence usual = cause_test_usual();
 	usual.w_s = 40;	/* and nothing queued: a loop device writing to a fast backing file */
 	usual.w_kbps = 40960;
 	usual.aqu_sz = 0.01;
 	for (int i = 0; i < 20; i++)
-		dip_cause_base_learn(&b, &usual);
+		cause_base_learn(&b, &usual);
 	struct dip_evidence e = usual;
 	e.w_s = 46;
 	e.w_kbps = 23552;
-	ck_assert_str_eq(dip_cause_name(dip_cause_of(&e, &b)), "writers slowed");
+	ck_assert_str_eq(cause_name(cause_of(&e, &b)), "writers slowed");
 	e.w_s = 20;
 	e.w_kbps = 40960;
-	ck_assert_str_eq(dip_cause_name(dip_cause_of(&e, &b)), "unknown");
+	ck_assert_str_eq(cause_name(cause_of(&e, &b)), "unknown");
 }
 END_TEST
 
 START_TEST(test_cause_names)
 {
-	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_STOPPED), "writers stopped");
-	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_THROTTLED_GUESS), "throttled (guess)");
-	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_KNOB), "knob change");
-	ck_assert_str_eq(dip_cause_name(DIP_CAUSE_WRITERS_SLOWED), "writers slowed");
-	ck_assert_str_eq(dip_cause_name((enum dip_cause)99), "unknown");
+	ck_assert_str_eq(cause_name(DIP_CAUSE_STOPPED), "writers stopped");
+	ck_assert_str_eq(cause_name(DIP_CAUSE_THROTTLED_GUESS), "throttled (guess)");
+	ck_assert_str_eq(cause_name(DIP_CAUSE_KNOB), "knob change");
+	ck_assert_str_eq(cause_name(DIP_CAUSE_WRITERS_SLOWED), "writers slowed");
+	ck_assert_str_eq(cause_name((enum dip_cause)99), "unknown");
 }
 END_TEST
 

@@ -74,7 +74,7 @@ START_TEST(test_validate_vm)
 	ctx.page_size = t->page;
 	struct control_ref ref = { .index = t->index };
 	char msg[256];
-	int rc = control_validate(&ref, t->value, &ctx, msg, sizeof msg);
+	int rc = control_rules_validate(&ref, t->value, &ctx, msg, sizeof msg);
 	ck_assert_msg(rc == t->rc, "case %d: rc %d, want %d (%s)", _i, rc, t->rc, msg);
 	if (t->msg)
 		ck_assert_msg(strstr(msg, t->msg), "case %d: \"%s\" lacks \"%s\"", _i, msg, t->msg);
@@ -123,7 +123,7 @@ START_TEST(test_validate_bdi)
 	ctx.bdi[BDI_STRICT_LIMIT] = 0;
 	struct control_ref ref = { .bdi = true, .index = t->index, .major = 7, .minor = 0 };
 	char msg[256];
-	int rc = control_validate(&ref, t->value, &ctx, msg, sizeof msg);
+	int rc = control_rules_validate(&ref, t->value, &ctx, msg, sizeof msg);
 	ck_assert_msg(rc == t->rc, "case %d: rc %d, want %d (%s)", _i, rc, t->rc, msg);
 	if (t->msg)
 		ck_assert_msg(strstr(msg, t->msg), "case %d: \"%s\" lacks \"%s\"", _i, msg, t->msg);
@@ -156,7 +156,7 @@ START_TEST(test_predict_vm)
 	int64_t vm[KNOB_VM_COUNT] = { t->before[0], t->before[1], t->before[2], t->before[3], 3000, 500, 43200 };
 	struct control_ctx ctx = ctx_vm(vm, 16 * G), after;
 	struct control_ref ref = { .index = t->index };
-	control_predict(&ref, t->value, &ctx, &after);
+	control_rules_predict(&ref, t->value, &ctx, &after);
 	for (int i = 0; i < 4; i++)
 		ck_assert_msg(after.vm[i] == t->after[i], "case %d: %s = %" PRId64 ", want %" PRId64,
 			      _i, knob_vm_table[i].name, after.vm[i], t->after[i]);
@@ -173,14 +173,14 @@ START_TEST(test_predict_bdi)
 	int64_t bdi[KNOB_BDI_COUNT] = { 0, 100, 0, 8 * G, 0, 0, 1000000, 128 };
 	memcpy(ctx.bdi, bdi, sizeof bdi);
 	struct control_ref ref = { .bdi = true, .index = BDI_MAX_RATIO };
-	control_predict(&ref, 50, &ctx, &after);
+	control_rules_predict(&ref, 50, &ctx, &after);
 	ck_assert_int_eq(after.bdi[BDI_MAX_RATIO], 50);
 	ck_assert_int_eq(after.bdi[BDI_MAX_RATIO_FINE], 500000);
 	ck_assert_int_eq(after.bdi[BDI_MAX_BYTES], 4 * G);
 	ck_assert_int_eq(after.bdi[BDI_MIN_RATIO], 0);
 
 	ref.index = BDI_MIN_BYTES;	/* bytes become a share of the limit */
-	control_predict(&ref, 2 * G, &ctx, &after);
+	control_rules_predict(&ref, 2 * G, &ctx, &after);
 	ck_assert_int_eq(after.bdi[BDI_MIN_RATIO_FINE], 250000);
 	ck_assert_int_eq(after.bdi[BDI_MIN_RATIO], 25);
 	ck_assert_int_eq(after.bdi[BDI_MIN_BYTES], 2 * G);
@@ -214,7 +214,7 @@ START_TEST(test_restore_member)
 	const struct restore_case *t = &restore_cases[_i];
 	struct control_ref ref = { .bdi = t->bdi, .index = t->edited };
 	int64_t value = -2;
-	struct control_ref got = control_restore_member(&ref, t->before, &value);
+	struct control_ref got = control_rules_restore_member(&ref, t->before, &value);
 	ck_assert_msg(got.index == t->want_index, "case %d: index %d, want %d", _i, got.index, t->want_index);
 	ck_assert_int_eq(value, t->want_value);
 	ck_assert(got.bdi == t->bdi);
@@ -250,7 +250,7 @@ START_TEST(test_explain)
 	struct control_ctx ctx = ctx_vm(t->vm, 16 * G);
 	struct control_ref ref = { .index = t->index };
 	char buf[512];
-	control_explain(&ref, knob_vm_table[t->index].name, t->value, &ctx, buf, sizeof buf);
+	control_rules_explain(&ref, knob_vm_table[t->index].name, t->value, &ctx, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, t->want), "case %d:\n got  %s\n want %s", _i, buf, t->want);
 }
 END_TEST
@@ -264,7 +264,7 @@ START_TEST(test_explain_bdi)
 	memcpy(ctx.bdi, bdi, sizeof bdi);
 	struct control_ref ref = { .bdi = true, .index = BDI_MAX_RATIO };
 	char buf[512];
-	control_explain(&ref, "bdi:sda:max_ratio", 50, &ctx, buf, sizeof buf);
+	control_rules_explain(&ref, "bdi:sda:max_ratio", 50, &ctx, buf, sizeof buf);
 	ck_assert_str_eq(buf, "bdi:sda:max_ratio 100% -> 50%: this device may use at most "
 			 "50.0000% of the dirty limit (~4.0G)");
 }
@@ -282,7 +282,7 @@ START_TEST(test_ctx_from_snapshot)
 	s.knob[KNOB_DIRTY_BYTES] = 0;
 	int64_t vm[KNOB_VM_COUNT] = VM_DEFAULT;
 	struct control_ctx ctx = ctx_vm(vm, 0);
-	control_ctx_from_snapshot(&ctx, &s);
+	control_rules_ctx_from_snapshot(&ctx, &s);
 	ck_assert_uint_eq(ctx.dirty_thresh_bytes, 4096000000ULL);
 	ck_assert_uint_eq(ctx.dirtyable_bytes, 4096000000ULL / 20 * 100);
 	ck_assert_uint_eq(ctx.mem_total_bytes, 32ULL * G);
@@ -290,7 +290,7 @@ START_TEST(test_ctx_from_snapshot)
 	s.knob[KNOB_DIRTY_BYTES] = 512 * M;
 	s.sys.free_kb = 1024;
 	s.sys.cache_kb = 2048;
-	control_ctx_from_snapshot(&ctx, &s);
+	control_rules_ctx_from_snapshot(&ctx, &s);
 	ck_assert_uint_eq(ctx.dirtyable_bytes, 3072 * 1024);
 }
 END_TEST
@@ -300,18 +300,18 @@ START_TEST(test_format_event)
 	struct wb_event e = { .old_value = 20, .new_value = 10, .read_back = 10 };
 	char buf[384];
 	snprintf(e.knob, sizeof e.knob, "vm.dirty_ratio");
-	ck_assert_str_eq(control_format_event(&e, buf, sizeof buf), "vm.dirty_ratio 20 -> 10: ok");
+	ck_assert_str_eq(control_rules_format_event(&e, buf, sizeof buf), "vm.dirty_ratio 20 -> 10: ok");
 	e.result = -EACCES;
-	ck_assert_str_eq(control_format_event(&e, buf, sizeof buf),
+	ck_assert_str_eq(control_rules_format_event(&e, buf, sizeof buf),
 			 "vm.dirty_ratio 20 -> 10: failed: Permission denied");
 	e.result = -EIO;
 	e.read_back = 20;
 	snprintf(e.note, sizeof e.note, "kernel holds 20%%");
-	ck_assert_str_eq(control_format_event(&e, buf, sizeof buf),
+	ck_assert_str_eq(control_rules_format_event(&e, buf, sizeof buf),
 			 "vm.dirty_ratio 20 -> 10: MISMATCH, reads 20 (kernel holds 20%)");
 	struct wb_event b = { .old_value = 0, .new_value = 512 * M, .read_back = 512 * M };
 	snprintf(b.knob, sizeof b.knob, "bdi:7:0:max_bytes");
-	ck_assert_str_eq(control_format_event(&b, buf, sizeof buf),
+	ck_assert_str_eq(control_rules_format_event(&b, buf, sizeof buf),
 			 "bdi:7:0:max_bytes 0 -> 536870912 (512.0M): ok");
 }
 END_TEST
@@ -631,9 +631,9 @@ START_TEST(test_bdi_knobs_absent_before_6_2)
 	ck_assert(control_absent(c, &strict));
 	ck_assert(!control_absent(c, &max_ratio));
 	char why[64];
-	ck_assert_str_eq(knob_absent_text(control_def(&max_bytes), why, sizeof why),
+	ck_assert_str_eq(knob_absent_text(control_rules_def(&max_bytes), why, sizeof why),
 			 "absent on this kernel (6.2+)");
-	ck_assert_str_eq(knob_absent_text(control_def(&strict), why, sizeof why),
+	ck_assert_str_eq(knob_absent_text(control_rules_def(&strict), why, sizeof why),
 			 "absent on this kernel (6.2+)");
 	struct control_ctx ctx;
 	ck_assert_int_eq(control_ctx(c, &max_bytes, NULL, &ctx), -ENOENT);

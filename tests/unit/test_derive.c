@@ -363,7 +363,7 @@ START_TEST(test_write_rate_is_derive_devs)
 				const struct fig_dev *row = &fig_dev_table[k];
 				if (!(row->sinks & FIG_IN_BRIEF))
 					continue;
-				double vb = fig_dev_value(row, &b), vf = fig_dev_value(row, &full[i]);
+				double vb = figure_dev_value(row, &b), vf = figure_dev_value(row, &full[i]);
 				if (st == RATE_OK && memcmp(&vb, &vf, sizeof vb))
 					bad = (int)i;
 			}
@@ -568,7 +568,7 @@ START_TEST(test_cause_figures_are_derive_dev)
 		ck_assert_uint_eq(cause.x_have, full.x_have);
 		for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
 			double vf = -1.0, vc = -1.0;
-			bool hf = fig_dev_get(ids[i], &full, &vf), hc = fig_dev_get(ids[i], &cause, &vc);
+			bool hf = figure_dev_get(ids[i], &full, &vf), hc = figure_dev_get(ids[i], &cause, &vc);
 			ck_assert_msg(hf == hc && memcmp(&vf, &vc, sizeof vf) == 0,
 				      "case %d kind %u figure %zu: %g against %g", k, kind, i, vc, vf);
 		}
@@ -576,10 +576,10 @@ START_TEST(test_cause_figures_are_derive_dev)
 		struct dip_evidence ef, ec;
 		memset(&ef, 0, sizeof ef);	/* the padding too, for the memcmp */
 		memset(&ec, 0, sizeof ec);
-		dip_evidence_init(&ef);
-		dip_evidence_init(&ec);
-		dip_evidence_dev(&ef, &full);
-		dip_evidence_dev(&ec, &cause);
+		cause_evidence_init(&ef);
+		cause_evidence_init(&ec);
+		cause_evidence_dev(&ef, &full);
+		cause_evidence_dev(&ec, &cause);
 		ck_assert_msg(memcmp(&ef, &ec, sizeof ef) == 0, "case %d kind %u: evidence differs", k, kind);
 		nok += full.status == RATE_OK;
 	}
@@ -609,7 +609,7 @@ START_TEST(test_dev_extras)
 	b.mono_ns = 3000000000ull;
 	for (size_t i = 0; i < 3; i++)
 		b.dev[i].f[DS_WR_IOS] = 30;
-	uint64_t sda = snap_xobj_dev(8, 0), md0 = snap_xobj_dev(9, 0);
+	uint64_t sda = snapshot_xobj_dev(8, 0), md0 = snapshot_xobj_dev(9, 0);
 	/* added out of order, one twice: sorted and kept once */
 	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, md0, 5000), 0);
 	ck_assert_int_eq(snapshot_add_x(&b, SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, sda, 640), 0);
@@ -623,7 +623,7 @@ START_TEST(test_dev_extras)
 	snapshot_sort_x(&a);
 	snapshot_sort_x(&b);
 	ck_assert_uint_eq(b.nx, 5);
-	ck_assert_ptr_eq(snapshot_find_x(&b, SNAP_XDEV, snap_xobj_dev(8, 16)), NULL);
+	ck_assert_ptr_eq(snapshot_find_x(&b, SNAP_XDEV, snapshot_xobj_dev(8, 16)), NULL);
 
 	struct dev_rates r[3];
 	derive_devs(&a, &b, r);
@@ -650,9 +650,9 @@ START_TEST(test_dev_extras)
 	/* a registry row for such a value (as issue 15's rows are written) */
 	derive_devs(&a, &b, r);
 	struct fig_dev row = { .name = "wb_bw_kbps", .need = FIG_NEED_EXTRA, .xkind = SNAP_XDEV_WB_BW_KBPS };
-	ck_assert(!fig_dev_available(&row, &r[0]));
-	ck_assert(fig_dev_available(&row, &r[2]));
-	ck_assert_double_eq(fig_dev_value(&row, &r[2]), 5000);
+	ck_assert(!figure_dev_available(&row, &r[0]));
+	ck_assert(figure_dev_available(&row, &r[2]));
+	ck_assert_double_eq(figure_dev_value(&row, &r[2]), 5000);
 	snapshot_free(&a);
 	snapshot_free(&b);
 }
@@ -672,25 +672,25 @@ START_TEST(test_knob_changes_unexplained)
 	b.knob[KNOB_DIRTY_EXPIRE_CS] = 500;	/* someone else's */
 	b.wall_ns = 7;
 	struct wb_event seen[SNAP_NKNOBS];
-	size_t n = control_changes(&a, &b, seen, SNAP_NKNOBS);
+	size_t n = control_rules_changes(&a, &b, seen, SNAP_NKNOBS);
 	ck_assert_uint_eq(n, 3);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert(seen[i].observed);
 		ck_assert_int_eq(seen[i].wall_ns, 7);
 	}
 	struct wb_event own = { .knob = "vm.dirty_bytes", .new_value = 1 << 28 };
-	n = control_unexplained(seen, n, &own, 1);
+	n = control_rules_unexplained(seen, n, &own, 1);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(seen[0].knob, "vm.dirty_expire_centisecs");
 	ck_assert_int_eq(seen[0].old_value, 10);
 	ck_assert_int_eq(seen[0].new_value, 500);
 	/* nothing of wbtop's: every change is kept; an observed one explains nothing */
-	n = control_changes(&a, &b, seen, SNAP_NKNOBS);
-	ck_assert_uint_eq(control_unexplained(seen, n, NULL, 0), 3);
+	n = control_rules_changes(&a, &b, seen, SNAP_NKNOBS);
+	ck_assert_uint_eq(control_rules_unexplained(seen, n, NULL, 0), 3);
 	struct wb_event other = seen[2];
-	ck_assert_uint_eq(control_unexplained(seen, n, &other, 1), 3);
+	ck_assert_uint_eq(control_rules_unexplained(seen, n, &other, 1), 3);
 	/* no previous sample: no change */
-	ck_assert_uint_eq(control_changes(NULL, &b, seen, SNAP_NKNOBS), 0);
+	ck_assert_uint_eq(control_rules_changes(NULL, &b, seen, SNAP_NKNOBS), 0);
 }
 END_TEST
 

@@ -45,9 +45,9 @@ static uint32_t golden_rnd(void)
 START_TEST(test_decisions_unchanged)
 {
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
-	struct dip_series *s = dip_series_new(&p);
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
+	struct dip_series *s = detect_series_new(&p);
 	enum { N = 120 };
 	static char names[N][16];
 	const char *keys[N];
@@ -78,21 +78,21 @@ START_TEST(test_decisions_unchanged)
 			vals[n] = v;
 			n++;
 		}
-		bool any = dip_group_feed(g, keys, vals, n, marks);
+		bool any = detect_group_feed(g, keys, vals, n, marks);
 		for (size_t i = 0; i < n; i++) {
 			h = (h ^ (marks[i] ? 1u + i : 0)) * 1099511628211ull;
 			nmarks += marks[i];
 		}
 		h = (h ^ any) * 1099511628211ull;
-		bool sd = dip_series_feed(s, 5000.0 + (double)(golden_rnd() % 11) * 50.0 *
+		bool sd = detect_series_feed(s, 5000.0 + (double)(golden_rnd() % 11) * 50.0 *
 					      ((t / 40) % 5 == 2 ? 0.3 : 1.0), true);
 		h = (h ^ (sd ? 7 : 3)) * 1099511628211ull;
 		nmarks += sd;
 	}
 	ck_assert_uint_eq(nmarks, 8219);
 	ck_assert_uint_eq(h, 0x82c3e4e33c1d3be1ull);
-	dip_group_free(g);
-	dip_series_free(s);
+	detect_group_free(g);
+	detect_series_free(s);
 }
 END_TEST
 
@@ -131,8 +131,8 @@ static void group_uniform(double *vals, double spread, uint64_t *rng)
 START_TEST(test_group_large_keeps_learning)
 {
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
 	enum { N = GROUP_N, STEPS = 500 };
 	double vals[N];
 	bool marks[N];
@@ -142,7 +142,7 @@ START_TEST(test_group_large_keeps_learning)
 		group_uniform(vals, 0.02 + 0.14 * t / STEPS, &rng);
 		int victim = t % N;
 		vals[victim] *= 0.5;
-		dip_group_feed(g, group_keys(), vals, N, marks);
+		detect_group_feed(g, group_keys(), vals, N, marks);
 		if (t < STEPS - 100)
 			continue;
 		for (int i = 0; i < N; i++) {
@@ -155,7 +155,7 @@ START_TEST(test_group_large_keeps_learning)
 	/* the last 100 intervals: 29900 device-intervals without a dip, 100 halved */
 	ck_assert_msg(false_marks < 100, "%u of 29900 steady device-intervals marked", false_marks);
 	ck_assert_msg(true_marks >= 90, "only %u of 100 halved devices marked", true_marks);
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -167,8 +167,8 @@ END_TEST
 START_TEST(test_group_noise_rise_is_learnt)
 {
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
 	enum { N = GROUP_N, QUIET = 150, STEPS = 500 };
 	double vals[N];
 	bool marks[N];
@@ -176,14 +176,14 @@ START_TEST(test_group_noise_rise_is_learnt)
 	unsigned marked = 0;
 	for (int t = 0; t < STEPS; t++) {
 		group_uniform(vals, t < QUIET ? 0.02 : 0.20, &rng);
-		dip_group_feed(g, group_keys(), vals, N, marks);
+		detect_group_feed(g, group_keys(), vals, N, marks);
 		if (t >= STEPS - 100)
 			for (int i = 0; i < N; i++)
 				marked += marks[i];
 	}
 	/* the last 100 intervals: 30000 device-intervals of plain noise */
 	ck_assert_msg(marked < 300, "%u of 30000 noisy device-intervals marked", marked);
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -202,7 +202,7 @@ static double detect_test_noise(uint64_t *state)
 static struct dip_params detect_test_params_mbps(void)
 {
 	struct dip_params p;
-	dip_params_default(&p);
+	detect_params_default(&p);
 	p.idle_floor = 0.0625;
 	return p;
 }
@@ -211,23 +211,23 @@ static struct dip_params detect_test_params_mbps(void)
 static int detect_test_run(const double *v, size_t n, long *first)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_series *s = dip_series_new(&p);
+	struct dip_series *s = detect_series_new(&p);
 	int marked = 0;
 	*first = -1;
 	for (size_t i = 0; i < n; i++)
-		if (dip_series_feed(s, v[i], true)) {
+		if (detect_series_feed(s, v[i], true)) {
 			if (*first < 0)
 				*first = (long)i;
 			marked++;
 		}
-	dip_series_free(s);
+	detect_series_free(s);
 	return marked;
 }
 
 START_TEST(test_params_default)
 {
 	struct dip_params p;
-	dip_params_default(&p);
+	detect_params_default(&p);
 	ck_assert_double_eq(p.drop_pct, DIP_DEFAULT_DROP_PCT);
 	ck_assert_double_eq(p.drop_pct, 8.0);
 	ck_assert_double_eq(p.idle_floor, DIP_DEFAULT_IDLE_KBPS);
@@ -248,22 +248,22 @@ START_TEST(test_params_parse)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct dip_params p;
-		dip_params_default(&p);
-		ck_assert_msg(dip_params_parse(&p, cases[i].text) == cases[i].rc, "%s", cases[i].text);
+		detect_params_default(&p);
+		ck_assert_msg(detect_params_parse(&p, cases[i].text) == cases[i].rc, "%s", cases[i].text);
 		ck_assert_double_eq(p.drop_pct, cases[i].rc == 0 ? cases[i].pct : 8.0);
 	}
 	struct dip_params p;
-	dip_params_default(&p);
-	ck_assert_int_eq(dip_params_parse(&p, NULL), -EINVAL);
-	ck_assert_int_eq(dip_params_parse(NULL, "10"), -EINVAL);
+	detect_params_default(&p);
+	ck_assert_int_eq(detect_params_parse(&p, NULL), -EINVAL);
+	ck_assert_int_eq(detect_params_parse(NULL, "10"), -EINVAL);
 }
 END_TEST
 
 START_TEST(test_free_null)
 {
-	dip_series_free(NULL);
-	dip_group_free(NULL);
-	ck_assert(!dip_series_feed(NULL, 1.0, true));
+	detect_series_free(NULL);
+	detect_group_free(NULL);
+	ck_assert(!detect_series_feed(NULL, 1.0, true));
 }
 END_TEST
 
@@ -271,16 +271,16 @@ END_TEST
 START_TEST(test_since_boot_and_gaps)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_series *s = dip_series_new(&p);
-	ck_assert(!dip_series_feed(s, 5000.0, false)); /* since boot: far above the run */
+	struct dip_series *s = detect_series_new(&p);
+	ck_assert(!detect_series_feed(s, 5000.0, false)); /* since boot: far above the run */
 	for (int i = 0; i < 20; i++)
-		ck_assert(!dip_series_feed(s, 100.0 + (i % 3), true));
-	ck_assert(!dip_series_feed(s, 0.0, false));     /* a gap */
-	ck_assert(!dip_series_feed(s, NAN, true));      /* not a rate */
-	ck_assert(!dip_series_feed(s, -3.0, true));
-	ck_assert(!dip_series_feed(s, 101.0, true));
-	ck_assert(dip_series_feed(s, 80.0, true)); /* the baseline is still the run's */
-	dip_series_free(s);
+		ck_assert(!detect_series_feed(s, 100.0 + (i % 3), true));
+	ck_assert(!detect_series_feed(s, 0.0, false));     /* a gap */
+	ck_assert(!detect_series_feed(s, NAN, true));      /* not a rate */
+	ck_assert(!detect_series_feed(s, -3.0, true));
+	ck_assert(!detect_series_feed(s, 101.0, true));
+	ck_assert(detect_series_feed(s, 80.0, true)); /* the baseline is still the run's */
+	detect_series_free(s);
 }
 END_TEST
 
@@ -389,13 +389,13 @@ START_TEST(test_option_changes_sensitivity)
 	long first;
 	ck_assert_int_eq(detect_test_run(v, 40, &first), 1);
 	struct dip_params p = detect_test_params_mbps();
-	ck_assert_int_eq(dip_params_parse(&p, "20"), 0);
-	struct dip_series *s = dip_series_new(&p);
+	ck_assert_int_eq(detect_params_parse(&p, "20"), 0);
+	struct dip_series *s = detect_series_new(&p);
 	int marked = 0;
 	for (size_t i = 0; i < 40; i++)
-		marked += dip_series_feed(s, v[i], true);
+		marked += detect_series_feed(s, v[i], true);
 	ck_assert_int_eq(marked, 0);
-	dip_series_free(s);
+	detect_series_free(s);
 }
 END_TEST
 
@@ -404,14 +404,14 @@ END_TEST
 START_TEST(test_same_marks_live_and_replay)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_series *a = dip_series_new(&p), *b = dip_series_new(&p);
+	struct dip_series *a = detect_series_new(&p), *b = detect_series_new(&p);
 	uint64_t st = 99;
 	for (int i = 0; i < 300; i++) {
 		double v = 200.0 * (1.0 + 0.1 * detect_test_noise(&st)) * ((i % 37 == 0) ? 0.5 : 1.0);
-		ck_assert(dip_series_feed(a, v, true) == dip_series_feed(b, v, true));
+		ck_assert(detect_series_feed(a, v, true) == detect_series_feed(b, v, true));
 	}
-	dip_series_free(a);
-	dip_series_free(b);
+	detect_series_free(a);
+	detect_series_free(b);
 }
 END_TEST
 
@@ -430,7 +430,7 @@ static void detect_test_sigstop(uint64_t seed, double edge_frac, int *false_mark
 	enum { IDLE = 3, STEADY = 20, PAUSE = 4, N = IDLE + 2 * STEADY + PAUSE + 2 };
 	enum { STOP = IDLE + STEADY, CONT = STOP + PAUSE + 1 };
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	uint64_t st = seed;
 	for (int t = 0; t < N; t++) {
 		double v[DETECT_TEST_DEVS];
@@ -445,7 +445,7 @@ static void detect_test_sigstop(uint64_t seed, double edge_frac, int *false_mark
 			v[1] *= edge_frac;
 		if (paused)
 			v[1] = 0.2 * fabs(detect_test_noise(&st));
-		bool dip = dip_group_feed(g, detect_test_keys, v, DETECT_TEST_DEVS, marks);
+		bool dip = detect_group_feed(g, detect_test_keys, v, DETECT_TEST_DEVS, marks);
 		if (t <= IDLE)
 			continue;
 		*steady += 2;
@@ -458,7 +458,7 @@ static void detect_test_sigstop(uint64_t seed, double edge_frac, int *false_mark
 			*false_marks += marks[1];
 		}
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 }
 
 static void detect_test_sigstop_seeds(uint64_t from, uint64_t to, double edge_frac)
@@ -491,10 +491,10 @@ static void recorded_run(const int (*rows)[3][2], size_t n, const int (*drops)[4
 {
 	static const char *const keys[3] = { "loop0", "loop1", "loop2" };
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
 	ck_assert_ptr_nonnull(g);
-	dip_group_set_interval(g, 1.0);
+	detect_group_set_interval(g, 1.0);
 	*deep = *found = *false_marks = 0;
 	bool hit[64] = { false };
 	ck_assert_uint_le(ndrops, 64);
@@ -505,7 +505,7 @@ static void recorded_run(const int (*rows)[3][2], size_t n, const int (*drops)[4
 			v[d] = rows[t][d][0];
 			reqs[d] = rows[t][d][1];
 		}
-		dip_group_feed_reqs(g, keys, NULL, v, reqs, 3, marks);
+		detect_group_feed_reqs(g, keys, NULL, v, reqs, 3, marks);
 		for (int d = 0; d < 3; d++) {
 			bool inside = false;
 			for (size_t k = 0; k < ndrops; k++) {
@@ -523,7 +523,7 @@ static void recorded_run(const int (*rows)[3][2], size_t n, const int (*drops)[4
 		(*deep)++;
 		*found += hit[k];
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 }
 
 /* A recorded paced writer that flickers by a pacing tick and drops by a fifth to two fifths
@@ -581,7 +581,7 @@ END_TEST
 static bool detect_test_feed3(struct dip_group *g, double a, double b, double c, bool *marks)
 {
 	double v[DETECT_TEST_DEVS] = {a, b, c};
-	return dip_group_feed(g, detect_test_keys, v, DETECT_TEST_DEVS, marks);
+	return detect_group_feed(g, detect_test_keys, v, DETECT_TEST_DEVS, marks);
 }
 
 /* Bus-limited at ~750 MB/s: one device slows while the others speed up and the total holds.
@@ -589,7 +589,7 @@ static bool detect_test_feed3(struct dip_group *g, double a, double b, double c,
 START_TEST(test_group_trading_under_shared_limit)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	bool m[DETECT_TEST_DEVS];
 	for (int t = 0; t < 30; t++) {
 		double x = 5.0 * ((t % 5) - 2); /* trading +-10 MB/s, total fixed */
@@ -600,7 +600,7 @@ START_TEST(test_group_trading_under_shared_limit)
 	ck_assert(!detect_test_feed3(g, 250.0, 250.0, 250.0, m));
 	ck_assert(!m[0] && !m[1] && !m[2]);
 	ck_assert(!detect_test_feed3(g, 252.0, 248.0, 250.0, m));
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -609,7 +609,7 @@ END_TEST
 START_TEST(test_group_common_slowdown_shows_in_total)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	bool m[DETECT_TEST_DEVS];
 	uint64_t st = 5;
 	for (int t = 0; t < 40; t++) {
@@ -618,7 +618,7 @@ START_TEST(test_group_common_slowdown_shows_in_total)
 	}
 	ck_assert(detect_test_feed3(g, 207.5, 207.5, 207.5, m));
 	ck_assert(!m[0] && !m[1] && !m[2]);
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -627,17 +627,17 @@ END_TEST
 START_TEST(test_group_idle_devices_and_end_of_run)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	const char *keys[4] = {"sda", "sdb", "dm-0", "dm-1"};
 	bool m[4];
 	for (int t = 0; t < 60; t++) {
 		bool end = t >= 40;
 		double v[4] = {(t % 3) ? 0.0 : 0.02, (t % 7) ? 0.3 : 0.0, end ? 0.0 : 300.0 + (t % 3),
 			       end ? 0.01 : 290.0 + (t % 4)};
-		ck_assert_msg(!dip_group_feed(g, keys, v, 4, m), "t %d", t);
+		ck_assert_msg(!detect_group_feed(g, keys, v, 4, m), "t %d", t);
 		ck_assert(!m[0] && !m[1] && !m[2] && !m[3]);
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -649,7 +649,7 @@ static void detect_test_bursty(uint64_t seed)
 {
 	enum { START = 5, END = 85, N = 100 };
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	const char *keys[4] = {"loop0", "loop1", "loop2", "vda"};
 	bool m[4];
 	uint64_t st = seed;
@@ -663,13 +663,13 @@ static void detect_test_bursty(uint64_t seed)
 			v[0] = v[1] = v[2] = 12.0; /* the writers are killed mid-interval */
 		if (t == END + 1)
 			v[3] = 400.0; /* the last flush */
-		bool dip = dip_group_feed(g, keys, v, 4, m);
+		bool dip = detect_group_feed(g, keys, v, 4, m);
 		ck_assert_msg(!m[3], "seed %llu t %d: the bursty disk marked",
 			      (unsigned long long)seed, t);
 		ck_assert_msg(!dip || t == END || t == END + 1, "seed %llu t %d: marked",
 			      (unsigned long long)seed, t);
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 }
 
 START_TEST(test_group_bursty_device_and_end_of_run)
@@ -684,7 +684,7 @@ END_TEST
 START_TEST(test_group_devices_come_and_go)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	const char *keys[3] = {"a", "b", "c"};
 	bool m[3];
 	double v[3];
@@ -694,12 +694,12 @@ START_TEST(test_group_devices_come_and_go)
 			keys[2] = "new";
 		for (size_t d = 0; d < 3; d++)
 			v[d] = 100.0 + ((t + (int)d) % 3);
-		ck_assert_msg(!dip_group_feed(g, keys, v, n, m), "t %d", t);
+		ck_assert_msg(!detect_group_feed(g, keys, v, n, m), "t %d", t);
 	}
 	v[2] = 60.0;
-	ck_assert(dip_group_feed(g, keys, v, 3, m));
+	ck_assert(detect_group_feed(g, keys, v, 3, m));
 	ck_assert(!m[0] && !m[1] && m[2]);
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -708,23 +708,23 @@ END_TEST
 START_TEST(test_group_bad_input_and_churn)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	const char *keys[4] = {"a", "a", "b", NULL};
 	double v[4] = {10.0, 0.0, NAN, 10.0};
 	bool m[4];
 	for (int t = 0; t < 20; t++)
-		ck_assert(!dip_group_feed(g, keys, v, 4, m));
+		ck_assert(!detect_group_feed(g, keys, v, 4, m));
 	v[2] = -1.0;
-	ck_assert(!dip_group_feed(g, keys, v, 4, m));
-	ck_assert(!dip_group_feed(g, keys, v, 0, m));
+	ck_assert(!detect_group_feed(g, keys, v, 4, m));
+	ck_assert(!detect_group_feed(g, keys, v, 0, m));
 	for (int t = 0; t < 2000; t++) {
 		char name[32];
 		const char *k[1] = {name};
 		double x[1] = {50.0};
 		snprintf(name, sizeof name, "loop%d", t);
-		ck_assert(!dip_group_feed(g, k, x, 1, m));
+		ck_assert(!detect_group_feed(g, k, x, 1, m));
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -738,7 +738,7 @@ END_TEST
 START_TEST(test_group_exact_peers_judge_a_quiet_device)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
+	struct dip_group *g = detect_group_new(&p);
 	const char *keys[3] = {"loop0", "loop1", "loop2"};
 	bool m[3];
 	unsigned found = 0, drops = 0;
@@ -750,7 +750,7 @@ START_TEST(test_group_exact_peers_judge_a_quiet_device)
 		bool in_drop = t >= 12 && (phase == 2 || phase == 3);
 		if (in_drop)
 			v[0] = 40.0 * (t % 20 < 10 ? 0.6 : 0.75);
-		dip_group_feed(g, keys, v, 3, m);
+		detect_group_feed(g, keys, v, 3, m);
 		ck_assert_msg(!m[1] && !m[2], "t %d: an exact peer marked", t);
 		if (in_drop && phase == 2)
 			marked_this_drop = false;
@@ -763,7 +763,7 @@ START_TEST(test_group_exact_peers_judge_a_quiet_device)
 	}
 	ck_assert_uint_eq(drops, 7);
 	ck_assert_msg(found == drops, "%u of %u drops found", found, drops);
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -777,8 +777,8 @@ static unsigned pacing_run(double interval_s, unsigned *ticks_marked, unsigned *
 			   unsigned *drops)
 {
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *g = dip_group_new(&p);
-	dip_group_set_interval(g, interval_s);
+	struct dip_group *g = detect_group_new(&p);
+	detect_group_set_interval(g, interval_s);
 	const char *keys[3] = {"loop0", "loop1", "loop2"};
 	bool m[3], tick_next[3] = {false, false, false};
 	bool hit = false;
@@ -804,7 +804,7 @@ static unsigned pacing_run(double interval_s, unsigned *ticks_marked, unsigned *
 			v[0] = 40.0 * (t % 40 < 20 ? 0.75 : 0.85);
 		for (int i = 0; i < 3; i++)
 			reqs[i] = 2.0 * v[i] * interval_s;	/* 512 KiB requests */
-		dip_group_feed_reqs(g, keys, NULL, v, interval_s > 0.0 ? reqs : NULL, 3, m);
+		detect_group_feed_reqs(g, keys, NULL, v, interval_s > 0.0 ? reqs : NULL, 3, m);
 		for (int i = 0; i < 3; i++)
 			*ticks_marked += tick[i] && m[i] && t >= 4;
 		if (in_drop && phase == 10)
@@ -815,7 +815,7 @@ static unsigned pacing_run(double interval_s, unsigned *ticks_marked, unsigned *
 			*found += hit;
 		}
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 	return *drops;
 }
 
@@ -850,15 +850,15 @@ START_TEST(test_series_pacing_tick)
 		{held_fifth, 0.2, 9},
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-		struct dip_series *s = dip_series_new(&p);
-		dip_series_set_interval(s, cases[c].interval);
+		struct dip_series *s = detect_series_new(&p);
+		detect_series_set_interval(s, cases[c].interval);
 		int at = -1;
 		for (int t = 0; t < 14; t++)
-			if (dip_series_feed(s, cases[c].v[t], true) && at < 0)
+			if (detect_series_feed(s, cases[c].v[t], true) && at < 0)
 				at = t;
 		ck_assert_msg(at == cases[c].marked_at, "case %zu: first mark at %d, not %d", c, at,
 			      cases[c].marked_at);
-		dip_series_free(s);
+		detect_series_free(s);
 	}
 }
 END_TEST
@@ -871,7 +871,7 @@ START_TEST(test_group_large_sampled_pool)
 {
 	enum { DEVS = 150, STEADY = 80, PAUSE = 4, N = STEADY + PAUSE + 20, PAUSED = 7 };
 	struct dip_params p = detect_test_params_mbps();
-	struct dip_group *live = dip_group_new(&p), *replay = dip_group_new(&p);
+	struct dip_group *live = detect_group_new(&p), *replay = detect_group_new(&p);
 	static char names[DEVS][16];
 	const char *keys[DEVS];
 	double v[DEVS];
@@ -890,16 +890,16 @@ START_TEST(test_group_large_sampled_pool)
 			n++;
 		}
 		bool paused = t >= STEADY && t < STEADY + PAUSE;
-		bool dip = dip_group_feed(live, keys, v, n, m);
-		ck_assert(dip_group_feed(replay, keys, v, n, m2) == dip);
+		bool dip = detect_group_feed(live, keys, v, n, m);
+		ck_assert(detect_group_feed(replay, keys, v, n, m2) == dip);
 		ck_assert_msg(dip == paused, "t %d: interval %s", t, dip ? "marked" : "not marked");
 		for (size_t i = 0; i < n; i++) {
 			ck_assert(m[i] == m2[i]);
 			ck_assert_msg(m[i] == (paused && i == PAUSED), "t %d %s", t, keys[i]);
 		}
 	}
-	dip_group_free(live);
-	dip_group_free(replay);
+	detect_group_free(live);
+	detect_group_free(replay);
 }
 END_TEST
 

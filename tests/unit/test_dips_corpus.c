@@ -102,11 +102,11 @@ static double corpus_written_paced(const struct corpus_run *r, uint64_t seed, in
 static void corpus_simulate(struct corpus_run *r)
 {
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
-	struct dip_series *s = dip_series_new(&p);
-	dip_group_set_interval(g, 1.0);
-	dip_series_set_interval(s, 1.0);
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
+	struct dip_series *s = detect_series_new(&p);
+	detect_group_set_interval(g, 1.0);
+	detect_series_set_interval(s, 1.0);
 	const char *keys[CORPUS_DEVS] = {"loop0", "loop1", "loop2"};
 	double prev_reqs[CORPUS_DEVS] = {0}, prev_t = 0.0;
 	uint64_t seed = corpus_rng;
@@ -130,11 +130,11 @@ static void corpus_simulate(struct corpus_run *r)
 			sum += v[d];
 		}
 		prev_t = t;
-		dip_group_feed_reqs(g, keys, NULL, v, reqs, CORPUS_DEVS, r->mark[k]);
-		r->sys_mark[k] = dip_series_feed(s, sum, true);
+		detect_group_feed_reqs(g, keys, NULL, v, reqs, CORPUS_DEVS, r->mark[k]);
+		r->sys_mark[k] = detect_series_feed(s, sum, true);
 	}
-	dip_group_free(g);
-	dip_series_free(s);
+	detect_group_free(g);
+	detect_series_free(s);
 }
 
 struct corpus_score {
@@ -300,16 +300,16 @@ END_TEST
 START_TEST(test_corpus_alternating_counts)
 {
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_group *g = dip_group_new(&p);
+	detect_params_default(&p);
+	struct dip_group *g = detect_group_new(&p);
 	const char *keys[2] = {"a", "b"};
 	bool m[2];
 	for (int t = 0; t < 80; t++) {
 		double reqs[2] = {t % 2 ? 27 : 33, t % 17 == 9 ? 18 : (t % 17 == 10 ? 22 : 20)};
 		double v[2] = {reqs[0] * 1024, reqs[1] * 512};
-		ck_assert_msg(!dip_group_feed_reqs(g, keys, NULL, v, reqs, 2, m), "t %d", t);
+		ck_assert_msg(!detect_group_feed_reqs(g, keys, NULL, v, reqs, 2, m), "t %d", t);
 	}
-	dip_group_free(g);
+	detect_group_free(g);
 }
 END_TEST
 
@@ -370,13 +370,13 @@ END_TEST
 START_TEST(test_corpus_early_verdict)
 {
 	struct dip_params p;
-	dip_params_default(&p);
-	struct dip_series *s = dip_series_new(&p);
-	ck_assert(!dip_series_feed(s, 750000, true));
-	ck_assert(!dip_series_feed(s, 742000, true));
-	ck_assert(!dip_series_feed(s, 757000, true));
-	ck_assert(dip_series_feed(s, 500000, true));
-	dip_series_free(s);
+	detect_params_default(&p);
+	struct dip_series *s = detect_series_new(&p);
+	ck_assert(!detect_series_feed(s, 750000, true));
+	ck_assert(!detect_series_feed(s, 742000, true));
+	ck_assert(!detect_series_feed(s, 757000, true));
+	ck_assert(detect_series_feed(s, 500000, true));
+	detect_series_free(s);
 }
 END_TEST
 

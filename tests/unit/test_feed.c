@@ -87,7 +87,7 @@ START_TEST(test_order_and_failures)
 	int step = 0;
 	struct source src = { &script_ops, &step, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_JUDGED);
 	struct feed *fd = feed_new(p, NULL);
 	ck_assert_ptr_nonnull(fd);
@@ -159,7 +159,7 @@ START_TEST(test_own_write_rule)
 	int step = 0;
 	struct source src = { &script_ops, &step, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_JUDGED);
 	struct feed *fd = feed_new(p, ctl);
 	char log[4096] = "";

@@ -73,7 +73,7 @@ static size_t fig_titles(bool (*keep)(const struct fig_dev *), bool screen, cons
 	const struct fig_dev *cols[64];
 	size_t n = 0;
 	if (screen) {
-		size_t nc = fig_dev_screen_cols(cols, 64);
+		size_t nc = figure_dev_screen_cols(cols, 64);
 		for (size_t c = 0; c < nc; c++)
 			if (!keep || keep(cols[c]))
 				out[n++] = cols[c]->screen.title;
@@ -125,7 +125,7 @@ START_TEST(test_figure_rows)
 			/* the history is filled from the briefs */
 			ck_assert_msg(f->sinks & FIG_IN_BRIEF, "%s: kept but not in the brief", f->name);
 			/* and keeps only what is drawn: a slot is 4 bytes of every device-frame */
-			bool drawn = f == fig_dev_write_rate();
+			bool drawn = f == figure_dev_write_rate();
 			for (size_t g = 0; g < fig_ndev_graphs; g++)
 				drawn |= f == &fig_dev_table[fig_dev_graphs[g].id];
 			ck_assert_msg(drawn, "%s: kept in the history but drawn nowhere", f->name);
@@ -144,8 +144,8 @@ START_TEST(test_figure_rows)
 	}
 	for (int k = 0; k < FIG_NHIST; k++)
 		ck_assert_msg(hist_rows[k] == 1, "history slot %d: %d rows", k, hist_rows[k]);
-	ck_assert_ptr_nonnull(fig_dev_sort_first());
-	ck_assert_ptr_nonnull(fig_dev_sort_first()->screen.title);
+	ck_assert_ptr_nonnull(figure_dev_sort_first());
+	ck_assert_ptr_nonnull(figure_dev_sort_first()->screen.title);
 	/* the system line of batch text: places 1..n, each once */
 	size_t in_line = 0;
 	for (size_t k = 0; k < fig_nsys; k++)
@@ -174,24 +174,24 @@ START_TEST(test_figure_formulas)
 	}
 	ck_assert_ptr_nonnull(wareq);
 	ck_assert_ptr_nonnull(await);
-	ck_assert_double_eq_tol(fig_dev_value(wareq, &r), 128.0, 1e-12);
-	ck_assert_double_eq_tol(fig_dev_value(await, &r), (2.0 * 150 + 10.0 * 50) / 200, 1e-12);
+	ck_assert_double_eq_tol(figure_dev_value(wareq, &r), 128.0, 1e-12);
+	ck_assert_double_eq_tol(figure_dev_value(await, &r), (2.0 * 150 + 10.0 * 50) / 200, 1e-12);
 	r.w_s = 0;
 	r.r_s = 0;
-	ck_assert_double_eq(fig_dev_value(wareq, &r), 0.0);
-	ck_assert_double_eq(fig_dev_value(await, &r), 0.0);
+	ck_assert_double_eq(figure_dev_value(wareq, &r), 0.0);
+	ck_assert_double_eq(figure_dev_value(await, &r), 0.0);
 	/* availability: the status, and the fields a figure needs */
-	ck_assert(fig_dev_available(wareq, &r));
+	ck_assert(figure_dev_available(wareq, &r));
 	r.status = RATE_FIRST;
-	ck_assert(!fig_dev_available(wareq, &r));
+	ck_assert(!figure_dev_available(wareq, &r));
 	for (size_t k = 0; k < fig_ndev; k++) {
 		const struct fig_dev *f = &fig_dev_table[k];
 		struct dev_rates d = { .status = RATE_OK };
-		ck_assert(fig_dev_available(f, &d) ==
+		ck_assert(figure_dev_available(f, &d) ==
 			  !(f->need & (FIG_NEED_DISCARD | FIG_NEED_FLUSH | FIG_NEED_EXTRA)));
 		d.has_discard = d.has_flush = true;
 		d.x_have = f->need & FIG_NEED_EXTRA ? 1u << f->xkind : 0;
-		ck_assert(fig_dev_available(f, &d));
+		ck_assert(figure_dev_available(f, &d));
 	}
 }
 END_TEST
@@ -217,7 +217,7 @@ START_TEST(test_figure_screen_doc)
 	fig_check_list(doc, "Columns are iostat -x's:", "columns appear only", t, n);
 
 	const struct fig_dev *cols[64];
-	size_t nc = fig_dev_screen_cols(cols, 64);
+	size_t nc = figure_dev_screen_cols(cols, 64);
 	n = 0;
 	for (int level = 1; level < 256; level++)
 		for (size_t c = 0; c < nc; c++)
@@ -288,7 +288,7 @@ START_TEST(test_figure_procs)
 	}
 	/* the pane's columns in their places, the command apart */
 	const struct fig_proc *cols[16];
-	size_t n = fig_proc_screen_cols(cols, 16), want = 0;
+	size_t n = figure_proc_screen_cols(cols, 16), want = 0;
 	for (size_t k = 0; k < fig_nproc; k++)
 		want += fig_proc_table[k].screen.title != NULL;
 	ck_assert_uint_eq(n, want);
@@ -328,20 +328,20 @@ START_TEST(test_figure_ids)
 	ck_assert_uint_eq(fig_ndev, FIG_NDEV);
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		ck_assert_str_eq(fig_dev_table[ids[i].id].name, ids[i].name);
-	ck_assert_ptr_eq(fig_dev_write_rate(), &fig_dev_table[FIG_DEV_WKB_S]);
+	ck_assert_ptr_eq(figure_dev_write_rate(), &fig_dev_table[FIG_DEV_WKB_S]);
 
 	struct dev_rates r = { .status = RATE_OK, .w_s = 12.5, .w_await_ms = 3, .f_s = 7 };
 	double v = -1;
-	ck_assert(fig_dev_get(FIG_DEV_W_S, &r, &v));
+	ck_assert(figure_dev_get(FIG_DEV_W_S, &r, &v));
 	ck_assert_double_eq(v, 12.5);
 	v = -1;
-	ck_assert(!fig_dev_get(FIG_DEV_F_S, &r, &v));	/* no flush fields: unknown */
+	ck_assert(!figure_dev_get(FIG_DEV_F_S, &r, &v));	/* no flush fields: unknown */
 	ck_assert_double_eq(v, -1);
 	r.has_flush = true;
-	ck_assert(fig_dev_get(FIG_DEV_F_S, &r, &v));
+	ck_assert(figure_dev_get(FIG_DEV_F_S, &r, &v));
 	ck_assert_double_eq(v, 7);
 	r.status = RATE_FIRST;
-	ck_assert(!fig_dev_get(FIG_DEV_W_S, &r, &v));
+	ck_assert(!figure_dev_get(FIG_DEV_W_S, &r, &v));
 
 	ck_assert_uint_ge(fig_ndev_graphs, 1);
 	for (size_t g = 0; g < fig_ndev_graphs; g++) {
@@ -349,8 +349,8 @@ START_TEST(test_figure_ids)
 		ck_assert(f->sinks & FIG_IN_HISTORY);
 		ck_assert_int_ge(f->hist, 0);
 	}
-	ck_assert_str_eq(fig_dev_key_word(fig_dev_sort_first()), "write MB/s");
-	ck_assert_str_eq(fig_dev_key_word(&fig_dev_table[FIG_DEV_UTIL_PCT]), "util");
+	ck_assert_str_eq(figure_dev_key_word(figure_dev_sort_first()), "write MB/s");
+	ck_assert_str_eq(figure_dev_key_word(&fig_dev_table[FIG_DEV_UTIL_PCT]), "util");
 }
 END_TEST
 

@@ -68,7 +68,7 @@ START_TEST(test_rates_on_first_use)
 	struct script sc = { 0, -1 };
 	struct source src = { &script_ops, &sc, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
 	static struct dev_rates want[NDEV];
@@ -99,7 +99,7 @@ START_TEST(test_failed_step_leaves_frame_whole)
 	struct script sc = { 0, 3 };
 	struct source src = { &script_ops, &sc, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
 	const struct frame *f, *shown = NULL;
@@ -136,7 +136,7 @@ START_TEST(test_frame_kept_over_next_step)
 	struct script sc = { 0, -1 };
 	struct source src = { &script_ops, &sc, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
 	static struct dev_counters cur_was[NDEV], prev_was[NDEV];
@@ -175,7 +175,7 @@ START_TEST(test_briefs_with_write_rates)
 	struct script sa = { 0, -1 }, sb = { 0, -1 };
 	struct source a = { &script_ops, &sa, "" }, b = { &script_ops, &sb, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *pa = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
 	struct pipeline *pb = pipeline_new(&b, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert(pa && pb);
@@ -236,7 +236,7 @@ static const struct source_ops marked_ops = { .kind = "marked", .next = script_n
 START_TEST(test_marks_rule)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct script sa = { 0, -1 }, sb = { 0, -1 }, sc = { 0, -1 };
 	struct source a = { &marked_ops, &sa, "" }, b = { &marked_ops, &sb, "" }, c = { &script_ops, &sc, "" };
 	struct pipeline *recorded = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);

@@ -97,7 +97,7 @@ static void run_to_event(struct pipeline *p, bool dips[CNDEV], uint8_t causes[CN
 START_TEST(test_judged_causes)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct cscript sc = { 0, false, false };
 	struct source src = { &cscript_ops, &sc, "" };
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
@@ -106,8 +106,8 @@ START_TEST(test_judged_causes)
 	uint8_t causes[CNDEV];
 	run_to_event(p, dips, causes);
 	ck_assert(dips[1] && dips[2] && !dips[0] && !dips[3]);
-	ck_assert_str_eq(dip_cause_name(causes[1]), "writers stopped");
-	ck_assert_str_eq(dip_cause_name(causes[2]), "device slowed");
+	ck_assert_str_eq(cause_name(causes[1]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[2]), "device slowed");
 	pipeline_free(p);
 }
 END_TEST
@@ -115,7 +115,7 @@ END_TEST
 START_TEST(test_recorded_causes)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	bool dips[CNDEV];
 	uint8_t causes[CNDEV];
 	/* kept as recorded: device 4's mark and its cause, though its figures say nothing */
@@ -124,7 +124,7 @@ START_TEST(test_recorded_causes)
 	struct pipeline *p = pipeline_new(&a, &dp, PIPELINE_MARKS_RECORDED);
 	run_to_event(p, dips, causes);
 	ck_assert(dips[4] && !dips[1]);
-	ck_assert_str_eq(dip_cause_name(causes[4]), "flushes");
+	ck_assert_str_eq(cause_name(causes[4]), "flushes");
 	pipeline_free(p);
 	/* recorded marks without causes: judged from the figures, which show nothing unusual */
 	struct cscript bare = { 0, true, false };
@@ -132,7 +132,7 @@ START_TEST(test_recorded_causes)
 	p = pipeline_new(&b, &dp, PIPELINE_MARKS_RECORDED);
 	run_to_event(p, dips, causes);
 	ck_assert(dips[4]);
-	ck_assert_str_eq(dip_cause_name(causes[4]), "unknown");
+	ck_assert_str_eq(cause_name(causes[4]), "unknown");
 	pipeline_free(p);
 	/* --dip given: the detector's marks, and causes judged for them */
 	struct cscript judged = { 0, true, true };
@@ -140,7 +140,7 @@ START_TEST(test_recorded_causes)
 	p = pipeline_new(&c, &dp, PIPELINE_MARKS_JUDGED);
 	run_to_event(p, dips, causes);
 	ck_assert(dips[1] && !dips[4]);
-	ck_assert_str_eq(dip_cause_name(causes[1]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[1]), "writers stopped");
 	pipeline_free(p);
 }
 END_TEST
@@ -177,7 +177,7 @@ static int kscript_next(struct source *src, struct snapshot *out)
 		d->f[DS_WR_MS] = d->f[DS_QUEUE_MS] = d->f[DS_IO_MS] = ios;
 	}
 	if (sc->dirtied &&
-	    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snap_xobj_dev(7, 0),
+	    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snapshot_xobj_dev(7, 0),
 			   (uint64_t)k * 32768u) < 0)
 		return -ENOMEM;
 	return 0;
@@ -190,7 +190,7 @@ static const struct source_ops kscript_ops = { .kind = "script", .next = kscript
 static void run_knob(bool dirtied, uint8_t causes[KHELD])
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct kscript sc = { 0, dirtied };
 	struct source src = { &kscript_ops, &sc, "" };
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
@@ -216,12 +216,12 @@ START_TEST(test_knob_held)
 	run_knob(true, causes);
 	for (int k = 0; k < KHELD; k++)
 		ck_assert_msg(causes[k] == DIP_CAUSE_KNOB, "held step %d: %s", k,
-			      dip_cause_name(causes[k]));
+			      cause_name(causes[k]));
 	run_knob(false, causes);
-	ck_assert_str_eq(dip_cause_name(causes[0]), "knob change");
-	ck_assert_str_eq(dip_cause_name(causes[1]), "knob change");
-	ck_assert_str_eq(dip_cause_name(causes[2]), "writers stopped");
-	ck_assert_str_eq(dip_cause_name(causes[3]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[0]), "knob change");
+	ck_assert_str_eq(cause_name(causes[1]), "knob change");
+	ck_assert_str_eq(cause_name(causes[2]), "writers stopped");
+	ck_assert_str_eq(cause_name(causes[3]), "writers stopped");
 }
 END_TEST
 
@@ -230,9 +230,9 @@ END_TEST
 START_TEST(test_cause_names_round_trip)
 {
 	for (unsigned c = 0; c < DIP_NCAUSES; c++)
-		ck_assert_uint_eq(dip_cause_by_name(dip_cause_name((enum dip_cause)c)), c);
-	ck_assert_uint_eq(dip_cause_by_name("a cause from the future"), DIP_CAUSE_UNKNOWN);
-	ck_assert_uint_eq(dip_cause_by_name(NULL), DIP_CAUSE_UNKNOWN);
+		ck_assert_uint_eq(cause_by_name(cause_name((enum dip_cause)c)), c);
+	ck_assert_uint_eq(cause_by_name("a cause from the future"), DIP_CAUSE_UNKNOWN);
+	ck_assert_uint_eq(cause_by_name(NULL), DIP_CAUSE_UNKNOWN);
 }
 END_TEST
 
@@ -322,15 +322,15 @@ static int chscript_next(struct source *src, struct snapshot *out)
 		script_dev(d, s);
 		memcpy(d->f, sc->f[s], sizeof d->f);
 		if (s % 3 == 0 && k % 53 != 7 &&
-		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snap_xobj_dev(7, s),
+		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_DIRTIED_KB, snapshot_xobj_dev(7, s),
 				   sc->dirtied_kb[s]) < 0)
 			return -ENOMEM;
 		if (s % 9 == 0 &&
-		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_WRITTEN_KB, snap_xobj_dev(7, s),
+		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_WB_WRITTEN_KB, snapshot_xobj_dev(7, s),
 				   sc->f[s][DS_WR_SECT] / 2) < 0)
 			return -ENOMEM;
 		if (s % 8 == 1 &&
-		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_PAUSES, snap_xobj_dev(7, s),
+		    snapshot_add_x(out, SNAP_XDEV, SNAP_XDEV_PAUSES, snapshot_xobj_dev(7, s),
 				   sc->pauses[s]) < 0)
 			return -ENOMEM;
 	}
@@ -348,7 +348,7 @@ static const struct source_ops chscript_ops = { .kind = "script", .next = chscri
 START_TEST(test_causes_with_churn_unchanged)
 {
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	static struct chscript sc;
 	memset(&sc, 0, sizeof sc);
 	sc.rng = 2024;
@@ -380,7 +380,7 @@ START_TEST(test_causes_with_churn_unchanged)
 	};
 	for (unsigned c = 0; c < DIP_NCAUSES; c++)
 		ck_assert_msg(by_cause[c] == want[c], "%s: %u marks, not %u",
-			      dip_cause_name((enum dip_cause)c), by_cause[c], want[c]);
+			      cause_name((enum dip_cause)c), by_cause[c], want[c]);
 	ck_assert_uint_eq(h, 0xc086c41e1f11756bull);
 	pipeline_free(p);
 }

@@ -261,7 +261,7 @@ START_TEST(test_traced_throttling)
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 100, 1000 + 300u * k), 0);
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_PAUSES, 100, 50 + 40u * k), 0);
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_RATELIMIT_KBPS, 100, 90000), 0);
-		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_BDI, 100, snap_xobj_dev(7, 3)), 0);
+		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_BDI, 100, snapshot_xobj_dev(7, 3)), 0);
 		ck_assert_int_eq(snapshot_add_x(s, SNAP_XTASK, SNAP_XTASK_THROTTLED_MS, 101, 20), 0);
 		/* 102 first throttled in this interval: from 0, since the trace ran before */
 		if (k)

@@ -1240,7 +1240,7 @@ START_TEST(test_extras_roundtrip)
 		snapshot_init(&want[n]);
 		gen_sample(&g, n, &want[n]);
 		const struct dev_counters *d = &want[n].dev[n % want[n].ndev];
-		uint64_t obj = snap_xobj_dev(d->major, d->minor);
+		uint64_t obj = snapshot_xobj_dev(d->major, d->minor);
 		ck_assert_int_eq(snapshot_add_x(&want[n], SNAP_XDEV, SNAP_XDEV_WB_BW_KBPS, obj, 1000u + (unsigned)n), 0);
 		ck_assert_int_eq(snapshot_add_x(&want[n], SNAP_XDEV, SNAP_XDEV_WB_DIRTY_KB, obj, UINT64_MAX - (unsigned)n), 0);
 		if (n != 2)	/* a sample without the task's value */

@@ -54,7 +54,7 @@ static void run_sink(struct sink *(*make)(FILE *out), char out[3][16384])
 	int step = 0;
 	struct source src = { &two_ops, &step, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
 	char *buf = NULL;
@@ -124,7 +124,7 @@ START_TEST(test_failed_write_names_the_output)
 	int step = 0;
 	struct source src = { &two_ops, &step, "" };
 	struct dip_params dp;
-	dip_params_default(&dp);
+	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	struct sink *s = jsonl_sink_new(full, "/dev/full");
 	const struct frame *f;
