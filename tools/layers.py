@@ -11,8 +11,9 @@ source, rec, sink, screen (one rank: siblings) < run.  Two graphs are read:
             uses a symbol -> the module that defines it, so a local extern
             declaration cannot get around the includes.
 It prints every edge that points up a rank, every edge between siblings,
-and every circle of modules (a strongly connected set of more than one) in
-either graph.  --strict: exit 1 when there is an edge up or a circle (what
+every circle of modules (a strongly connected set of more than one) in
+either graph, and every function (static ones too) whose name does not
+start with its file's.  --strict: exit 1 when there is an edge up or a circle (what
 make check will ask once the tree is layered); else it only reports.
 """
 import os
@@ -57,6 +58,9 @@ def include_graph(layer):
     return edges
 
 
+MISNAMED = []
+
+
 def symbol_graph(objdir, layer):
     defs, uses = {}, {}
     objs = [os.path.join(objdir, l, f) for l in sorted(os.listdir(objdir)) if l in RANK
@@ -68,6 +72,15 @@ def symbol_graph(objdir, layer):
         out = subprocess.run(["nm", o], capture_output=True, text=True).stdout
         for line in out.splitlines():
             p = line.split()
+            if len(p) == 3 and p[1] in "Tt":
+                # a function is named after its file (static ones too; gcc's .part/.cold
+                # copies are the function's)
+                name = p[2].split(".", 1)[0]
+                # (the compiler's own: a sanitizer's constructors and destructors)
+                if name.startswith("_") or p[2].startswith(("asan.", "ubsan.", "tsan.")):
+                    continue
+                if name != "main" and name != mod and not name.startswith(mod + "_"):
+                    MISNAMED.append((mod, name))
             if len(p) == 3 and p[1] in "TDBRtdbr" and p[1].isupper():
                 defs[p[2]] = mod
             elif len(p) == 2 and p[0] == "U":
@@ -145,8 +158,12 @@ def main():
             print("%s: circle: %s" % (gname, " <-> ".join(c)))
     for m in sorted(unplaced):
         print("layers: %s is in no layer folder" % m)
-    print("layers: %d edges up, %d circles, %d modules in no layer" % (up, circ, len(unplaced)))
-    sys.exit(1 if strict and (up or circ or unplaced) else 0)
+    for mod, name in sorted(set(MISNAMED)):
+        print("names: %s defines %s: a function is named after its file" % (mod, name))
+    misnamed = len(set(MISNAMED))
+    print("layers: %d edges up, %d circles, %d modules in no layer, %d functions not named after their file"
+          % (up, circ, len(unplaced), misnamed))
+    sys.exit(1 if strict and (up or circ or unplaced or misnamed) else 0)
 
 
 if __name__ == "__main__":

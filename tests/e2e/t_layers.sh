@@ -1,14 +1,15 @@
 #!/bin/sh
 # The layering check (tools/layers.py, in make check) passes on the tree, and
 # fails on a copy of it with an include of a layer above, with a local extern
-# of a function above (only the symbol graph sees that), and with a circle.
+# of a function above (only the symbol graph sees that), with a circle, and
+# with a function not named after its file.
 # e2e: beside (reads files and objects only)
 . "$E2E_LIB"
 top=$(cd "$(dirname "$E2E_LIB")/../.." && pwd)
 objs=$(dirname "$WBTOP")	# the sanitized build's objects, one folder a layer
 python3 "$top/tools/layers.py" --objs "$objs" --strict > "$TMP/out" 2>&1 ||
 	{ cat "$TMP/out"; fail "the tree breaks its own layers"; }
-grep -q "^layers: 0 edges up, 0 circles, 0 modules in no layer$" "$TMP/out" || { cat "$TMP/out"; fail "no clean count"; }
+grep -q "^layers: 0 edges up, 0 circles, 0 modules in no layer, 0 functions not named after their file$" "$TMP/out" || { cat "$TMP/out"; fail "no clean count"; }
 
 copy() {
 	rm -rf "$TMP/tree" "$TMP/objs"
@@ -32,6 +33,12 @@ printf 'extern int run_batch(const void *o);\nint cmpstat_sneak(void);\nint cmps
 	> "$TMP/sneak.c"
 cc -c -o "$TMP/objs/core/cmpstat.o" "$TMP/sneak.c" || fail "cannot compile the sneak"
 expect "a local extern of run_batch from core" "symbols: up: cmpstat (core) -> run_batch (run)"
+
+copy
+printf 'int cmpstat_fine(void);\nint stat_helper(void);\nint stat_helper(void) { return 1; }\nint cmpstat_fine(void) { return stat_helper(); }\n' \
+	> "$TMP/misnamed.c"
+cc -c -o "$TMP/objs/core/cmpstat.o" "$TMP/misnamed.c" || fail "cannot compile the misnamed"
+expect "a function not named after its file" "names: cmpstat defines stat_helper"
 
 copy
 echo '#include "sink/history.h"' >> "$TMP/tree/src/sink/batch.c"
