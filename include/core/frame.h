@@ -1,7 +1,8 @@
 /*
  * frame.h - what one step of the pipeline produced: a value.  It holds its
- * two samples and what is derived of them, and stays whole until the frame
- * after the next is made; a sink may keep it until it is handed the next.
+ * two samples and what is derived of them; a sink that said it keeps frames
+ * (PIPELINE_NEED_KEEP) may keep one, and ask it for more, until it is handed
+ * the next, and the others have it for the call.
  */
 #ifndef WBTOP_FRAME_H
 #define WBTOP_FRAME_H
@@ -16,7 +17,7 @@
 
 struct frame_derived;
 
-/* What one step produced: a sink may keep it until it is handed the next one. */
+/* What one step produced (see above for how long it lasts). */
 struct frame {
 	const struct snapshot *cur;
 	const struct snapshot *prev;	/* NULL on the first sample */

@@ -3,7 +3,8 @@
  *
  * The one place where the stages are chained, so every sink sees the same rates
  * and the same dip marks for the same data, live or replayed.  Each step makes
- * a frame (frame.h); a failed step leaves the last one whole.
+ * a frame (frame.h); for a sink that keeps frames, a step leaves the last one
+ * whole, a failed step too.
  */
 #ifndef WBTOP_PIPELINE_H
 #define WBTOP_PIPELINE_H
@@ -39,7 +40,10 @@ static inline enum pipeline_marks pipeline_marks_rule(bool dip_given)
 
 /* What a sink may ask the pipeline to derive up front, for every frame (sink_ops.needs). */
 enum pipeline_need {
-	PIPELINE_NEED_BRIEFS = 1	/* frame_dev_briefs: in the detector's pass over the counters */
+	PIPELINE_NEED_BRIEFS = 1,	/* frame_dev_briefs: in the detector's pass over the counters */
+	/* It keeps a frame until it is handed the next (the screen): the next step, even a
+	 * failed one, must not write over it (a third snapshot, a second frame's arrays) */
+	PIPELINE_NEED_KEEP = 2
 };
 
 /* A pipeline reading src (not owned), marking dips as marks says.  NULL on

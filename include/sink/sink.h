@@ -22,8 +22,8 @@ struct sink_ops {
 	const char *kind;	/* "text", "json", "openmetrics", "csv", "recorder", ... */
 	/* What it asks of every frame up front (PIPELINE_NEED_*, pipeline.h), said when opened. */
 	unsigned needs;
-	/* One frame; the sink may keep it, and ask it for more (frame_dev_rates), until the next
-	 * frame reaches it.  0 or -errno. */
+	/* One frame: the sink may ask it for more (frame_dev_rates) during the call, and after
+	 * it until the next frame reaches it when its needs say PIPELINE_NEED_KEEP.  0 or -errno. */
 	int (*frame)(struct sink *s, const struct frame *f);
 	/* A knob change wbtop made (kept with the next frame); may be NULL. */
 	int (*event)(struct sink *s, const struct wb_event *e);

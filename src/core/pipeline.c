@@ -367,11 +367,13 @@ static void pipeline_causes(struct pipeline *p, struct frame *f, const struct sn
 	f->dev_cause = d->causes;
 }
 
-/* The snapshot the next step fills: neither of the last frame's. */
+/* The snapshot the next step fills: neither of the last frame's when a sink keeps frames,
+ * else (no one holds the last frame once the next step starts) its previous one: two
+ * snapshots, not three, in a headless run. */
 static int pipeline_free_snap(const struct pipeline *p)
 {
 	int i = 0;
-	while (i == p->cur || i == p->prev)
+	while (i == p->cur || (i == p->prev && (p->needs & PIPELINE_NEED_KEEP)))
 		i++;
 	return i;
 }
@@ -382,7 +384,7 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	struct snapshot *cur = &p->snap[next];
 	if (p->on_refill)
 		p->on_refill(p->refill_ctx, cur);	/* before any byte of it is overwritten */
-	int fi = 1 - p->last;
+	int fi = p->needs & PIPELINE_NEED_KEEP ? 1 - p->last : 0;	/* (likewise its derived figures) */
 	struct frame_derived *d = &p->derived[fi];
 	int rc = source_next(p->src, cur);
 	if (rc == 0 && pipeline_grow(p, d, cur->ndev) < 0)

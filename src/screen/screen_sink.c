@@ -39,7 +39,8 @@ static int screen_sink_close(struct sink *s)
 }
 
 static const struct sink_ops screen_sink_ops = {
-	.kind = "screen", .needs = PIPELINE_NEED_BRIEFS, .frame = screen_sink_frame,
+	.kind = "screen", .needs = PIPELINE_NEED_BRIEFS | PIPELINE_NEED_KEEP,
+	.frame = screen_sink_frame,
 	.close = screen_sink_close,
 };
 

@@ -102,6 +102,7 @@ START_TEST(test_failed_step_leaves_frame_whole)
 	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
+	pipeline_need(p, PIPELINE_NEED_KEEP);	/* a sink that keeps frames (the screen) */
 	const struct frame *f, *shown = NULL;
 	static struct dev_rates before[NDEV];
 	for (int k = 0; k < 3; k++) {
@@ -139,6 +140,7 @@ START_TEST(test_frame_kept_over_next_step)
 	detect_params_default(&dp);
 	struct pipeline *p = pipeline_new(&src, &dp, PIPELINE_MARKS_RECORDED);
 	ck_assert_ptr_nonnull(p);
+	pipeline_need(p, PIPELINE_NEED_KEEP);	/* a sink that keeps frames (the screen) */
 	static struct dev_counters cur_was[NDEV], prev_was[NDEV];
 	static struct dev_rates want[NDEV];
 	const struct frame *kept, *f;
