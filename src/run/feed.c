@@ -68,11 +68,13 @@ int feed_add(struct feed *fd, struct sink *s, enum feed_role role)
 	return 0;
 }
 
-static void feed_drop(struct feed *fd, size_t i)
+/* Close sink i and take it out of the feed: 0, or -errno with the reason in err. */
+static int feed_drop(struct feed *fd, size_t i, char *err, size_t errlen)
 {
-	sink_close(fd->sinks[i].s, NULL, 0);
+	int rc = sink_close(fd->sinks[i].s, err, errlen);
 	memmove(&fd->sinks[i], &fd->sinks[i + 1], (fd->n - i - 1) * sizeof *fd->sinks);
 	fd->n--;
+	return rc;
 }
 
 /* The frame every sink gets: with control's events since the last one (their results and
@@ -128,7 +130,7 @@ int feed_step(struct feed *fd, const struct frame **out)
 		if (src < 0 && fd->sinks[i].role != FEED_KEEPER)
 			feed_note_failure(fd, &fd->sinks[i], src);
 		if (src < 0 && fd->sinks[i].role == FEED_RECORDER)
-			feed_drop(fd, i);
+			feed_drop(fd, i, NULL, 0);
 		else if (src < 0 && fd->sinks[i].role == FEED_OUTPUT)
 			break;	/* the loop stops on it: the outputs after it get nothing more */
 		else
@@ -148,9 +150,10 @@ void feed_events_now(struct feed *fd)
 			sink_event(fd->sinks[i].s, control_event(fd->ctl, k));
 	fd->ev_done = all;
 	const struct frame *f;
-	for (size_t i = 0; i < fd->n; i++)
-		if (fd->sinks[i].role == FEED_RECORDER && pipeline_step(fd->pipe, &f) == 0)
-			sink_frame(fd->sinks[i].s, f);
+	if (feed_recording(fd) && pipeline_step(fd->pipe, &f) == 0)
+		for (size_t i = 0; i < fd->n; i++)
+			if (fd->sinks[i].role == FEED_RECORDER)
+				sink_frame(fd->sinks[i].s, f);
 }
 
 bool feed_failed(struct feed *fd, struct feed_failure *out)
@@ -172,13 +175,8 @@ bool feed_recording(const struct feed *fd)
 
 int feed_close_recorder(struct feed *fd, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < fd->n; i++) {
-		if (fd->sinks[i].role != FEED_RECORDER)
-			continue;
-		int rc = sink_close(fd->sinks[i].s, err, errlen);
-		memmove(&fd->sinks[i], &fd->sinks[i + 1], (fd->n - i - 1) * sizeof *fd->sinks);
-		fd->n--;
-		return rc;
-	}
+	for (size_t i = 0; i < fd->n; i++)
+		if (fd->sinks[i].role == FEED_RECORDER)
+			return feed_drop(fd, i, err, errlen);
 	return 0;
 }
