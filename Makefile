@@ -60,7 +60,7 @@ FUZZ_CC  ?= clang
 FUZZFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
 
-.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval check-kernels install uninstall clean distclean
+.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval dips-lab dips-fit check-kernels install uninstall clean distclean
 all: wbtop
 
 # Build and start the monitor: make run ARGS="-d 2"
@@ -165,6 +165,18 @@ bench: wbtop $(BUILD)/bench/rec_bench $(BUILD)/bench/detect_bench $(BUILD)/bench
 # scored against them (tests/dips/corpus.sh).
 dips-eval: wbtop
 	@sh tests/dips/corpus.sh $(CURDIR)/wbtop
+
+# The dip corpus of the lab: the thread's experiment and injected slowdowns on Debian's kernels,
+# recorded once and labelled from qemu's count of each disk's writes (tests/lab/corpus_guest.sh,
+# tests/dips/lab_labels.py); the recordings and labels are committed in tests/dips/corpus, and
+# make check scores them again (t_dips_corpus).  dips-fit fits the rule's defaults on them.
+dips-lab: wbtop
+	@WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/dips-lab LAB_SCRIPT=corpus_guest.sh \
+		LAB_CHECK=none LAB_TIMEOUT=2400 sh tests/lab/run.sh && \
+		python3 tests/dips/lab_labels.py $(CURDIR)/wbtop $(BUILD)/dips-lab tests/dips/corpus
+
+dips-fit: wbtop
+	@python3 tests/dips/fit.py $(CURDIR)/wbtop tests/dips/corpus tests/dips/split.txt
 
 # The kernel lab (tests/lab/run.sh): real kernels under qemu, cgroup v2, device-mapper, md.
 check-kernels: wbtop

@@ -29,6 +29,11 @@ struct frame {
 	const bool *dev_dip;		/* cur->ndev entries */
 	bool sys_dip;			/* the system-wide write rate (bo) dipped */
 	bool interval_dip;		/* some device dipped (iostat-trace style) */
+	/* How deep each mark is: the interval's fall below the level the detector holds, in
+	 * percent of it (cur->ndev entries; NAN where it holds none). With recorded marks, the
+	 * detector's reading of the same samples. */
+	const double *dev_depth;
+	double sys_depth;
 	bool recorded_marks;		/* the marks are the source's (enum pipeline_marks) */
 	/* Each mark's cause (enum dip_cause, cause.h): dev_cause[i] where dev_dip[i], sys_cause
 	 * where sys_dip (cur->ndev entries; the others DIP_CAUSE_UNKNOWN). With recorded marks,

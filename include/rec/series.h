@@ -27,7 +27,8 @@ struct series_dev {
 	double *kbps;		/* write KiB/s over it */
 	double *dt_s;		/* its length */
 	bool *dip;		/* the live run marked it */
-	size_t ndips;
+	bool *end;		/* ... as the end of a workload (series_load): not counted in ndips */
+	size_t ndips;		/* the marks that are not the end of a workload */
 };
 
 /* A knob that changed value, at t_s seconds after the first sample. */

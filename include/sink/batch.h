@@ -37,15 +37,22 @@ void batch_set_time(struct batch *b, int decimals, bool iso);
 /* Whether device d passes the --devices filter. */
 bool batch_dev_selected(const struct batch *b, const struct dev_counters *d);
 
-/* One interval: cur with its rates (dev[i] for cur->dev[i]) and dip marks
- * (dev_dip may be NULL); after the table, a "# dip NAME: cause" line for
- * each mark (its cause, enum dip_cause of cause.h, as the pipeline judged or
- * the recording holds it: dev_cause[i], sys_cause; dev_cause may be NULL:
- * unknown).  Returns 0 or -errno of the failed write (EPIPE when the reader
- * went away). */
+/* An interval's dip marks: the system's and each device's (the arrays may be NULL), each
+ * mark's cause (enum dip_cause of cause.h) and depth (percent below the level; NAN unknown). */
+struct batch_marks {
+	bool sys_dip;
+	uint8_t sys_cause;
+	double sys_depth;
+	const bool *dev_dip;
+	const uint8_t *dev_cause;
+	const double *dev_depth;
+};
+
+/* One interval: cur with its rates (dev[i] for cur->dev[i]) and its marks; after the table, a
+ * "# dip NAME: cause, N% below the level" line for each mark.  Returns 0 or -errno of the
+ * failed write (EPIPE when the reader went away). */
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
-		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip,
-		uint8_t sys_cause, const uint8_t *dev_cause);
+		const struct dev_rates *dev, const struct batch_marks *m);
 
 /* One knob-change event, as a comment line. */
 int batch_print_event(struct batch *b, const struct wb_event *e);

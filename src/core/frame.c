@@ -17,7 +17,7 @@ int frame_derived_grow(struct frame_derived *d, size_t n)
 		return 0;
 #define PART(field) { (void **)&d->field, sizeof *d->field }
 	const struct grow_part parts[] = {
-		PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(keys),
+		PART(prev_of), PART(rates), PART(briefs), PART(rate_step), PART(dips), PART(depth), PART(keys),
 		PART(name_keys), PART(ids), PART(values), PART(reqs), PART(causes),
 	};
 #undef PART
@@ -36,6 +36,7 @@ void frame_derived_free(struct frame_derived *d)
 	free(d->briefs);
 	free(d->rate_step);
 	free(d->dips);
+	free(d->depth);
 	free(d->keys);
 	free(d->name_keys);
 	free(d->ids);

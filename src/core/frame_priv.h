@@ -26,6 +26,7 @@ struct frame_derived {
 	struct dev_rates *briefs;
 	bool briefs_done;
 	bool *dips;
+	double *depth;		/* each device's fall below its level, percent (NAN: no level) */
 	const char **keys;
 	char (*name_keys)[IDENT_KEY_MAX];	/* the keys of devices without an identity */
 	uint64_t *ids;

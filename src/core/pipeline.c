@@ -2,6 +2,7 @@
  * pipeline.c - chaining source, derive and detect.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,7 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 	detect_series_set_interval(p->sys_det, f->sys.dt_s);
 	detect_group_set_interval(p->dev_det, f->sys.dt_s);
 	f->sys_dip = detect_series_feed(p->sys_det, f->sys.bo_kbps, have_rates && f->sys.status == RATE_OK);
+	f->sys_depth = detect_series_depth(p->sys_det);
 	f->interval_dip = false;
 	for (size_t i = 0; i < cur->ndev; i++) {
 		const struct dev_counters *dev = &cur->dev[i];
@@ -145,10 +147,12 @@ static void pipeline_detect(struct pipeline *p, struct frame *f, struct frame_de
 	d->briefs_done = briefs;
 	if (!have_rates) {	/* keys and ids for the views all the same */
 		memset(d->dips, 0, cur->ndev * sizeof *d->dips);
+		for (size_t i = 0; i < cur->ndev; i++)
+			d->depth[i] = NAN;
 		return;
 	}
-	f->interval_dip = detect_group_feed_reqs(p->dev_det, d->keys, d->ids, d->values, d->reqs,
-						 cur->ndev, d->dips);
+	f->interval_dip = detect_group_feed_depth(p->dev_det, d->keys, d->ids, d->values, d->reqs,
+						  cur->ndev, d->dips, d->depth);
 }
 
 /* The source's recorded marks in place of the detector's, when the rule
@@ -402,6 +406,7 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	derive_sys(prev, cur, &f->sys);
 	derive_pair_devs(prev, cur, d->prev_of);
 	f->dev_dip = d->dips;
+	f->dev_depth = d->depth;
 	pipeline_detect(p, f, d, prev != NULL);
 	const uint8_t *rec_causes;
 	uint8_t rec_sys_cause = DIP_CAUSE_UNKNOWN;

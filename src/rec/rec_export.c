@@ -244,7 +244,7 @@ static void rec_export_csv_header(FILE *out, const struct rec_csv *c)
 		fprintf(out, ",%s", fig_sys_table[k].name);
 	for (int k = 0; k < SNAP_NKNOBS; k++)
 		fprintf(out, ",%s", knob_vm_table[k].name);
-	fputs(",dip,events,dip_cause", out);
+	fputs(",dip,events,dip_cause,dip_depth_pct", out);
 	for (size_t b = 0; b < c->nkeys; b++) {
 		char col[512];
 		/* the readable name beside the key: a UUID says nothing to a reader */
@@ -262,6 +262,9 @@ static void rec_export_csv_header(FILE *out, const struct rec_csv *c)
 		fputc(',', out);
 		rec_export_csv_str(out, col);
 		snprintf(col, sizeof col, "cause@%s", c->keys[b]);
+		fputc(',', out);
+		rec_export_csv_str(out, col);
+		snprintf(col, sizeof col, "dip_depth_pct@%s", c->keys[b]);
 		fputc(',', out);
 		rec_export_csv_str(out, col);
 	}
@@ -315,7 +318,8 @@ static void rec_export_csv_sys(FILE *out, const struct sys_rates *sys)
 
 static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapshot *cur,
 			       const struct sys_rates *sys, const struct dev_rates *dev,
-			       const struct source_marks *m, const int64_t *ids)
+			       const struct source_marks *m, double sys_depth, const double *dev_depth,
+			       const int64_t *ids)
 {
 	char t[48];
 	jsonl_time(cur->wall_ns, t, sizeof t);
@@ -330,8 +334,11 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 			fprintf(out, ",%" PRId64, cur->knob[k]);
 	}
 	fprintf(out, ",%d,%zu,", m->sys_dip, m->nevents);
-	if (m->sys_dip)	/* a mark's cause; empty without one */
+	if (m->sys_dip)	/* a mark's cause and depth; empty without one */
 		rec_export_csv_str(out, cause_name(m->sys_cause));
+	fputc(',', out);
+	if (m->sys_dip)
+		rec_export_csv_num(out, sys_depth);
 	for (size_t b = 0; b < c->nkeys; b++)
 		c->dev_of_col[b] = SIZE_MAX;
 	for (size_t i = 0; ids && i < cur->ndev; i++) {
@@ -361,6 +368,9 @@ static void rec_export_csv_row(FILE *out, struct rec_csv *c, const struct snapsh
 		fputc(',', out);
 		if (dip)
 			rec_export_csv_str(out, cause_name(m->dev_causes ? m->dev_causes[i] : 0));
+		fputc(',', out);
+		if (dip && dev_depth)
+			rec_export_csv_num(out, dev_depth[i]);
 	}
 }
 
@@ -417,8 +427,8 @@ static int rec_export_csv_sink_frame(struct sink *s, const struct frame *f)
 	/* the knob writes recorded with the sample and the changes others made */
 	struct source_marks m = { f->sys_dip, f->dev_dip, NULL, f->nevents + f->nchanges,
 				  f->dev_cause, f->sys_cause };
-	rec_export_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m,
-			   rec_replay_dev_ids(cs->src));
+	rec_export_csv_row(cs->out, &cs->csv, f->cur, &f->sys, frame_dev_rates(f), &m, f->sys_depth,
+			   f->dev_depth, rec_replay_dev_ids(cs->src));
 	rec_export_csv_cg_cells(cs->out, &cs->csv, f->prev, f->cur, f->sys.dt_s);
 	fputc('\n', cs->out);
 	if (!ferror(cs->out))

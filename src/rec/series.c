@@ -30,6 +30,7 @@ void series_dev_clear(struct series_dev *d)
 	free(d->kbps);
 	free(d->dt_s);
 	free(d->dip);
+	free(d->end);
 	memset(d, 0, sizeof *d);
 }
 
@@ -81,6 +82,7 @@ static int series_push(struct series_dev *d, double t_s, double kbps, double dt_
 	const struct grow_part parts[] = {
 		{ (void **)&d->t_s, sizeof *d->t_s }, { (void **)&d->kbps, sizeof *d->kbps },
 		{ (void **)&d->dt_s, sizeof *d->dt_s }, { (void **)&d->dip, sizeof *d->dip },
+		{ (void **)&d->end, sizeof *d->end },
 	};
 	if (grow_arrays(parts, sizeof parts / sizeof parts[0], &d->cap, d->n + 1, 64) < 0)
 		return -ENOMEM;
@@ -88,9 +90,39 @@ static int series_push(struct series_dev *d, double t_s, double kbps, double dt_
 	d->kbps[d->n] = kbps;
 	d->dt_s[d->n] = dt_s;
 	d->dip[d->n] = dip;
+	d->end[d->n] = false;
 	d->n++;
 	d->ndips += dip;
 	return 0;
+}
+
+/* Which marks are the end of a workload, in d->end: those of a stretch of idle intervals (at
+ * most the detector's idle floor), after a busy one, that lasts DIP_END_SECONDS or reaches the
+ * end of the run.
+ * The detector marks such a stretch live until it has lasted that long (it has no
+ * look-ahead); a comparison, which sees the whole run, does not count those marks. */
+static void series_dev_ends(struct series_dev *d)
+{
+	d->ndips = 0;
+	bool worked = false;	/* a busy interval came before: there is a workload to end */
+	for (size_t k = 0; k < d->n;) {
+		if (!(d->kbps[k] <= DIP_DEFAULT_IDLE_KBPS)) {
+			d->end[k] = false;
+			d->ndips += d->dip[k];
+			worked |= d->kbps[k] > DIP_DEFAULT_IDLE_KBPS;
+			k++;
+			continue;
+		}
+		size_t j = k;
+		double secs = 0;
+		for (; j < d->n && d->kbps[j] <= DIP_DEFAULT_IDLE_KBPS; j++)
+			secs += d->dt_s[j];
+		bool end = worked && (j == d->n || secs >= DIP_END_SECONDS);
+		for (; k < j; k++) {
+			d->end[k] = end && d->dip[k];
+			d->ndips += d->dip[k] && !end;
+		}
+	}
 }
 
 static char *series_dup(const char *s)
@@ -269,7 +301,7 @@ int series_total_of(const struct series *s, const struct re_pattern_buffer *re, 
 				at[i]++;
 			if (at[i] < d->n && d->t_s[at[i]] == t && series_dev_selected(d, re)) {
 				kbps += d->kbps[at[i]];
-				dip |= d->dip[at[i]];
+				dip |= d->dip[at[i]] && !d->end[at[i]];
 			}
 		}
 		r = series_push(out, t, kbps, s->total.dt_s[k], dip);
@@ -301,6 +333,9 @@ int series_load(const char *path, struct series **out, char *err, size_t errlen)
 		series_free(s);
 		return r;
 	}
+	series_dev_ends(&s->total);
+	for (size_t i = 0; i < s->ndev; i++)
+		series_dev_ends(&s->dev[i]);
 	*out = s;
 	return 0;
 }

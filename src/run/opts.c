@@ -15,7 +15,7 @@
 
 enum long_only {
 	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_NO_KTRACE, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
-	OPT_COMPARE, OPT_DIP, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
+	OPT_COMPARE, OPT_DIP, OPT_DIP_MODEL, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
 	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC, OPT_GROUP, OPT_WIDTH, OPT_CASE, OPT_SWEEP,
 	OPT_REPEAT, OPT_SWEEP_DIR, OPT_PLOT
 };
@@ -39,6 +39,7 @@ static const struct option opts_long[] = {
 	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "dip", required_argument, NULL, OPT_DIP },
+	{ "dip-model", required_argument, NULL, OPT_DIP_MODEL },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "sysctl-conf", no_argument, NULL, OPT_SYSCTL_CONF },
 	{ "read-only", no_argument, NULL, OPT_READ_ONLY },
@@ -71,6 +72,7 @@ void opts_usage(FILE *out)
 	      "  -a, --all                show idle devices too\n"
 	      "      --devices REGEX      only devices whose name, dm/md name or mount matches\n"
 	      "      --dip PERCENT        dip sensitivity (see wbtop(1), DIPS)\n"
+	      "      --dip-model q=Q,n=N,k=K  the dip rule's parameters (doc/dips.md)\n"
 	      "      --format FMT         batch output: text (default), json, openmetrics\n"
 	      "  -t, --iso                batch text: date and zone in the time (ISO 8601)\n"
 	      "  -o, --output FILE        write batch output to FILE\n"
@@ -254,6 +256,12 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_DIP:
 		if (detect_params_parse(&o->dip, optarg) < 0)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
+		o->dip_given = true;
+		return 0;
+	case OPT_DIP_MODEL:
+		if (detect_params_parse_model(&o->dip, optarg) < 0)
+			return opts_bad("--dip-model", optarg,
+					"not q=QUANTILE,n=INTERVALS,k=SIGMAS (0<q<=1, 3<=n<=32, k>0)");
 		o->dip_given = true;
 		return 0;
 	case OPT_SET: return opts_add_set(o, optarg);

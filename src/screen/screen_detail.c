@@ -176,8 +176,11 @@ static void screen_detail_rates(struct screen *s, struct screen_detail_flow *fl,
 	screen_detail_flow_title(s, fl, "last interval");
 	screen_detail_writers(s, fl, &s->f->cur->dev[i]);
 	if (s->f->dev_dip && s->f->dev_dip[i]) {
-		char why[64];
-		snprintf(why, sizeof why, "! write rate dipped: %s",
+		char why[80], deep[32] = "";
+		double depth = s->f->dev_depth ? s->f->dev_depth[i] : NAN;
+		if (isfinite(depth))
+			snprintf(deep, sizeof deep, " %.0f%% below its level", depth);
+		snprintf(why, sizeof why, "! write rate dipped%s: %s", deep,
 			 cause_name(s->f->dev_cause ? s->f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		screen_detail_flow_field(s, fl, "", SCR_DIP, why);
 	}

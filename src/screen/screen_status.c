@@ -3,6 +3,7 @@
  * message showing, else the causes of this interval's dips and the key
  * hints, with the view's filter state at the right.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,17 +72,28 @@ static void screen_status_message(struct screen *s, int y, const char *msg)
 	screen_paint_add(s, &ln, SCR_WARN, rest);
 }
 
+/* " -34%": how deep a mark is, "" where that is unknown. */
+static const char *screen_status_depth(char *buf, size_t len, double depth)
+{
+	if (!isfinite(depth))
+		return "";
+	snprintf(buf, len, " -%.0f%%", depth);
+	return buf;
+}
+
 /* The causes of this interval's marks, first on the status line: the system's, then each
- * marked device's, as many as fit whole; the hints get the rest. */
+ * marked device's ("dm-0 -34%: writers slowed"), as many as fit whole; the hints get the
+ * rest. */
 static void screen_status_dip_causes(struct screen *s, struct scr_line *ln)
 {
 	const struct frame *f = s->f;
 	if (!f || !(f->sys_dip || f->interval_dip))
 		return;
-	char item[96];
+	char item[96], deep[16];
 	bool any = false;
 	if (f->sys_dip) {
-		snprintf(item, sizeof item, "dip bo: %s", cause_name(f->sys_cause));
+		snprintf(item, sizeof item, "dip bo%s: %s", screen_status_depth(deep, sizeof deep, f->sys_depth),
+			 cause_name(f->sys_cause));
 		any = screen_status_add_whole(s, ln, SCR_DIP, item);
 	}
 	size_t left = 0;	/* marked devices not named yet */
@@ -93,7 +105,8 @@ static void screen_status_dip_causes(struct screen *s, struct scr_line *ln)
 	for (size_t i = 0; left && i < f->cur->ndev; i++) {
 		if (!f->dev_dip[i])
 			continue;
-		snprintf(item, sizeof item, "%s%s: %s", any ? ", " : "dip ", f->cur->dev[i].name,
+		snprintf(item, sizeof item, "%s%s%s: %s", any ? ", " : "dip ", f->cur->dev[i].name,
+			 screen_status_depth(deep, sizeof deep, f->dev_depth ? f->dev_depth[i] : NAN),
 			 cause_name(f->dev_cause ? f->dev_cause[i] : DIP_CAUSE_UNKNOWN));
 		ln->xmax = left > 1 ? xmax - MORE_W : xmax;
 		bool put = screen_status_add_whole(s, ln, SCR_DIP, item);

@@ -120,14 +120,14 @@ static struct batch_seen *batch_seen_find(struct batch *b, const char *name, siz
 	return NULL;
 }
 
-/* Was device i busy now or within the detector's baseline window (a writer paused for a
+/* Was device i busy now or within the detector's level window (a writer paused for a
  * few seconds is the stall itself, not an idle device)? Notes it when busy now; 0 or
  * -ENOMEM. */
 static int batch_dev_recent(struct batch *b, const struct dev_counters *d, size_t i, bool busy,
 			    bool *recent)
 {
 	struct batch_seen *e = batch_seen_find(b, d->name, i);
-	*recent = e && b->tick - e->tick <= DIP_BASELINE_INTERVALS;
+	*recent = e && b->tick - e->tick <= DIP_DEFAULT_LEVEL_N;
 	if (!busy)
 		return 0;
 	if (!e) {
@@ -402,11 +402,21 @@ static void batch_cgroups(struct batch *b, const struct snapshot *cur, double dt
 	}
 }
 
+/* "# dip NAME: cause, N% below the level" (the depth left out where it is unknown). */
+static void batch_dip_line(FILE *out, const char *name, uint8_t cause, double depth)
+{
+	fprintf(out, "# dip %s: %s", name, cause_name(cause));
+	if (isfinite(depth))
+		fprintf(out, ", %.0f%% below the level", depth);
+	fputc('\n', out);
+}
+
 int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_rates *sys,
-		const struct dev_rates *dev, bool sys_dip, const bool *dev_dip,
-		uint8_t sys_cause, const uint8_t *dev_cause)
+		const struct dev_rates *dev, const struct batch_marks *m)
 {
 	FILE *out = b->out;
+	bool sys_dip = m->sys_dip;
+	const bool *dev_dip = m->dev_dip;
 	b->tick++;
 	batch_sys_line(b, cur, sys, sys_dip);
 	bool discard = false, flush = false;
@@ -437,11 +447,11 @@ int batch_print(struct batch *b, const struct snapshot *cur, const struct sys_ra
 	}
 	/* the causes after the table, so that the marked lines stay as the traces mark them */
 	if (sys_dip)
-		fprintf(out, "# dip bo: %s\n", cause_name(sys_cause));
+		batch_dip_line(out, "bo", m->sys_cause, m->sys_depth);
 	for (size_t i = 0; dev_dip && i < cur->ndev; i++)
 		if (dev_dip[i] && batch_dev_selected(b, &cur->dev[i]))
-			fprintf(out, "# dip %s: %s\n", cur->dev[i].name,
-				cause_name(dev_cause ? dev_cause[i] : DIP_CAUSE_UNKNOWN));
+			batch_dip_line(out, cur->dev[i].name, m->dev_cause ? m->dev_cause[i] : DIP_CAUSE_UNKNOWN,
+				       m->dev_depth ? m->dev_depth[i] : NAN);
 	batch_loop(b, cur, sys, dev, dev_dip);
 	batch_cgroups(b, cur, sys->dt_s);
 	fputc('\n', out);
@@ -482,9 +492,10 @@ static int batch_sink_frame(struct sink *s, const struct frame *f)
 	for (size_t i = 0; i < f->nchanges && rc == 0; i++)
 		rc = batch_print_event(bs->b, &f->changes[i]);
 	bs->b->prev = f->prev;
+	const struct batch_marks m = { f->sys_dip, f->sys_cause, f->sys_depth, f->dev_dip,
+				       f->dev_cause, f->dev_depth };
 	if (rc == 0)
-		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), f->sys_dip, f->dev_dip,
-				 f->sys_cause, f->dev_cause);
+		rc = batch_print(bs->b, f->cur, &f->sys, frame_dev_rates(f), &m);
 	if (rc < 0)
 		snprintf(s->errmsg, sizeof s->errmsg, "%s: %s", bs->out_name, strerror(-rc));
 	return rc;

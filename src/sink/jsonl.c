@@ -120,8 +120,18 @@ static void jsonl_cause(FILE *out, const char *key, bool dip, uint8_t cause)
 		fputs("null", out);
 }
 
+/* ,"dip_depth_pct":N for a mark whose depth is known, null otherwise. */
+static void jsonl_depth(FILE *out, bool dip, double depth)
+{
+	fputs(",\"dip_depth_pct\":", out);
+	if (dip && isfinite(depth))
+		jsonl_num(out, depth);
+	else
+		fputs("null", out);
+}
+
 static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_rates *r, bool dip,
-		      uint8_t cause)
+		      uint8_t cause, double depth)
 {
 	char kbuf[IDENT_KEY_MAX], name[sizeof d->name + 1];
 	jsonl_dev_name(d, name, sizeof name);
@@ -145,6 +155,7 @@ static void jsonl_dev(FILE *out, const struct dev_counters *d, const struct dev_
 	}
 	fprintf(out, ",\"dip\":%s", dip ? "true" : "false");
 	jsonl_cause(out, "cause", dip, cause);
+	jsonl_depth(out, dip, depth);
 	fputc('}', out);
 }
 
@@ -310,12 +321,14 @@ int jsonl_write(FILE *out, const struct frame *f)
 	}
 	fprintf(out, "},\"dip\":%s", f->sys_dip ? "true" : "false");
 	jsonl_cause(out, "dip_cause", f->sys_dip, f->sys_cause);
+	jsonl_depth(out, f->sys_dip, f->sys_depth);
 	fputs(",\"devices\":[", out);
 	for (size_t i = 0; i < cur->ndev; i++) {
 		if (i)
 			fputc(',', out);
 		bool dip = f->dev_dip && f->dev_dip[i];
-		jsonl_dev(out, &cur->dev[i], &dev[i], dip, dip && f->dev_cause ? f->dev_cause[i] : 0);
+		jsonl_dev(out, &cur->dev[i], &dev[i], dip, dip && f->dev_cause ? f->dev_cause[i] : 0,
+			  f->dev_depth ? f->dev_depth[i] : NAN);
 	}
 	fputc(']', out);
 	jsonl_tasks(out, f->prev, cur, sys->dt_s);

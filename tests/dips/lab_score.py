@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Score the dip detector on the lab corpus (tests/dips/corpus/KVER/SCENARIO.{db,labels}).
+
+usage: lab_score.py WBTOP CORPUS [--model q=..,n=..,k=..] [--split FILE] [--only train|held]
+                    [--quiet]
+
+Each recording is judged again by the given wbtop (wbtop -r DB --export json --dip 8, and
+--dip-model when given) and its marks compared with the labels (tests/dips/lab_labels.py):
+a dip interval (a fall of 25 % or more of what the disk really wrote) found or missed, a
+steady one (under 10 %) marked or not. Per scenario, then the training and the held-out
+parts of the split (tests/dips/split.txt, written before the fit), then the targets of
+the held-out part:
+  recall of dips >= 0.95; false marks <= 1 per 100 steady device-intervals; in the
+  thread's ratio-40 runs, every interval whose bo is under a tenth of the run's median
+  marked (an end of the run, after the writers, left out).
+Exit 0 when the targets hold on the held-out part, 1 otherwise, 2 on bad input.
+"""
+import json
+import os
+import subprocess
+import sys
+
+CLASSES = ((25, 40), (40, 60), (60, 90), (90, 101))
+
+
+def jsonl(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def scenarios(corpus):
+    out = []
+    for kver in sorted(os.listdir(corpus)):
+        d = os.path.join(corpus, kver)
+        if not os.path.isdir(d):
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".labels") and os.path.exists(os.path.join(d, f[:-7] + ".db")):
+                out.append((kver + "/" + f[:-7], os.path.join(d, f[:-7])))
+    return out
+
+
+def read_split(path):
+    part = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split("#")[0].split()
+            if len(w) == 2:
+                part[w[1]] = w[0]
+    return part
+
+
+def judge(wbtop, base, model):
+    cmd = [wbtop, "-r", base + ".db", "--export", "json", "--dip", "8"]
+    if model:
+        cmd += ["--dip-model", model]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("lab_score: %s: %s" % (" ".join(cmd), r.stderr.strip()[:300]))
+    marks = {}
+    for f in jsonl(r.stdout):
+        marks[(f["wall_ns"], "bo")] = f.get("dip", False)
+        for d in f["devices"]:
+            marks[(f["wall_ns"], d["name"])] = d.get("dip", False)
+    return marks
+
+
+def score(name, base, marks):
+    with open(base + ".labels") as f:
+        labels = jsonl(f.read())
+    s = {"name": name, "dips": 0, "found": 0, "steady": 0, "false": 0,
+         "by_class": {c: [0, 0] for c in CLASSES}, "holes": 0, "holes_marked": 0}
+    for lb in labels:
+        if lb["dev"] == "bo":
+            continue
+        m = marks.get((lb["end_ns"], lb["dev"]))
+        if m is None:
+            continue
+        if lb["class"] == "dip":
+            s["dips"] += 1
+            s["found"] += bool(m)
+            for c in CLASSES:
+                if c[0] <= lb["depth_pct"] < c[1]:
+                    s["by_class"][c][0] += 1
+                    s["by_class"][c][1] += bool(m)
+        elif lb["class"] == "steady":
+            s["steady"] += 1
+            s["false"] += bool(m)
+    # the thread's ratio-40 runs: holes of bo (under a tenth of the run's median, while the
+    # writers ran: the labels' steady and dip intervals say when that was) are all marked
+    if "thread40" in name:
+        live = {lb["end_ns"] for lb in labels if lb["dev"] != "bo" and lb["class"] != "skip"}
+        bo = [lb for lb in labels if lb["dev"] == "bo" and lb["end_ns"] in live
+              and lb.get("bo_kbps") is not None]
+        vals = sorted(lb["bo_kbps"] for lb in bo)
+        if vals:
+            med = vals[len(vals) // 2]
+            for lb in bo:
+                if lb["bo_kbps"] < 0.1 * med:
+                    s["holes"] += 1
+                    s["holes_marked"] += bool(marks.get((lb["end_ns"], "bo")))
+    return s
+
+
+def add(total, s):
+    for k in ("dips", "found", "steady", "false", "holes", "holes_marked"):
+        total[k] = total.get(k, 0) + s[k]
+    bc = total.setdefault("by_class", {c: [0, 0] for c in CLASSES})
+    for c in CLASSES:
+        bc[c][0] += s["by_class"][c][0]
+        bc[c][1] += s["by_class"][c][1]
+
+
+def ratio(a, b):
+    return "%.3f" % (a / b) if b else "-"
+
+
+def line(s):
+    cls = " ".join("%d/%d" % (s["by_class"][c][1], s["by_class"][c][0]) for c in CLASSES)
+    per100 = "%.2f" % (100.0 * s["false"] / s["steady"]) if s["steady"] else "-"
+    holes = "%d/%d" % (s["holes_marked"], s["holes"]) if s["holes"] else "-"
+    return "%-26s %5d %6s  %-24s %6d %5d %7s  %s" % (
+        s["name"], s["dips"], ratio(s["found"], s["dips"]), cls, s["steady"], s["false"], per100,
+        holes)
+
+
+HEAD = "%-26s %5s %6s  %-24s %6s %5s %7s  %s" % (
+    "scenario", "dips", "recall", "found 25-40 40-60 60-90 90+", "steady", "false", "/100",
+    "bo holes")
+
+
+def run(wbtop, corpus, model=None, split=None, only=None):
+    part = read_split(split) if split else {}
+    per, totals = [], {}
+    for name, base in scenarios(corpus):
+        p = part.get(name, "train")
+        if only and p != only:
+            continue
+        s = score(name, base, judge(wbtop, base, model))
+        per.append((p, s))
+        t = totals.setdefault(p, {"name": "all " + p})
+        add(t, s)
+    return per, totals
+
+
+def targets_met(t):
+    return (t.get("dips") and t["found"] / t["dips"] >= 0.95 and
+            (not t.get("steady") or 100.0 * t["false"] / t["steady"] <= 1.0) and
+            t.get("holes_marked", 0) == t.get("holes", 0))
+
+
+def main():
+    args = sys.argv[1:]
+    opt = {}
+    while len(args) > 2 and args[-2].startswith("--"):
+        opt[args[-2]] = args[-1]
+        args = args[:-2]
+    quiet = "--quiet" in args
+    args = [a for a in args if a != "--quiet"]
+    if len(args) != 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        sys.exit(2)
+    wbtop, corpus = args
+    per, totals = run(wbtop, corpus, opt.get("--model"), opt.get("--split"), opt.get("--only"))
+    if not per:
+        print("lab_score: %s: no labelled recordings" % corpus, file=sys.stderr)
+        sys.exit(2)
+    print(HEAD)
+    for p in ("train", "held"):
+        if not quiet:
+            for q, s in per:
+                if q == p:
+                    print(line(s))
+        if p in totals:
+            print(line(totals[p]))
+    held = totals.get("held")
+    ok = held is not None and targets_met(held)
+    print("targets (held-out: recall >= 0.95, <= 1 false mark / 100 steady, bo holes marked): %s"
+          % ("met" if ok else "NOT met"))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
