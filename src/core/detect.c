@@ -2,7 +2,7 @@
  * detect.c - the dip detector (contract in detect.h, the rule in doc/dips.md).
  *
  * Each series keeps its last busy values sorted (the level is a quantile of them) and its
- * last steady changes sorted (the noise is their median); a group keeps one series a device,
+ * last 60 busy values sorted (the noise is their spread above the median); a group keeps one series a device,
  * found by a hash of its key. It allocates only when the device set grows.
  */
 #include <errno.h>
@@ -19,11 +19,12 @@
 
 /* A series has a level from its third busy value on. */
 enum { DIP_LEVEL_MIN = 3 };
-/* The noise: the median of the last 60 steady changes, used once 2 are known; until then
- * only a fall past the cap is a dip. */
-enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 2 };
-/* median |x - y| of two independent normal values -> their standard deviation (1.4826/sqrt 2) */
-static const double DIP_MAD_TO_SIGMA = 1.0483;
+/* The noise: the spread of the last 60 busy values above their median (the upper quartile's
+ * distance from it), used once 3 are known; until then only a fall past the cap is a dip.
+ * Drops fall below the median and never widen it, however often they come. */
+enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 3 };
+/* the upper quartile's distance from the median -> a normal's standard deviation (1 / 0.6745) */
+static const double DIP_QUARTILE_TO_SIGMA = 1.4826;
 /* The cap: a fall of more than a third of the level is always a dip, however noisy the
  * series (and so is a hole, a value under half of it). */
 static const double DIP_CAP = 1.0 / 3.0;
@@ -47,15 +48,13 @@ enum { DIP_FORGET_AFTER = 16 };
 struct dip_stat {
 	uint8_t nlevel, next_level, nnoise, next_noise;
 	uint8_t idle_run;	/* idle intervals in a row (up to 255) */
-	bool prev_steady;	/* the value before was busy and not a dip: a change from it is noise */
 	bool prev_usual;	/* ... and within half a tick of its level: a tick may fall now */
-	double prev;
 	double rpu;		/* requests per unit of rate, last known; 0 never */
 	double depth;		/* of the last interval, percent (detect_series_depth) */
 	uint8_t level_tag[DIP_LEVEL_MAX];
 	double level_sorted[DIP_LEVEL_MAX];	/* the last busy values, ascending */
 	uint8_t noise_tag[DIP_NOISE_LEN];
-	double noise_sorted[DIP_NOISE_LEN];	/* |change| / level of steady pairs, ascending */
+	double noise_sorted[DIP_NOISE_LEN];	/* the last busy values, ascending */
 };
 
 struct dip_series {
@@ -159,30 +158,34 @@ static bool detect_rate_ok(double v)
 	return v >= 0.0 && v <= DBL_MAX;
 }
 
+/* The quantile q of ascending s[0..n), n > 0, interpolated between neighbouring ranks. */
+static double detect_quantile(const double *s, size_t n, double q)
+{
+	double rank = q * (double)(n - 1);
+	size_t lo = (size_t)rank;
+	return lo + 1 < n ? s[lo] + (rank - (double)lo) * (s[lo + 1] - s[lo]) : s[lo];
+}
+
 /* The level: the level_q quantile of the busy window, interpolated between neighbouring ranks;
  * NAN until DIP_LEVEL_MIN busy values are known. An upper quantile of busy intervals only, so
  * that a series off half the time keeps the level it has when it is on. */
 static double detect_level(const struct dip_stat *st, const struct dip_params *p)
 {
-	if (st->nlevel < DIP_LEVEL_MIN)
-		return NAN;
-	const double *s = st->level_sorted;
-	double rank = p->level_q * (double)(st->nlevel - 1);
-	size_t lo = (size_t)rank;
-	return lo + 1 < st->nlevel ? s[lo] + (rank - (double)lo) * (s[lo + 1] - s[lo]) : s[lo];
+	return st->nlevel < DIP_LEVEL_MIN ? NAN : detect_quantile(st->level_sorted, st->nlevel, p->level_q);
 }
+
 
 /* The fall, as a part of the level, past which an interval dips: --dip, or noise_k sigmas of
  * the noise where that is more, but never more than the cap (nor, until the noise is known,
  * less). */
-static double detect_threshold(const struct dip_stat *st, const struct dip_params *p)
+static double detect_threshold(const struct dip_stat *st, const struct dip_params *p, double level)
 {
 	double drop = p->drop_pct / 100.0, noise = DIP_CAP;
 	if (st->nnoise >= DIP_NOISE_MIN) {
 		const double *s = st->noise_sorted;
 		size_t n = st->nnoise;
-		double mid = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-		noise = p->noise_k * DIP_MAD_TO_SIGMA * mid;
+		double spread = detect_quantile(s, n, 0.75) - detect_quantile(s, n, 0.5);
+		noise = p->noise_k * DIP_QUARTILE_TO_SIGMA * spread / level;
 		if (noise > DIP_CAP)
 			noise = DIP_CAP;
 	}
@@ -196,30 +199,33 @@ static double detect_reqs_per_unit(const struct dip_stat *st, double value, doub
 	return reqs >= 0.0 && reqs <= DBL_MAX && value > 0.0 ? reqs / value : st->rpu;
 }
 
+/* How far one pacing tick of the level may fall: the tick in whole requests when they are
+ * known, one more for the interval's edge and half of one for its length; else half a tick
+ * more. 0 where ticks do not count. */
+static double detect_tick_fall(double pace_frac, double level, double rpu)
+{
+	if (!(pace_frac > 0.0))
+		return 0.0;
+	double tick = pace_frac * level;
+	return rpu > 0.0 ? (ceil(tick * rpu - 1e-9) + 1.5) / rpu : 1.5 * tick;
+}
+
 /* Does value, below level, dip? Beyond the threshold, and not counting noise (a few requests,
- * a few idle floors), nor one pacing tick after an interval where the series usually is (a
- * tick late lands in the next interval; a fall held over two is a drop). */
-static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, double pace_frac,
-			 double level, double value, double rpu)
+ * a few idle floors), nor one pacing tick (one: detect_tick_fall) after an interval where the
+ * series usually is (a tick late lands in the next interval; a fall held over two is a drop). */
+static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, double level,
+			 double value, double rpu, double one)
 {
 	double fall = level - value;
-	if (!(fall > detect_threshold(st, p) * level) || fall <= DIP_MIN_FALL_FLOORS * p->idle_floor)
+	if (!(fall > detect_threshold(st, p, level) * level) || fall <= DIP_MIN_FALL_FLOORS * p->idle_floor)
 		return false;
 	if (rpu > 0.0 && fall * rpu <= DIP_COUNT_SLACK)
 		return false;
-	if (pace_frac > 0.0 && st->prev_usual) {
-		double tick = pace_frac * level;
-		/* in whole requests when they are known, one more for the interval's edge and half of
-		 * one for its length; else half a tick more */
-		double one = rpu > 0.0 ? (ceil(tick * rpu - 1e-9) + 1.5) / rpu : 1.5 * tick;
-		if (fall <= one)
-			return false;
-	}
-	return true;
+	return !(st->prev_usual && fall <= one);
 }
 
-/* Learn value after its verdict. A busy value joins the level's window, and its change from a
- * busy value before that did not dip either is noise; an idle one counts towards the end. */
+/* Learn value after its verdict. A busy value joins the level's window and the noise's; an
+ * idle one counts towards the end, and makes the next interval's tick no excuse. */
 static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
 			 double pace_frac, double level, double value, bool dip)
 {
@@ -227,23 +233,17 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 		st->idle_run += st->idle_run < UINT8_MAX;
 		if (st->idle_run >= end_after)	/* over: the next workload is learnt as new */
 			st->nlevel = st->nnoise = 0;
-		st->prev_steady = st->prev_usual = false;
+		st->prev_usual = false;
 		return;
 	}
 	st->idle_run = 0;
-	if (st->prev_steady && !dip) {	/* relative to the level, or while none is known the pair's top */
-		double to = level > 0.0 ? level : value > st->prev ? value : st->prev;
-		sortwin_push(st->noise_sorted, st->noise_tag, DIP_NOISE_LEN, &st->nnoise, &st->next_noise,
-			     fabs(value - st->prev) / to);
-	}
+	sortwin_push(st->noise_sorted, st->noise_tag, DIP_NOISE_LEN, &st->nnoise, &st->next_noise, value);
 	if (p->level_n <= SORTWIN_SHORT)
 		sortwin_push_short(st->level_sorted, st->level_tag, p->level_n, &st->nlevel,
 				   &st->next_level, value);
 	else
 		sortwin_push(st->level_sorted, st->level_tag, p->level_n, &st->nlevel, &st->next_level,
 			     value);
-	st->prev = value;
-	st->prev_steady = !dip;
 	st->prev_usual = !dip && !(value < level - 0.5 * pace_frac * level);	/* NAN: usual */
 }
 
@@ -251,19 +251,19 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
 			     double pace_frac, double level, bool judged, double value, double rpu)
 {
-	bool dip = judged && detect_judge(st, p, pace_frac, level, value, rpu);
-	st->depth = level > p->idle_floor && level > 0.0 ?
-		    (value < level ? 100.0 * (level - value) / level : 0.0) : NAN;
+	double fall = level - value;
+	bool dip = judged && detect_judge(st, p, level, value, rpu, detect_tick_fall(pace_frac, level, rpu));
+	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
 	st->rpu = rpu;
 	detect_learn(st, p, end_after, pace_frac, level, value, dip);
 	return dip;
 }
 
-/* A no-sample interval: nothing learnt, and no change from it is noise. */
+/* A no-sample interval: nothing learnt, and the next interval's tick is no excuse. */
 static void detect_stat_gap(struct dip_stat *st)
 {
 	st->depth = NAN;
-	st->prev_steady = st->prev_usual = false;
+	st->prev_usual = false;
 }
 
 struct dip_series *detect_series_new(const struct dip_params *p)
