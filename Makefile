@@ -4,6 +4,8 @@
 #   make check      build with ASan+UBSan, run unit, end-to-end and fuzz tests
 #   make bench      print the cost figures (callgrind instructions, CPU, RSS)
 #   make dips-eval  run the labelled live corpus of the dip detector (root, ~8 min)
+#   make dips-lab   record the lab corpus of the dip detector (root, qemu, ~30 min)
+#   make dips-fit   fit the dip rule's defaults on the corpus's training part
 #   make check-kernels  boot Debian 12's kernels (6.1, 6.12) under qemu and check every
 #                   kernel-loop figure against independent readings (root, after
 #                   sh tools/deps.sh lab; ~5 min; tests/lab/)

@@ -50,16 +50,18 @@ assert rows and all(r[2] for r in rows), rows
 for seq, name, cause in rows:
     print(name or "bo", cause)
 PY
-"$WBTOP" -r "$rec" -b -a | sed -n 's/^# dip \([^:]*\): /\1 /p' >"$TMP/b.c"
+"$WBTOP" -r "$rec" -b -a | sed -n 's/^# dip \([^:]*\): \([^,]*\), \([0-9]*\)% below the level$/\1 \2 \3/p' >"$TMP/b.cd"
+sed 's/ [0-9]*$//' "$TMP/b.cd" >"$TMP/b.c"
 "$WBTOP" -r "$rec" --export json | python3 -c '
 import json, sys
 for line in sys.stdin:
     o = json.loads(line)
     if o["dip"]:
-        print("bo", o["dip_cause"])
+        print("bo", o["dip_cause"], "%.0f" % o["dip_depth_pct"])
     for d in o["devices"]:
         if d["dip"]:
-            print(d["name"], d["cause"])' >"$TMP/j.c"
+            print(d["name"], d["cause"], "%.0f" % d["dip_depth_pct"])' >"$TMP/j.cd"
+sed 's/ [0-9]*$//' "$TMP/j.cd" >"$TMP/j.c"
 "$WBTOP" -r "$rec" --export csv | python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
@@ -67,13 +69,22 @@ head = rows[0]
 for r in rows[1:]:
     v = dict(zip(head, r))
     if v["dip"] == "1":
-        print("bo", v["dip_cause"])
+        print("bo", v["dip_cause"], "%.0f" % float(v["dip_depth_pct"]))
     for k in head:
         if k.startswith("dip@") and v[k] == "1":
-            print(v["name@" + k[4:]].split()[0], v["cause@" + k[4:]])' >"$TMP/c.c"
+            print(v["name@" + k[4:]].split()[0], v["cause@" + k[4:]],
+                  "%.0f" % float(v["dip_depth_pct@" + k[4:]]))' >"$TMP/c.cd"
+sed 's/ [0-9]*$//' "$TMP/c.cd" >"$TMP/c.c"
 diff -u "$TMP/rec.c" "$TMP/b.c" || fail "batch replay's causes are not the recorded ones"
 diff -u "$TMP/rec.c" "$TMP/j.c" || fail "the JSON export's causes are not the recorded ones"
 diff -u "$TMP/rec.c" "$TMP/c.c" || fail "the CSV export's causes are not the recorded ones"
+# each mark's depth, the same in batch text, JSON and CSV
+awk '{ print $1, $NF }' "$TMP/b.cd" >"$TMP/b.d"
+awk '{ print $1, $NF }' "$TMP/j.cd" >"$TMP/j.d"
+awk '{ print $1, $NF }' "$TMP/c.cd" >"$TMP/c.d"
+[ -s "$TMP/b.d" ] || fail "no mark's depth in the batch replay"
+diff -u "$TMP/b.d" "$TMP/j.d" || fail "the marks' depths differ between batch text and JSON"
+diff -u "$TMP/b.d" "$TMP/c.d" || fail "the marks' depths differ between batch text and CSV"
 
 # Re-judged at the recording's own sensitivity (the default, --dip 8), from its first sample: the
 # same marks.  At --dip 80: none, in batch text and the export alike.
@@ -107,10 +118,11 @@ for dip in "" 80; do
 	scr_cap >/dev/null
 	if [ -z "$dip" ]; then
 		grep -q "^!fixa" "$TMP/pane" || { scr_show; fail "the screen does not mark the recorded dip"; }
-		# the status line gives the recorded cause
+		# the status line gives the recorded cause, and the depth the batch text gives
 		want=$(awk '$1 == "fixa" { print; exit }' "$TMP/rec.c" | cut -d' ' -f2-)
-		tail -n 1 "$TMP/pane" | grep -qE "^dip (bo: [^,]*, )?fixa: $want" ||
-			{ scr_show; fail "the status line does not give the recorded cause ($want)"; }
+		deep=$(awk '$1 == "fixa" { print $2; exit }' "$TMP/b.d")
+		tail -n 1 "$TMP/pane" | grep -qE "^dip (bo -[0-9]+%: [^,]*, )?fixa -$deep%: $want" ||
+			{ scr_show; fail "the status line does not give the recorded cause and depth (-$deep%: $want)"; }
 	else
 		grep -q "^!fixa" "$TMP/pane" && { scr_show; fail "--dip 80: the screen shows the recorded dip"; }
 		grep -qF "!DIP" "$TMP/pane" && { scr_show; fail "--dip 80: the top line says DIP"; }
