@@ -327,6 +327,39 @@ START_TEST(test_compare_json_width_errors)
 }
 END_TEST
 
+/* The end of a workload is not a dip of the run: the marks the detector gives live to an idle
+ * stretch that then lasts 10 s, or reaches the end of the recording, are left out of dips/min;
+ * a hole between busy intervals is counted. */
+START_TEST(test_compare_end_marks_not_counted)
+{
+	char *a = cmp_path("ea.wbrec"), *b = cmp_path("eb.wbrec"), err[256] = "";
+	/* a: a 2 s hole mid-run (counted), then the writers end: 3 idle intervals to the end,
+	 * the first two marked live */
+	struct cmp_run ra = { "fs:1", NULL, NULL, "a", 12,
+			      { 100 * MIB, 100 * MIB, 0, 0, 100 * MIB, 100 * MIB, 100 * MIB, 100 * MIB,
+				100 * MIB, 0, 0, 0 },
+			      { [2] = true, [3] = true, [9] = true, [10] = true } };
+	cmp_write(a, &ra);
+	struct series *s;
+	ck_assert_int_eq(series_load(a, &s, err, sizeof err), 0);
+	const struct series_dev *d = &s->dev[0];
+	ck_assert_uint_eq(d->n, 12);
+	ck_assert_uint_eq(d->ndips, 2);
+	ck_assert(!d->end[2] && !d->end[3] && d->end[9] && d->end[10] && !d->end[11]);
+	ck_assert_uint_eq(s->total.ndips, 2);
+	series_free(s);
+	/* b: the idle stretch is followed by work again before 10 s: its marks count */
+	struct cmp_run rb = ra;
+	rb.kib[11] = 100 * MIB;
+	cmp_write(b, &rb);
+	ck_assert_int_eq(series_load(b, &s, err, sizeof err), 0);
+	ck_assert_uint_eq(s->dev[0].ndips, 4);
+	series_free(s);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* A sweep's repeats: the runs of a side are pooled, interval by interval. */
 START_TEST(test_compare_pooled_repeats)
 {
@@ -378,6 +411,7 @@ Suite *compare_suite(void)
 	tcase_add_test(c, test_compare_sets);
 	tcase_add_test(c, test_compare_json_width_errors);
 	tcase_add_test(c, test_compare_pooled_repeats);
+	tcase_add_test(c, test_compare_end_marks_not_counted);
 	suite_add_tcase(s, c);
 	return s;
 }
