@@ -179,7 +179,8 @@ def main():
                     f.write(json.dumps(r, sort_keys=True) + "\n")
             n = {}
             for r in rows:
-                n[r.get("class")] = n.get(r.get("class"), 0) + 1
+                if "class" in r:
+                    n[r["class"]] = n.get(r["class"], 0) + 1
             print("%s/%s: %s" % (kver, name, ", ".join("%s %d" % kv for kv in sorted(n.items(), key=str))))
 
 
