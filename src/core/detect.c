@@ -39,6 +39,10 @@ static const double DIP_PACE_S = 0.1;
  * unknown), the workload is over and the series starts again as new. */
 static const double DIP_END_S = DIP_END_SECONDS;
 enum { DIP_END_MIN = 2, DIP_END_UNKNOWN = 5 };
+/* A workload is busy a third of the time or more (writeback turning on and off, about half):
+ * a series busy in fewer of its last 32 intervals (a journal's commits every few seconds) is
+ * sporadic, and not judged. */
+enum { DIP_RECENT = 32 };
 /* In a group, a device whose level is under a quarter of the busy devices' mean level is
  * background I/O (a journal, a log) and is not judged. */
 static const double DIP_SHARE_FRAC = 0.25;
@@ -48,7 +52,10 @@ enum { DIP_FORGET_AFTER = 16 };
 struct dip_stat {
 	uint8_t nlevel, next_level, nnoise, next_noise;
 	uint8_t idle_run;	/* idle intervals in a row (up to 255) */
-	bool prev_usual;	/* ... and within half a tick of its level: a tick may fall now */
+	uint8_t nrecent;	/* intervals in busy_bits (up to 32) */
+	uint32_t busy_bits;	/* the last 32 intervals, the newest in bit 0: 1 busy */
+	bool prev_usual;	/* the interval before fell no further than the threshold: a tick
+				 * may fall now */
 	double rpu;		/* requests per unit of rate, last known; 0 never */
 	double depth;		/* of the last interval, percent (detect_series_depth) */
 	uint8_t level_tag[DIP_LEVEL_MAX];
@@ -214,26 +221,28 @@ static double detect_tick_fall(double pace_frac, double level, double rpu)
  * a few idle floors), nor one pacing tick (one: detect_tick_fall) after an interval where the
  * series usually is (a tick late lands in the next interval; a fall held over two is a drop). */
 static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, double level,
-			 double value, double rpu, double one)
+			 double value, double rpu, double one, double threshold)
 {
 	double fall = level - value;
-	if (!(fall > detect_threshold(st, p, level) * level) || fall <= DIP_MIN_FALL_FLOORS * p->idle_floor)
+	if (!(fall > threshold * level) || fall <= DIP_MIN_FALL_FLOORS * p->idle_floor)
 		return false;
 	if (rpu > 0.0 && fall * rpu <= DIP_COUNT_SLACK)
 		return false;
 	return !(st->prev_usual && fall <= one);
 }
 
-/* Learn value after its verdict. A busy value joins the level's window and the noise's; an
- * idle one counts towards the end, and makes the next interval's tick no excuse. */
+/* Learn value after its verdict, marked or not: a busy value joins the level's window and the
+ * noise's, an idle one counts towards the end. */
 static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
-			 double pace_frac, double level, double value, bool dip)
+			 double value)
 {
-	if (!(value > p->idle_floor && value > 0.0)) {
+	bool busy = value > p->idle_floor && value > 0.0;
+	st->busy_bits = st->busy_bits << 1 | busy;
+	st->nrecent += st->nrecent < DIP_RECENT;
+	if (!busy) {
 		st->idle_run += st->idle_run < UINT8_MAX;
 		if (st->idle_run >= end_after)	/* over: the next workload is learnt as new */
 			st->nlevel = st->nnoise = 0;
-		st->prev_usual = false;
 		return;
 	}
 	st->idle_run = 0;
@@ -244,19 +253,27 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 	else
 		sortwin_push(st->level_sorted, st->level_tag, p->level_n, &st->nlevel, &st->next_level,
 			     value);
-	st->prev_usual = !dip && !(value < level - 0.5 * pace_frac * level);	/* NAN: usual */
 }
 
 /* One interval of one series: the verdict, its depth in st->depth, then the learning. */
 static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
 			     double pace_frac, double level, bool judged, double value, double rpu)
 {
-	double fall = level - value;
-	bool dip = judged && detect_judge(st, p, level, value, rpu, detect_tick_fall(pace_frac, level, rpu));
+	double fall = level - value, threshold = judged ? detect_threshold(st, p, level) : NAN;
+	bool dip = judged && detect_judge(st, p, level, value, rpu, detect_tick_fall(pace_frac, level, rpu),
+					  threshold);
 	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
 	st->rpu = rpu;
-	detect_learn(st, p, end_after, pace_frac, level, value, dip);
+	detect_learn(st, p, end_after, value);
+	/* a fall past the threshold, excused as a tick or not, leaves no excuse for the next */
+	st->prev_usual = !dip && !(fall > threshold * level);	/* NAN: usual */
 	return dip;
+}
+
+/* A workload, not sporadic writes: busy in a third of its recent intervals or more. */
+static bool detect_sustained(const struct dip_stat *st)
+{
+	return 3 * __builtin_popcount(st->busy_bits) >= st->nrecent;
 }
 
 /* A no-sample interval: nothing learnt, and the next interval's tick is no excuse. */
@@ -332,7 +349,8 @@ bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bo
 	}
 	double level = detect_level(&s->st, &s->p);
 	return detect_stat_feed(&s->st, &s->p, s->end_after, s->pace_frac, level,
-				level > s->p.idle_floor, value, detect_reqs_per_unit(&s->st, value, reqs));
+				level > s->p.idle_floor && detect_sustained(&s->st), value,
+				detect_reqs_per_unit(&s->st, value, reqs));
 }
 
 double detect_series_depth(const struct dip_series *s)
@@ -532,7 +550,7 @@ bool detect_group_feed_depth(struct dip_group *g, const char *const *keys, const
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		struct dip_stat *st = &g->dev[g->slot[i]].st;
-		bool judged = g->level[i] > g->p.idle_floor && g->level[i] >= share;
+		bool judged = g->level[i] > g->p.idle_floor && g->level[i] >= share && detect_sustained(st);
 		marks[i] = detect_stat_feed(st, &g->p, g->end_after, g->pace_frac, g->level[i], judged,
 					    values[i], g->rpu[i]);
 		dip |= marks[i];
