@@ -15,6 +15,7 @@
 #include "core/detect.h"
 #include "util/grow.h"
 #include "util/hashidx.h"
+#include "util/median.h"
 #include "util/sortwin.h"
 
 /* A series has a level from its third busy value on. */
@@ -91,6 +92,9 @@ struct dip_group {
 	size_t *slot;		/* slot[i]: index in dev[] of input i, SIZE_MAX = no sample */
 	double *level;		/* level[i]: of input i, NAN if none */
 	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
+	double *noise;		/* noise[i]: its own noise if judged, NAN otherwise */
+	double *pool;		/* the judged devices' known noises, for their median */
+	bool *judged;		/* judged[i]: input i is judged this interval */
 	size_t cap_in;
 	/* key -> index in dev[], rebuilt when devices are added past half its size or pruned:
 	 * a group seeing thousands of new devices at once stays linear */
@@ -182,21 +186,26 @@ static double detect_level(const struct dip_stat *st, const struct dip_params *p
 }
 
 
-/* The fall, as a part of the level, past which an interval dips: --dip, or noise_k sigmas of
- * the noise where that is more, but never more than the cap (nor, until the noise is known,
- * less). */
-static double detect_threshold(const struct dip_stat *st, const struct dip_params *p, double level)
+/* The noise as a part of the level: the spread above the median, as a normal's standard
+ * deviation; NAN until known. */
+static double detect_noise(const struct dip_stat *st, double level)
 {
-	double drop = p->drop_pct / 100.0, noise = DIP_CAP;
-	if (st->nnoise >= DIP_NOISE_MIN) {
-		const double *s = st->noise_sorted;
-		size_t n = st->nnoise;
-		double spread = detect_quantile(s, n, 0.75) - detect_quantile(s, n, 0.5);
-		noise = p->noise_k * DIP_QUARTILE_TO_SIGMA * spread / level;
-		if (noise > DIP_CAP)
-			noise = DIP_CAP;
-	}
-	return noise > drop ? noise : drop;
+	if (st->nnoise < DIP_NOISE_MIN)
+		return NAN;
+	const double *s = st->noise_sorted;
+	size_t n = st->nnoise;
+	return DIP_QUARTILE_TO_SIGMA * (detect_quantile(s, n, 0.75) - detect_quantile(s, n, 0.5)) / level;
+}
+
+/* The fall, as a part of the level, past which an interval dips: --dip, or noise_k sigmas of
+ * the noise where that is more, but never more than the cap (nor, while the noise is unknown,
+ * less). */
+static double detect_threshold(const struct dip_params *p, double noise)
+{
+	double drop = p->drop_pct / 100.0, t = isnan(noise) ? DIP_CAP : p->noise_k * noise;
+	if (t > DIP_CAP)
+		t = DIP_CAP;
+	return t > drop ? t : drop;
 }
 
 /* Requests an interval per unit of rate: from this interval's count when it is known and the
@@ -257,9 +266,10 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 
 /* One interval of one series: the verdict, its depth in st->depth, then the learning. */
 static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
-			     double pace_frac, double level, bool judged, double value, double rpu)
+			     double pace_frac, double level, double noise, bool judged, double value,
+			     double rpu)
 {
-	double fall = level - value, threshold = judged ? detect_threshold(st, p, level) : NAN;
+	double fall = level - value, threshold = judged ? detect_threshold(p, noise) : NAN;
 	bool dip = judged && detect_judge(st, p, level, value, rpu, detect_tick_fall(pace_frac, level, rpu),
 					  threshold);
 	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
@@ -348,8 +358,9 @@ bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bo
 		return false;
 	}
 	double level = detect_level(&s->st, &s->p);
+	bool judged = level > s->p.idle_floor && detect_sustained(&s->st);
 	return detect_stat_feed(&s->st, &s->p, s->end_after, s->pace_frac, level,
-				level > s->p.idle_floor && detect_sustained(&s->st), value,
+				judged ? detect_noise(&s->st, level) : NAN, judged, value,
 				detect_reqs_per_unit(&s->st, value, reqs));
 }
 
@@ -378,6 +389,9 @@ void detect_group_free(struct dip_group *g)
 	free(g->slot);
 	free(g->level);
 	free(g->rpu);
+	free(g->noise);
+	free(g->pool);
+	free(g->judged);
 	hashidx_free(&g->index);
 	free(g);
 }
@@ -387,7 +401,8 @@ static int detect_group_reserve(struct dip_group *g, size_t n)
 {
 	const struct grow_part in[] = {
 		{ (void **)&g->slot, sizeof *g->slot }, { (void **)&g->level, sizeof *g->level },
-		{ (void **)&g->rpu, sizeof *g->rpu },
+		{ (void **)&g->rpu, sizeof *g->rpu }, { (void **)&g->noise, sizeof *g->noise },
+		{ (void **)&g->pool, sizeof *g->pool }, { (void **)&g->judged, sizeof *g->judged },
 	};
 	return grow_arrays(in, sizeof in / sizeof in[0], &g->cap_in, n, 8) < 0 ? -ENOMEM : 0;
 }
@@ -545,14 +560,31 @@ bool detect_group_feed_depth(struct dip_group *g, const char *const *keys, const
 	if (detect_group_map(g, keys, ids, values, reqs, n, &busy_sum, &nbusy, &present) < 0)
 		return false;
 	double share = nbusy ? DIP_SHARE_FRAC * busy_sum / (double)nbusy : 0.0;
+	/* each judged device's own noise, and their median: a device is at least as noisy as the
+	 * middle of its peers, so that a spread that happens to be narrow over its first few
+	 * intervals does not make it look quiet */
+	size_t npool = 0;
+	for (size_t i = 0; i < n; i++) {
+		g->noise[i] = NAN;
+		if (g->slot[i] == SIZE_MAX)
+			continue;
+		const struct dip_stat *st = &g->dev[g->slot[i]].st;
+		g->judged[i] = g->level[i] > g->p.idle_floor && g->level[i] >= share && detect_sustained(st);
+		if (g->judged[i]) {
+			g->noise[i] = detect_noise(st, g->level[i]);
+			if (!isnan(g->noise[i]))
+				g->pool[npool++] = g->noise[i];
+		}
+	}
+	double peers = npool ? median_select(g->pool, npool, (npool - 1) / 2) : NAN;
 	bool dip = false;
 	for (size_t i = 0; i < n; i++) {
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		struct dip_stat *st = &g->dev[g->slot[i]].st;
-		bool judged = g->level[i] > g->p.idle_floor && g->level[i] >= share && detect_sustained(st);
-		marks[i] = detect_stat_feed(st, &g->p, g->end_after, g->pace_frac, g->level[i], judged,
-					    values[i], g->rpu[i]);
+		double noise = isnan(g->noise[i]) || g->noise[i] < peers ? peers : g->noise[i];
+		marks[i] = detect_stat_feed(st, &g->p, g->end_after, g->pace_frac, g->level[i], noise,
+					    g->judged[i], values[i], g->rpu[i]);
 		dip |= marks[i];
 		if (depth)
 			depth[i] = st->depth;
