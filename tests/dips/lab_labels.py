@@ -17,7 +17,8 @@ nobody injected is a dip as much as an injected one.
 Labels (one JSON line per device-interval, SCENARIO.labels):
   dip     depth >= 25 %
   steady  depth < 10 %, after the warm-up, before the writers' end
-  skip    the rest: between the two, the first WARMUP intervals, the end of the run
+  skip    the rest: between the two, the first WARMUP intervals, those up to the device's
+          first busy one, those after the writers' end
 """
 import bisect
 import json
@@ -118,6 +119,10 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
                 if d == disk and t0 < end and t0 + secs * 1e9 > end - dt * 1e9:
                     inj = max(inj or 0, depth)
             series.append((end, dt, kbps, inj))
+        # the workload starts with the device's first busy interval: before it, and in the
+        # partial one, there is nothing to fall from
+        first = next((k for k, x in enumerate(series) if x[2] is not None and x[2] > BUSY_KBPS),
+                     len(series))
         for k, (end, dt, kbps, inj) in enumerate(series):
             ref_pool = sorted(v for (e, _d, v, i) in series
                               if v is not None and v > BUSY_KBPS and i is None
@@ -127,7 +132,7 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
             if kbps is not None and ref:
                 depth = max(0.0, 1.0 - kbps / ref)
             cls = "skip"
-            if depth is not None and k >= WARMUP and end <= writers_end_ns:
+            if depth is not None and k >= WARMUP and k > first and end <= writers_end_ns:
                 cls = "dip" if depth >= DIP_AT else "steady" if depth < STEADY_BELOW else "skip"
             out.append({"dev": dm, "disk": disk, "end_ns": end, "dt_s": dt,
                         "true_kbps": None if kbps is None else round(kbps, 1),
