@@ -1,9 +1,9 @@
 /*
  * detect.c - the dip detector (contract in detect.h, the rule in doc/dips.md).
  *
- * Each series keeps its last busy values sorted (the level is a quantile of them) and its
- * last 60 busy values sorted (the noise is their spread above the median); a group keeps one series a device,
- * found by a hash of its key. It allocates only when the device set grows.
+ * Each series keeps two windows of its last busy values sorted: the level is a quantile of the
+ * short one, the noise the spread above the median of the long one. A group keeps one series a
+ * device, found by a hash of its key. It allocates only when the device set grows.
  */
 #include <errno.h>
 #include <float.h>
@@ -182,7 +182,9 @@ static double detect_quantile(const double *s, size_t n, double q)
  * that a series off half the time keeps the level it has when it is on. */
 static double detect_level(const struct dip_stat *st, const struct dip_params *p)
 {
-	return st->nlevel < DIP_LEVEL_MIN ? NAN : detect_quantile(st->level_sorted, st->nlevel, p->level_q);
+	if (st->nlevel < DIP_LEVEL_MIN)
+		return NAN;
+	return detect_quantile(st->level_sorted, st->nlevel, p->level_q);
 }
 
 
@@ -270,8 +272,8 @@ static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, un
 			     double rpu)
 {
 	double fall = level - value, threshold = judged ? detect_threshold(p, noise) : NAN;
-	bool dip = judged && detect_judge(st, p, level, value, rpu, detect_tick_fall(pace_frac, level, rpu),
-					  threshold);
+	double one = detect_tick_fall(pace_frac, level, rpu);
+	bool dip = judged && detect_judge(st, p, level, value, rpu, one, threshold);
 	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
 	st->rpu = rpu;
 	detect_learn(st, p, end_after, value);
