@@ -40,10 +40,6 @@ static const double DIP_PACE_S = 0.1;
  * unknown), the workload is over and the series starts again as new. */
 static const double DIP_END_S = DIP_END_SECONDS;
 enum { DIP_END_MIN = 2, DIP_END_UNKNOWN = 5 };
-/* A workload is busy a third of the time or more (writeback turning on and off, about half):
- * a series busy in fewer of its last 32 intervals (a journal's commits every few seconds) is
- * sporadic, and not judged. */
-enum { DIP_RECENT = 32 };
 /* In a group, a device whose level is under a quarter of the busy devices' mean level is
  * background I/O (a journal, a log) and is not judged. */
 static const double DIP_SHARE_FRAC = 0.25;
@@ -53,8 +49,6 @@ enum { DIP_FORGET_AFTER = 16 };
 struct dip_stat {
 	uint8_t nlevel, next_level, nnoise, next_noise;
 	uint8_t idle_run;	/* idle intervals in a row (up to 255) */
-	uint8_t nrecent;	/* intervals in busy_bits (up to 32) */
-	uint32_t busy_bits;	/* the last 32 intervals, the newest in bit 0: 1 busy */
 	bool prev_usual;	/* the interval before fell no further than the threshold: a tick
 				 * may fall now */
 	double rpu;		/* requests per unit of rate, last known; 0 never */
@@ -247,10 +241,7 @@ static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, 
 static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
 			 double value)
 {
-	bool busy = value > p->idle_floor && value > 0.0;
-	st->busy_bits = st->busy_bits << 1 | busy;
-	st->nrecent += st->nrecent < DIP_RECENT;
-	if (!busy) {
+	if (!(value > p->idle_floor && value > 0.0)) {
 		st->idle_run += st->idle_run < UINT8_MAX;
 		if (st->idle_run >= end_after)	/* over: the next workload is learnt as new */
 			st->nlevel = st->nnoise = 0;
@@ -280,12 +271,6 @@ static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, un
 	/* a fall past the threshold, excused as a tick or not, leaves no excuse for the next */
 	st->prev_usual = !dip && !(fall > threshold * level);	/* NAN: usual */
 	return dip;
-}
-
-/* A workload, not sporadic writes: busy in a third of its recent intervals or more. */
-static bool detect_sustained(const struct dip_stat *st)
-{
-	return 3 * __builtin_popcount(st->busy_bits) >= st->nrecent;
 }
 
 /* A no-sample interval: nothing learnt, and the next interval's tick is no excuse. */
@@ -360,7 +345,7 @@ bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bo
 		return false;
 	}
 	double level = detect_level(&s->st, &s->p);
-	bool judged = level > s->p.idle_floor && detect_sustained(&s->st);
+	bool judged = level > s->p.idle_floor;
 	return detect_stat_feed(&s->st, &s->p, s->end_after, s->pace_frac, level,
 				judged ? detect_noise(&s->st, level) : NAN, judged, value,
 				detect_reqs_per_unit(&s->st, value, reqs));
@@ -571,7 +556,7 @@ bool detect_group_feed_depth(struct dip_group *g, const char *const *keys, const
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		const struct dip_stat *st = &g->dev[g->slot[i]].st;
-		g->judged[i] = g->level[i] > g->p.idle_floor && g->level[i] >= share && detect_sustained(st);
+		g->judged[i] = g->level[i] > g->p.idle_floor && g->level[i] >= share;
 		if (g->judged[i]) {
 			g->noise[i] = detect_noise(st, g->level[i]);
 			if (!isnan(g->noise[i]))
