@@ -21,8 +21,8 @@
  * quantile of the last LEVEL_N busy intervals, and a fall beyond NOISE_K noise sigmas (and
  * --dip) is a dip. */
 #define DIP_DEFAULT_LEVEL_Q 0.6
-#define DIP_DEFAULT_LEVEL_N 16
-#define DIP_DEFAULT_NOISE_K 3.0
+#define DIP_DEFAULT_LEVEL_N 24
+#define DIP_DEFAULT_NOISE_K 2.0
 /* A series idle this long in a row has ended: its workload is over (doc/dips.md). */
 #define DIP_END_SECONDS 10.0
 /* The longest level window --dip-model takes. */

@@ -25,7 +25,7 @@ enum { DIP_LEVEL_MIN = 3 };
  * Drops fall below the median and never widen it, however often they come. */
 enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 3 };
 /* the upper quartile's distance from the median -> a normal's standard deviation (1 / 0.6745) */
-static const double DIP_QUARTILE_TO_SIGMA = 1.4826;
+static const double DIP_QUARTILE_TO_SIGMA = 1.0 / 1.349;
 /* The cap: a fall of more than a third of the level is always a dip, however noisy the
  * series (and so is a hole, a value under half of it). */
 static const double DIP_CAP = 1.0 / 3.0;
@@ -190,7 +190,7 @@ static double detect_noise(const struct dip_stat *st, double level)
 		return NAN;
 	const double *s = st->noise_sorted;
 	size_t n = st->nnoise;
-	return DIP_QUARTILE_TO_SIGMA * (detect_quantile(s, n, 0.75) - detect_quantile(s, n, 0.5)) / level;
+	return DIP_QUARTILE_TO_SIGMA * (detect_quantile(s, n, 0.75) - detect_quantile(s, n, 0.25)) / level;
 }
 
 /* The fall, as a part of the level, past which an interval dips: --dip, or noise_k sigmas of

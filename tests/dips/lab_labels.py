@@ -6,19 +6,23 @@ usage: lab_labels.py WBTOP RESULTS CORPUS
   CORPUS   where each kernel's recordings and labels go (tests/dips/corpus/KVER/)
 
 For every interval wbtop recorded (its end and length, read from the recording's export:
-nothing of wbtop's rates is used) and each of the three dm devices, the bytes its disk
-really wrote in it come from qemu's query-blockstats, polled from the host every 100 ms,
+nothing of wbtop's rates is used) and each of the three disks under the dm devices, the bytes
+it really wrote in it come from qemu's query-blockstats, polled from the host every 100 ms,
 placed on the guest's clock by the handshakes (sync.N/ack.N) before and after each
 scenario. The interval's depth is its fall below the device's reference: the median of its
 true rates over the busy intervals within REF_S seconds either side that no injection
 touched (look-ahead is allowed here: a label is written after the fact). A real hole that
-nobody injected is a dip as much as an injected one.
+nobody injected is a dip as much as an injected one. The disks are labelled, not the dm
+devices above them: a dm device counts a bio when all of it is written, and XFS sends it
+bios of ~10 MiB, so at 1 s its own rate is bursts of completions (64, 0, 0, 57, 0 MiB/s)
+while its disk writes a steady 5 MiB/s; what the disk wrote says nothing of those.
 
 Labels (one JSON line per device-interval, SCENARIO.labels):
-  dip     depth >= 25 %
+  dip     depth >= 25 %, and more than 3 of the disk's usual requests (counting noise)
+  (both only where qemu's count and the guest's agree within 3 requests)
   steady  depth < 10 %, after the warm-up, before the writers' end
   skip    the rest: between the two, the first WARMUP intervals, those up to the device's
-          first busy one, those after the writers' end
+          third busy one, those after the writers' end
 """
 import bisect
 import json
@@ -92,7 +96,7 @@ class Truth:
 
 
 def intervals(wbtop, db):
-    """[(end_ns, dt_s, bo_kbps, {kernel name: write kbps})] of the recording."""
+    """[(end_ns, dt_s, bo_kbps, {kernel name: (write kbps, writes/s)})] of the recording."""
     out = subprocess.run([wbtop, "-r", db, "--export", "json"], capture_output=True, text=True,
                          check=True).stdout
     rows = []
@@ -100,31 +104,64 @@ def intervals(wbtop, db):
         f = json.loads(line)
         if f.get("dt_s") is None:
             continue
-        devs = {d["name"]: d.get("wkb_s") for d in f["devices"]}
+        devs = {d["name"]: (d.get("wkb_s"), d.get("w_s")) for d in f["devices"]}
         rows.append((f["wall_ns"], f["dt_s"], f["sys"].get("bo_kbps"), devs))
     return rows
+
+
+def lag_ns(rows, devices, truths, clock):
+    """The shift of qemu's count against the guest's that fits best: a write is counted by
+    qemu when it completes there and by the guest when the guest hears of it, later by a
+    steady delay under TCG (and by what is left of the clocks' offset). Fitted on the
+    scenario's bytes per interval, every disk together, between -1 and +1 s: only when the
+    two counts agree in time do the labels fall on the intervals wbtop measured."""
+    best = (None, 0)
+    for step in range(-100, 101):
+        d = step * 10_000_000
+        err = 0.0
+        for _dm, disk in devices:
+            for end, dt, _bo, devs in rows:
+                g = devs.get(disk, (None, None))[0]
+                b0 = truths[disk].at(clock.host(end - dt * 1e9) + d)
+                b1 = truths[disk].at(clock.host(end) + d)
+                if g is None or b0 is None or b1 is None:
+                    continue
+                err += ((b1 - b0) / 1024.0 - g * dt) ** 2
+        if best[0] is None or err < best[0]:
+            best = (err, d)
+    return best[1]
 
 
 def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns):
     rows = intervals(wbtop, os.path.join(res, name + ".db"))
     out = []
+    truths = {disk: Truth(res, disk) for _dm, disk in devices}
+    lag = lag_ns(rows, devices, truths, clock)
+    print("%s: qemu's count %+.2f s from the guest's" % (name, lag / 1e9), file=sys.stderr)
     for dm, disk in devices:
-        truth = Truth(res, disk)
+        truth = truths[disk]
+        # the disk's usual request, from what the guest counted (sizes only, not rates)
+        sizes = sorted(r[3][disk][0] / r[3][disk][1] for r in rows
+                       if disk in r[3] and r[3][disk][1] and r[3][disk][0])
+        req_kb = sizes[len(sizes) // 2] if sizes else 0.0
         series = []
-        for k, (end, dt, _bo, _devs) in enumerate(rows):
-            b0, b1 = truth.at(clock.host(end - dt * 1e9)), truth.at(clock.host(end))
+        for k, (end, dt, _bo, _devs) in enumerate(rows):  # noqa: B007
+            b0 = truth.at(clock.host(end - dt * 1e9) + lag)
+            b1 = truth.at(clock.host(end) + lag)
             kbps = None if b0 is None or b1 is None else (b1 - b0) / 1024.0 / dt
             inj = None
             for (d, depth, t0, secs) in injections:
                 if d == disk and t0 < end and t0 + secs * 1e9 > end - dt * 1e9:
                     inj = max(inj or 0, depth)
-            series.append((end, dt, kbps, inj))
-        # the workload starts with the device's first busy interval: before it, and in the
-        # partial one, there is nothing to fall from
-        first = next((k for k, x in enumerate(series) if x[2] is not None and x[2] > BUSY_KBPS),
-                     len(series))
-        for k, (end, dt, kbps, inj) in enumerate(series):
-            ref_pool = sorted(v for (e, _d, v, i) in series
+            g = _devs.get(disk, (None, None))[0]
+            series.append((end, dt, kbps, inj, g))
+        # the workload starts with the device's first busy interval: until its third, no rule
+        # without look-ahead knows a level to fall from
+        busy = [k for k, x in enumerate(series) if x[2] is not None and x[2] > BUSY_KBPS]
+        disagree = 0
+        first = busy[2] if len(busy) > 2 else len(series)
+        for k, (end, dt, kbps, inj, g) in enumerate(series):
+            ref_pool = sorted(v for (e, _d, v, i, _g) in series
                               if v is not None and v > BUSY_KBPS and i is None
                               and abs(e - end) <= REF_S * 1e9)
             ref = ref_pool[len(ref_pool) // 2] if ref_pool else None
@@ -132,14 +169,28 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
             if kbps is not None and ref:
                 depth = max(0.0, 1.0 - kbps / ref)
             cls = "skip"
+            # a fall of 3 requests or fewer is counting noise: a request or two split by the
+            # interval's edge, at a few requests a second a quarter of the rate
+            counting = depth is not None and (ref - kbps) * dt <= 3 * req_kb
+            # the two counts of the interval, qemu's and the guest's, must agree within 3
+            # requests: under TCG the guest's clock and its hearing of completions jitter, and
+            # a request counted in the next interval by one and in this by the other says
+            # nothing of the rule
+            agree = g is not None and kbps is not None and abs(kbps - g) * dt <= 3 * req_kb
             if depth is not None and k >= WARMUP and k > first and end <= writers_end_ns:
-                cls = "dip" if depth >= DIP_AT else "steady" if depth < STEADY_BELOW else "skip"
-            out.append({"dev": dm, "disk": disk, "end_ns": end, "dt_s": dt,
+                cls = ("dip" if depth >= DIP_AT and not counting else
+                       "steady" if depth < STEADY_BELOW else "skip")
+                if cls != "skip" and not agree:
+                    cls = "skip"
+                    disagree += 1
+            out.append({"dev": disk, "dm": dm, "end_ns": end, "dt_s": dt,
                         "true_kbps": None if kbps is None else round(kbps, 1),
                         "ref_kbps": None if ref is None else round(ref, 1),
                         "depth_pct": None if depth is None else round(100 * depth, 1),
-                        "injected_pct": inj, "class": cls})
-    for end, dt, bo, _devs in rows:
+                        "injected_pct": inj, "class": cls, "agree": agree})
+        print("%s %s: %d intervals left unlabelled, the two counts apart" % (name, disk, disagree),
+              file=sys.stderr)
+    for end, dt, bo, _d in rows:
         out.append({"dev": "bo", "end_ns": end, "dt_s": dt, "bo_kbps": bo})
     return out
 

@@ -94,6 +94,10 @@ def score(name, base, marks):
         # the median of its busy intervals: in a run off more than half the time the median
         # of all of them is 0, and under a tenth of it would be nothing
         vals = sorted(lb["bo_kbps"] for lb in bo if lb["bo_kbps"] > 64.0)
+        # from the series' third busy interval: before it no rule without look-ahead knows a
+        # level to fall from
+        busy = [k for k, lb in enumerate(bo) if lb["bo_kbps"] > 64.0]
+        bo = bo[busy[2] + 1:] if len(busy) > 2 else []
         if vals:
             med = vals[len(vals) // 2]
             for lb in bo:

@@ -243,7 +243,7 @@ START_TEST(test_figure_export_docs)
 			size_t have = strlen(want);
 			snprintf(want + have, sizeof want - have, "%s@KEY,", fig_dev_table[k].name);
 		}
-	strcat(want, "dip@KEY,cause@KEY");
+	strcat(want, "dip@KEY,cause@KEY,dip_depth_pct@KEY");
 	char flat[4096] = "";
 	for (const char *p = sec; *p; p++)
 		if (*p != ' ')
