@@ -109,7 +109,7 @@ causes=$(awk -v d2="$dev2" -v a="$first" -v b="$last" '
 	$1 == "#" && $3 == "knob" { knob = k + 1 }
 	$1 == "#" && $2 == "dip" && $3 == d2 ":" && k > a && k < b {
 		n++
-		if ($0 ~ /: writers stopped$/ || ($0 ~ /: knob change$/ && knob && k - knob <= 1)) ok++
+		if ($0 ~ /: writers stopped(,|$)/ || ($0 ~ /: knob change(,|$)/ && knob && k - knob <= 1)) ok++
 	}
 	END { printf "%d %d\n", ok, n }' "$TMP/out")
 set -- $causes

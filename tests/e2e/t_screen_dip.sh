@@ -62,9 +62,10 @@ scr_keys Escape
 scr_wait "DEVICE" 3
 
 # The marks stay in the graph after the dip has passed.  A drop that lasts is
-# the new level once it fills three quarters of the level window: 9 intervals,
-# 4.5 s at -d 0.5, counted from the drop.
-sleep 6
+# the new level once it fills more than 60 % of the level window (q 0.6 of 24
+# busy intervals, doc/dips.md): 15 intervals, 7.5 s at -d 0.5, counted from
+# the drop.
+sleep 9
 scr_cap >/dev/null
 grep -q "^!fixa" "$TMP/pane" && { scr_show; fail "fixa still marked long after the drop (the new level is normal now)"; }
 tail -2 "$TMP/pane" | head -1 | grep -qF "^" || { scr_show; fail "the dip marks left the graph"; }
