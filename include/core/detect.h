@@ -17,9 +17,9 @@
 /* Default idle floor, for rates in KiB/s (vmstat bo, iostat, wbtop's own): at or below
  * 64 KiB/s a disk shows journal commits, not a workload. */
 #define DIP_DEFAULT_IDLE_KBPS 64.0
-/* The model's fitted defaults (tests/dips/fit.py; doc/dips.md): the level is the LEVEL_Q
- * quantile of the last LEVEL_N busy intervals, and a fall beyond NOISE_K noise sigmas (and
- * --dip) is a dip. */
+/* The model's defaults, fitted on the lab corpus' training part (tests/dips/fit.py,
+ * doc/dips.md): the level is the LEVEL_Q quantile of the last LEVEL_N busy intervals, and a
+ * fall beyond NOISE_K noise sigmas (and --dip) is a dip. */
 #define DIP_DEFAULT_LEVEL_Q 0.6
 #define DIP_DEFAULT_LEVEL_N 24
 #define DIP_DEFAULT_NOISE_K 2.0

@@ -2,7 +2,7 @@
  * detect.c - the dip detector (contract in detect.h, the rule in doc/dips.md).
  *
  * Each series keeps two windows of its last busy values sorted: the level is a quantile of the
- * short one, the noise the spread above the median of the long one. A group keeps one series a
+ * short one, the noise the interquartile range of the long one. A group keeps one series a
  * device, found by a hash of its key. It allocates only when the device set grows.
  */
 #include <errno.h>
@@ -20,11 +20,12 @@
 
 /* A series has a level from its third busy value on. */
 enum { DIP_LEVEL_MIN = 3 };
-/* The noise: the spread of the last 60 busy values above their median (the upper quartile's
- * distance from it), used once 3 are known; until then only a fall past the cap is a dip.
- * Drops fall below the median and never widen it, however often they come. */
+/* The noise: the interquartile range of the last 60 busy values, used once 3 are known; until
+ * then only a fall past the cap is a dip. Symmetric (a writer alternating 27 and 33 requests an
+ * interval has a noise of 3), and drops in under a quarter of the busy intervals do not move
+ * it. */
 enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 3 };
-/* the upper quartile's distance from the median -> a normal's standard deviation (1 / 0.6745) */
+/* interquartile range -> a normal's standard deviation */
 static const double DIP_QUARTILE_TO_SIGMA = 1.0 / 1.349;
 /* The cap: a fall of more than a third of the level is always a dip, however noisy the
  * series (and so is a hole, a value under half of it). */
@@ -182,8 +183,7 @@ static double detect_level(const struct dip_stat *st, const struct dip_params *p
 }
 
 
-/* The noise as a part of the level: the spread above the median, as a normal's standard
- * deviation; NAN until known. */
+/* The noise as a part of the level, as a normal's standard deviation; NAN until known. */
 static double detect_noise(const struct dip_stat *st, double level)
 {
 	if (st->nnoise < DIP_NOISE_MIN)
