@@ -2,7 +2,7 @@
  * cause.h - why a marked interval dipped, from evidence in the same interval.
  *
  * Pure: a marked interval's figures and the device's baseline of them (kept here) in,
- * one cause of a small documented set out (doc/dips.md, "Causes").
+ * one cause of a small documented set out (doc/causes.md).
  * Not: reading or printing; a sink asks and shows the answer.
  */
 #ifndef WBTOP_CAUSE_H

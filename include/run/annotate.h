@@ -6,7 +6,7 @@
  * so p->idle_floor is in KiB/s) to the detector, and prints the log back byte for byte with dip
  * lines ending in " <<<<<".  The first report of each run is never judged.  A line it cannot
  * place comes back unmarked; a vmstat header without bo or binary data stops it with one error
- * naming the file and line (doc/dips.md, "--annotate").
+ * naming the file and line (doc/annotate.md).
  */
 #ifndef WBTOP_ANNOTATE_H
 #define WBTOP_ANNOTATE_H

@@ -2,7 +2,7 @@
  * cause.c - the cause of a marked interval (contract in cause.h).
  *
  * The tests go from the most specific evidence to the least; the set of causes and why
- * each test stands where it does are in doc/dips.md ("Causes").
+ * each test stands where it does are in doc/causes.md.
  */
 #include <stddef.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * annotate.c - `wbtop --annotate FILE`: read vmstat and iostat text logs as people attach them
  * (sections of either in any order, mail-quoted or not, text around them), run the dip detector
  * over each section as its kind and print it all back with the dips marked.  Contract in
- * include/run/annotate.h; the rule for sections in doc/dips.md.
+ * include/run/annotate.h; the rule for sections in doc/annotate.md.
  *
  * A line classifier with just enough state to know its section, the write rate's column and
  * where an iostat report ends.  Text that fits no section passes through, counted in one note.
