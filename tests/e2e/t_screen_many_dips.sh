@@ -24,7 +24,7 @@ scr_wait "DEVICE 1/12" 10
 scr_wait "more" 15
 scr_cap >/dev/null
 status=$(tail -1 "$TMP/pane")
-named=$(printf '%s\n' "$status" | grep -o "dd[0-9][0-9]: " | wc -l)
+named=$(printf '%s\n' "$status" | grep -oE "dd[0-9][0-9]( -[0-9]+%)?: " | wc -l)
 more=$(printf '%s\n' "$status" | sed -n 's/.*+\([0-9][0-9]*\) more.*/\1/p')
 [ -n "$more" ] && [ "$named" -ge 1 ] || { scr_show; fail "no '+N more' after the names: $status"; }
 [ $((named + more)) -eq 12 ] || { scr_show; fail "$named named and $more more, not 12: $status"; }

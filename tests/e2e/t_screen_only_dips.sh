@@ -34,8 +34,9 @@ scr_cap >/dev/null
 grep -qF "DEVICE 1/1" "$TMP/pane" || { scr_show; fail "not one row of one"; }
 grep -qE "fix[bc]" "$TMP/pane" && { scr_show; fail "a device that kept its rate is shown"; }
 
-# the drop becomes the new level (no mark after about 4.5 s): fixa stays, it dipped lately
-sleep 6
+# the drop becomes the new level (no mark after about 7.5 s: 15 of the 24 intervals of the
+# level window, doc/dips.md): fixa stays, it dipped lately
+sleep 9
 scr_cap >/dev/null
 grep -q "^!fixa" "$TMP/pane" && { scr_show; fail "fixa still marked long after the drop"; }
 grep -q "^ fixa" "$TMP/pane" || { scr_show; fail "fixa left although it dipped seconds ago"; }
