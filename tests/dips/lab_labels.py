@@ -145,7 +145,7 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
                        if disk in r[3] and r[3][disk][1] and r[3][disk][0])
         req_kb = sizes[len(sizes) // 2] if sizes else 0.0
         series = []
-        for k, (end, dt, _bo, _devs) in enumerate(rows):  # noqa: B007
+        for end, dt, _bo, devs in rows:
             b0 = truth.at(clock.host(end - dt * 1e9) + lag)
             b1 = truth.at(clock.host(end) + lag)
             kbps = None if b0 is None or b1 is None else (b1 - b0) / 1024.0 / dt
@@ -153,7 +153,7 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
             for (d, depth, t0, secs) in injections:
                 if d == disk and t0 < end and t0 + secs * 1e9 > end - dt * 1e9:
                     inj = max(inj or 0, depth)
-            g = _devs.get(disk, (None, None))[0]
+            g = devs.get(disk, (None, None))[0]
             series.append((end, dt, kbps, inj, g))
         # the workload starts with the device's first busy interval: until its third, no rule
         # without look-ahead knows a level to fall from

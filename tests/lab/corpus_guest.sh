@@ -8,41 +8,12 @@
 # (slow.N files, qmp.py) at known times, depths and lengths; each at 1 s and 5 s intervals,
 # recorded by wbtop (-b -q -w). qmp.py polls every disk's true writes meanwhile; clock
 # handshakes (sync.N/ack.N) place them on the guest's clock. tests/dips/lab_labels.py labels.
-OUT=$1
-. "$OUT/env"
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin DM_DISABLE_UDEV=1 LC_ALL=C
-fail=0
-log() { echo "lab-corpus: $*"; }
-run() { "$@" >> "$OUT/setup.log" 2>&1 || { log "FAILED: $*"; fail=1; }; }
-finish() {
-	sync
-	[ $fail = 0 ] && date +%s > "$OUT/done"
-	sync
-	echo o > /proc/sysrq-trigger
-	sleep 10
-}
-
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs dev /dev
-mount -t debugfs none /sys/kernel/debug
-mount -t tracefs none /sys/kernel/tracing
-mount -t cgroup2 none /sys/fs/cgroup
-log "kernel $(uname -r)"
-printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "$KDIR" > /run/modprobe
-chmod 755 /run/modprobe
-echo /run/modprobe > /proc/sys/kernel/modprobe
-for m in virtio_blk dm_mod xfs; do
-	/run/modprobe "$m" >> "$OUT/setup.log" 2>&1 || log "modprobe $m failed"
-done
+LOG_TAG=lab-corpus
+. "$(dirname "$0")/guest_lib.sh"
+guest_modules virtio_blk dm_mod xfs
 echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control || fail=1
 mkdir /sys/fs/cgroup/labA
 
-disk() { # serial -> /dev/vdX
-	for d in /sys/block/vd*; do
-		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return; }
-	done
-}
 i=0
 for s in vda vdb vdc; do
 	d=$(disk $s)

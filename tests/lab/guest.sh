@@ -10,46 +10,15 @@
 # (reader.py: debugfs, io.stat; a tracefs instance read as text); the
 # names of the stacks from dmsetup, lvs, mdstat and findmnt.  Everything
 # lands in the results share ($1), then the guest powers off.
-OUT=$1
-. "$OUT/env"
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin DM_DISABLE_UDEV=1 LC_ALL=C
-fail=0
-log() { echo "lab-guest: $*"; }
-run() { "$@" >> "$OUT/setup.log" 2>&1 || { log "FAILED: $*"; fail=1; }; }
-finish() {
-	sync
-	[ $fail = 0 ] && date +%s > "$OUT/done"
-	sync
-	echo o > /proc/sysrq-trigger
-	sleep 10
-}
-
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs dev /dev
-mount -t debugfs none /sys/kernel/debug
-mount -t tracefs none /sys/kernel/tracing
-mount -t cgroup2 none /sys/fs/cgroup
+LOG_TAG=lab-guest
+. "$(dirname "$0")/guest_lib.sh"
 mkdir -p /run/lock/lvm /run/cryptsetup /run/mdadm
-log "kernel $(uname -r)"
-
-# The kernel loads modules through the package's tree in the host's cache.
-printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "$KDIR" > /run/modprobe
-chmod 755 /run/modprobe
-echo /run/modprobe > /proc/sys/kernel/modprobe
-for m in virtio_blk dm_mod dm_crypt raid0 raid456 xfs ext4 xts aesni_intel algif_skcipher; do
-	/run/modprobe "$m" >> "$OUT/setup.log" 2>&1 || log "modprobe $m failed"
-done
+guest_modules virtio_blk dm_mod dm_crypt raid0 raid456 xfs ext4 xts aesni_intel algif_skcipher
 echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control || fail=1
 mkdir /sys/fs/cgroup/labA /sys/fs/cgroup/labB
 echo 67108864 > /proc/sys/vm/dirty_bytes
 echo 16777216 > /proc/sys/vm/dirty_background_bytes
 
-disk() { # serial -> /dev/vdX
-	for d in /sys/block/vd*; do
-		[ "$(cat "$d/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return; }
-	done
-}
 LVMCONF='activation{udev_sync=0 udev_rules=0 monitoring=0} devices{obtain_device_list_from_udev=0 use_devicesfile=0} backup{backup=0 archive=0} global{locking_dir="/run/lock/lvm"}'
 
 # the thread: three dm-linear devices on the bus, XFS on each
