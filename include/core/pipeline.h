@@ -64,7 +64,8 @@ typedef void pipeline_refill_fn(void *ctx, struct snapshot *s);
 void pipeline_on_refill(struct pipeline *p, pipeline_refill_fn *fn, void *ctx);
 
 /* Take the next sample and derive it.  Returns 0 with *out set, 1 at the
- * end of the data, or a negative errno (the source's errmsg says why). */
+ * end of the data, or a negative errno (the source's errmsg says why).  A
+ * replay's lead (snapshot.h) is fed to the detectors here and never returned. */
 int pipeline_step(struct pipeline *p, const struct frame **out);
 
 /* Forget the previous sample and the detectors' history (after a jump in a

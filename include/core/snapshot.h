@@ -232,6 +232,10 @@ struct snapshot {
 	size_t ncg;			/* memory cgroups' names, sorted by ino; 0 when none */
 	size_t cap_cg;
 	struct snap_cgroup *cg;
+	/* A sample before the part of a replay that was asked for (--begin): the pipeline
+	 * feeds its detectors with it, so that they know what they would know in the whole
+	 * replay, and shows it to nobody. */
+	bool lead;
 };
 
 /* Whether cur lists the devices of prev (its sample before, of the same source), in the same

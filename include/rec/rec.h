@@ -134,6 +134,8 @@ const int64_t *rec_replay_dev_ids(struct source *src);
 
 /* Restrict the replay to samples from begin to end (either may be NULL);
  * see rec_time_parse for the forms.  Indices below then count from begin.
+ * The samples before begin are still delivered first, as the lead
+ * (snapshot.h), so that the detectors' marks and depths are the whole file's.
  * 0, or -EINVAL / -ERANGE with a reason in err. */
 int rec_replay_limit(struct source *src, const char *begin, const char *end, char *err,
 		     size_t errlen);

@@ -382,7 +382,7 @@ static int pipeline_free_snap(const struct pipeline *p)
 	return i;
 }
 
-int pipeline_step(struct pipeline *p, const struct frame **out)
+static int pipeline_step_one(struct pipeline *p, const struct frame **out)
 {
 	int next = pipeline_free_snap(p);
 	struct snapshot *cur = &p->snap[next];
@@ -424,4 +424,21 @@ int pipeline_step(struct pipeline *p, const struct frame **out)
 	p->have_prev = true;
 	*out = f;
 	return 0;
+}
+
+/* A replay's lead (the samples before --begin) goes through derive and detect
+ * and no further: the first sample of the part is the baseline, as it would be
+ * without a lead, but the dips and depths after it are the whole replay's. */
+int pipeline_step(struct pipeline *p, const struct frame **out)
+{
+	bool lead = false;
+	int rc;
+	while ((rc = pipeline_step_one(p, out)) == 0 && (*out)->cur->lead)
+		lead = true;
+	if (rc == 0 && lead) {
+		struct frame *f = &p->frame[p->last];
+		f->prev = NULL;
+		f->nchanges = 0;
+	}
+	return rc;
 }

@@ -133,6 +133,7 @@ static int rec_replay_next(struct source *src, struct snapshot *out)
 	if (rp->pos > rp->marks_upto && (r = rec_marks_load(rp)) < 0)
 		return r;
 	rec_marks_knobs_at(rp, rp->pos, out->knob);
+	out->lead = rp->pos < rp->base;
 	rp->delivered = rp->pos++;
 	return 0;
 }
@@ -386,7 +387,9 @@ int rec_replay_limit(struct source *src, const char *begin, const char *end, cha
 			       begin ? begin : "the start", end ? end : "the end");
 		return -ERANGE;
 	}
-	rp->base = rp->pos = from;
+	/* From the file's first sample: what comes before the part is its lead (snapshot.h) */
+	rp->base = from;
+	rp->pos = rp->first_seq < from ? rp->first_seq : from;
 	if (!rp->follow || to < last)
 		rp->last = to;
 	rp->end_ns = e_ns;

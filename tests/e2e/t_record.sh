@@ -62,7 +62,8 @@ t3=$(sed -n 3p "$TMP/x.json" | python3 -c 'import json,sys; t = json.load(sys.st
 "$WBTOP" -r "$rec" --export json --begin "$t3" >"$TMP/b.json" || fail "--begin failed"
 # from the 3rd interval (4th sample) on, with the 4th sample as baseline
 [ "$(wc -l <"$TMP/b.json")" -eq 5 ] || fail "--begin: $(wc -l <"$TMP/b.json") intervals, want 5"
-sed -n '4,$p' "$TMP/x.json" | cmp -s - "$TMP/b.json" || fail "--begin changed the figures"
+sed -n '4,$p' "$TMP/x.json" >"$TMP/x4.json"
+cmp -s "$TMP/x4.json" "$TMP/b.json" || fail "--begin changed the figures: $(cmp "$TMP/x4.json" "$TMP/b.json")"
 "$WBTOP" -r "$rec" -b --begin "$t3" --end "$t3" >/dev/null || fail "-b --begin --end failed"
 "$WBTOP" -r "$rec" -b --begin 'not a time' 2>"$TMP/t.err" && fail "a bad --begin was accepted"
 grep -q "^wbtop: --begin 'not a time': not a time" "$TMP/t.err" || fail "bad --begin: $(cat "$TMP/t.err")"

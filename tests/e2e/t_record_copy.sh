@@ -34,7 +34,7 @@ while [ $i -lt 30 ]; do
 	# A value beside the fixed blocks (the extras and cgroups tables, outside
 	# the samples' checksum) may be missing from a copy that caught a
 	# checkpoint half way: an empty cell there, never a different value.
-	python3 - "$TMP/full.csv" "$TMP/c.csv" "$i" <<'EOF' || fail "copy $i is not a prefix of the recording"
+	python3 - "$TMP/full.csv" "$TMP/c.csv" "$i" "$c" "$rec" <<'EOF' || fail "copy $i is not a prefix of the recording"
 import csv, sys
 full = list(csv.reader(open(sys.argv[1])))
 copy = list(csv.reader(open(sys.argv[2])))
@@ -58,6 +58,14 @@ for r, row in enumerate(copy[1:], 1):
         if v == "" and beside(h):
             missing += 1
             continue
+        if "@cg:" in h:	# what each file holds of that sample's cgroups, to say why
+            import sqlite3
+            for label, path in (("copy", sys.argv[4]), ("full", sys.argv[5])):
+                db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+                seq = db.execute("SELECT min(seq) FROM samples").fetchone()[0] + r
+                print(label, "seq", seq, "cgroups", db.execute("SELECT ino, path, gone FROM cgroups WHERE seq = ?",
+                      (seq,)).fetchall(), "file_dirty", db.execute(
+                      "SELECT obj, value FROM extras WHERE seq = ? AND kind = 'cg_file_dirty_kb'", (seq,)).fetchall())
         sys.exit("copy %s, row %d, %s: %r, the full file %r" % (sys.argv[3], r, h, v, w))
 if missing:
     print("copy %s: %d values beside the fixed blocks missing (a torn copy), none different"
