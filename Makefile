@@ -35,9 +35,9 @@ $(error missing build dependencies, see the message above)
 endif
 endif
 
-PKGS       := ncursesw libproc2 blkid sqlite3 libtracefs libtraceevent
+PKGS       := ncursesw libproc2 blkid sqlite3 libtracefs libtraceevent libmicrohttpd libcrypt
 PC_CFLAGS  := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PC_LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+PC_LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 

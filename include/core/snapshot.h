@@ -200,6 +200,14 @@ static inline uint64_t snapshot_xobj_dev(uint32_t major, uint32_t minor)
  * values use: its path below the hierarchy's root ("/" for the root; ""
  * when no walk found it), and whether it was removed since it was found
  * (cgpath.h).  Recordings keep the path, so a replay elsewhere names it. */
+/* The command name of a task the trace saw pausing (the object of its SNAP_XTASK
+ * values): the trace's own name for it, so that a task gone before the
+ * sample is still named.  Live samples only; recordings keep processes. */
+struct snap_comm {
+	uint64_t pid;
+	char comm[16];
+};
+
 struct snap_cgroup {
 	uint64_t ino;
 	bool gone;
@@ -236,6 +244,9 @@ struct snapshot {
 	 * feeds its detectors with it, so that they know what they would know in the whole
 	 * replay, and shows it to nobody. */
 	bool lead;
+	size_t ncomm;			/* names of the traced tasks, sorted by pid; 0 when none */
+	size_t cap_comm;
+	struct snap_comm *comm;
 };
 
 /* Whether cur lists the devices of prev (its sample before, of the same source), in the same
@@ -288,6 +299,10 @@ void snapshot_sort_x(struct snapshot *s);
 const struct snap_xval *snapshot_find_x(const struct snapshot *s, enum snap_xscope scope, uint64_t obj);
 /* Add a cgroup's name (any order: snapshot_sort_x sorts them too).  0 or -ENOMEM. */
 int snapshot_add_cg(struct snapshot *s, uint64_t ino, const char *path, bool gone);
+/* Add a traced task's name (in pid order).  0 or -ENOMEM. */
+int snapshot_add_comm(struct snapshot *s, uint64_t pid, const char *comm);
+/* The name of traced task pid, or NULL. */
+const char *snapshot_find_comm(const struct snapshot *s, uint64_t pid);
 /* The name of cgroup ino in a sorted snapshot, or NULL. */
 const struct snap_cgroup *snapshot_find_cg(const struct snapshot *s, uint64_t ino);
 /* Find a device by major:minor in a sorted snapshot; NULL if absent. */

@@ -24,6 +24,7 @@ enum run_mode {
 	MODE_COMPARE,		/* --compare A B, --compare A... -- B... */
 	MODE_SWEEP,		/* --sweep KNOB=V1,V2 ... -- COMMAND... */
 	MODE_PLOT,		/* -r FILE --plot OUT.svg */
+	MODE_LISTEN,		/* --listen [ADDR:]PORT: the exporter */
 	MODE_HELP,
 	MODE_VERSION
 };
@@ -69,6 +70,9 @@ struct opts {
 	bool read_only;			/* --read-only */
 	bool restore_on_exit;		/* --restore-on-exit */
 	double revert_after_s;		/* --revert-after, 0 = off */
+	const char *listen;		/* --listen [ADDR:]PORT */
+	long listen_top;		/* --listen-top: rows per throttling family, default 10 */
+	const char *web_config;		/* --web-config FILE: TLS and basic auth */
 };
 
 /* Parse argv into o.  0 to go on; otherwise the exit status to leave with

@@ -11,5 +11,8 @@ int run_batch(const struct opts *o);
 
 /* The interactive monitor (default mode), live or on a recording (-r). */
 int run_screen(const struct opts *o);
+/* --listen: the exporter, serving the newest sample over HTTP until a signal (or -n). */
+int run_listen(const struct opts *o);
+
 
 #endif

@@ -35,7 +35,17 @@ struct om_options {
 	 * series does not vanish while its device is quiet). */
 	bool (*keep_dev)(const struct dev_counters *d, const void *arg);
 	const void *keep_arg;
+	/* More families after the sample's, before "# EOF" (NULL: none): the
+	 * exporter's counters since its start (exporter.h). */
+	void (*more)(FILE *out, enum om_dialect dialect, const void *arg);
+	const void *more_arg;
 };
+
+/* One family's HELP, TYPE and (OpenMetrics) UNIT lines, as the dialect names
+ * them: name is the family's without _total, counter says which kind, unit
+ * is NULL or the name's last component, help has no double quote. */
+void openmetrics_put_meta(FILE *out, const char *name, bool counter, const char *unit, const char *help,
+			  enum om_dialect dialect);
 
 /* Write frame f as one complete exposition (ending "# EOF") to out and
  * flush it.  0, or -errno of the failed write (-EPIPE: the reader left). */

@@ -23,6 +23,9 @@ void snapshot_free(struct snapshot *s)
 	free(s->proc);
 	free(s->x);
 	free(s->cg);
+	free(s->comm);
+	s->comm = NULL;
+	s->ncomm = s->cap_comm = 0;
 	s->dev = NULL;
 	s->proc = NULL;
 	s->x = NULL;
@@ -52,8 +55,11 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 {
 	if (snapshot_reserve(dst, src->ndev) < 0 || snapshot_reserve_procs(dst, src->nproc) < 0 ||
 	    snapshot_reserve_x(dst, src->nx) < 0 ||
-	    grow_array((void **)&dst->cg, &dst->cap_cg, src->ncg, sizeof *dst->cg, 8) < 0)
+	    grow_array((void **)&dst->cg, &dst->cap_cg, src->ncg, sizeof *dst->cg, 8) < 0 ||
+	    grow_array((void **)&dst->comm, &dst->cap_comm, src->ncomm, sizeof *dst->comm, 8) < 0)
 		return -ENOMEM;
+	struct snap_comm *keep_comm = dst->comm;
+	size_t keep_cap_comm = dst->cap_comm;
 	struct snap_cgroup *keep_cg = dst->cg;
 	size_t keep_cap_cg = dst->cap_cg;
 	struct dev_counters *keep = dst->dev;
@@ -69,6 +75,10 @@ int snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	dst->cap_x = keep_cap_x;
 	dst->cg = keep_cg;
 	dst->cap_cg = keep_cap_cg;
+	dst->comm = keep_comm;
+	dst->cap_comm = keep_cap_comm;
+	if (src->ncomm)
+		memcpy(dst->comm, src->comm, src->ncomm * sizeof *src->comm);
 	if (src->ncg)
 		memcpy(dst->cg, src->cg, src->ncg * sizeof *src->cg);
 	if (src->ndev)
@@ -176,6 +186,31 @@ int snapshot_add_cg(struct snapshot *s, uint64_t ino, const char *path, bool gon
 	c->gone = gone;
 	snprintf(c->path, sizeof c->path, "%s", path ? path : "");
 	return 0;
+}
+
+int snapshot_add_comm(struct snapshot *s, uint64_t pid, const char *comm)
+{
+	if (grow_array((void **)&s->comm, &s->cap_comm, s->ncomm + 1, sizeof *s->comm, 16) < 0)
+		return -ENOMEM;
+	struct snap_comm *c = &s->comm[s->ncomm++];
+	c->pid = pid;
+	snprintf(c->comm, sizeof c->comm, "%s", comm ? comm : "");
+	return 0;
+}
+
+const char *snapshot_find_comm(const struct snapshot *s, uint64_t pid)
+{
+	size_t lo = 0, hi = s->ncomm;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->comm[mid].pid == pid)
+			return s->comm[mid].comm;
+		if (s->comm[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 static int snapshot_cg_cmp(const void *a, const void *b)

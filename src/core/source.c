@@ -11,7 +11,8 @@ int source_next(struct source *src, struct snapshot *out)
 {
 	out->nx = 0;	/* a source adds the values beside the fixed blocks it read */
 	out->ncg = 0;	/* and the names of the cgroups they are of */
-	out->lead = false;	/* only a replay limited with --begin has any */
+	out->lead = false;
+	out->ncomm = 0;		/* the live source names the traced tasks */	/* only a replay limited with --begin has any */
 	int rc = src->ops->next(src, out);
 	if (rc == 0)
 		snapshot_sort_x(out);

@@ -130,6 +130,9 @@ int main(int argc, char **argv)
 	case MODE_PLOT:
 		status = main_plot(&o);
 		break;
+	case MODE_LISTEN:
+		status = run_listen(&o);
+		break;
 	}
 	opts_free(&o);
 	return status;

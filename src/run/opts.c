@@ -10,14 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/socket.h>
+
 #include "run/opts.h"
+#include "run/listen_addr.h"
 #include "rec/rec.h"
 
 enum long_only {
 	OPT_DEVICES = 256, OPT_NO_COLOR, OPT_NO_KTRACE, OPT_FORMAT, OPT_BEGIN, OPT_END, OPT_ANNOTATE,
 	OPT_COMPARE, OPT_DIP, OPT_DIP_MODEL, OPT_SET, OPT_SYSCTL_CONF, OPT_READ_ONLY, OPT_RESTORE,
 	OPT_REVERT_AFTER, OPT_EXPORT, OPT_REC_SYNC, OPT_GROUP, OPT_WIDTH, OPT_CASE, OPT_SWEEP,
-	OPT_REPEAT, OPT_SWEEP_DIR, OPT_PLOT
+	OPT_REPEAT, OPT_SWEEP_DIR, OPT_PLOT, OPT_LISTEN, OPT_LISTEN_TOP, OPT_WEB_CONFIG
 };
 
 static const struct option opts_long[] = {
@@ -55,6 +58,9 @@ static const struct option opts_long[] = {
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "sweep-dir", required_argument, NULL, OPT_SWEEP_DIR },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "listen-top", required_argument, NULL, OPT_LISTEN_TOP },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -98,6 +104,10 @@ void opts_usage(FILE *out)
 	      "      --sweep-dir DIR      with --sweep: where the runs are recorded\n"
 	      "      --plot OUT.svg       with -r, --compare or --sweep: throughput over time\n"
 	      "      --annotate FILE      mark dips in a vmstat/iostat text log ('-' = stdin)\n"
+	      "      --listen [ADDR:]PORT serve the figures to Prometheus over HTTP (the exporter;\n"
+	      "                           127.0.0.1 unless ADDR is given; doc/exporter.md)\n"
+	      "      --listen-top N       with --listen: throttling rows per family (default 10)\n"
+	      "      --web-config FILE    with --listen: TLS and basic auth (doc/exporter.md)\n"
 	      "      --set KNOB=VALUE     set a writeback knob (repeatable; all or nothing);\n"
 	      "                           with -b, -d, -n or -w: first, then monitor\n"
 	      "      --sysctl-conf        print the writeback knobs as a sysctl.d snippet\n"
@@ -253,6 +263,9 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_REPEAT: return opts_number("--repeat", optarg, 1, 1000, &o->repeat);
 	case OPT_SWEEP_DIR: o->sweep_dir = optarg; return 0;
 	case OPT_PLOT: o->plot_path = optarg; return 0;
+	case OPT_LISTEN: o->mode = MODE_LISTEN; o->listen = optarg; return 0;
+	case OPT_LISTEN_TOP: return opts_number("--listen-top", optarg, 1, 1000, &o->listen_top);
+	case OPT_WEB_CONFIG: o->web_config = optarg; return 0;
 	case OPT_DIP:
 		if (detect_params_parse(&o->dip, optarg) < 0)
 			return opts_bad("--dip", optarg, "not a percentage between 0 and 100");
@@ -427,6 +440,32 @@ static int opts_check_runs(struct opts *o)
 	return 0;
 }
 
+/* --listen: the address, and what does not go with a headless exporter. */
+static int opts_check_listen(struct opts *o)
+{
+	if (o->mode != MODE_LISTEN) {
+		if (o->listen_top || o->web_config) {
+			fprintf(stderr, "wbtop: %s goes with --listen\n", o->listen_top ? "--listen-top" : "--web-config");
+			return 2;
+		}
+		return 0;
+	}
+	struct sockaddr_storage sa;
+	char why[160];
+	if (listen_addr_parse(o->listen, &sa, why, sizeof why) < 0)
+		return opts_bad("--listen", o->listen, why);
+	const char *with = o->replay_path ? "-r" : o->record_path ? "-w" : o->output_path ? "-o" :
+			   o->nsets ? "--set" : o->format != FMT_TEXT ? "--format" : o->procs ? "-P" :
+			   o->quiet ? "-q" : NULL;
+	if (with) {
+		fprintf(stderr, "wbtop: --listen serves the live figures over HTTP; %s does not go with it\n", with);
+		return 2;
+	}
+	if (!o->listen_top)
+		o->listen_top = 10;
+	return 0;
+}
+
 int opts_parse(struct opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
@@ -480,6 +519,8 @@ int opts_parse(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "wbtop: --rec-sync says how a recording is written: use it with -w FILE\n");
 		return 2;
 	}
+	if ((rc = opts_check_listen(o)) != 0)
+		return rc;
 	if (o->replay_path && o->record_path) {
 		fprintf(stderr, "wbtop: -r and -w together: replay and record one at a time\n");
 		return 2;

@@ -164,7 +164,8 @@ static int run_batch_open_outputs(struct run_batch *r, const struct opts *o, cha
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
 	}
-	struct om_options oo = { OM_DIALECT_OPENMETRICS, r->sel ? run_batch_keep : NULL, r->sel };
+	struct om_options oo = { .dialect = OM_DIALECT_OPENMETRICS, .keep_dev = r->sel ? run_batch_keep : NULL,
+				 .keep_arg = r->sel };
 	bool file = o->output_path != NULL;
 	return run_batch_add(r, openmetrics_sink_new(file ? NULL : r->out,
 						 file ? o->output_path : r->out_name, &oo));

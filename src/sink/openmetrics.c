@@ -129,6 +129,13 @@ static void openmetrics_meta(FILE *out, const struct om_family *fam, const char 
 		fprintf(out, "# UNIT %s %s\n", fam->name, fam->unit);
 }
 
+void openmetrics_put_meta(FILE *out, const char *name, bool counter, const char *unit, const char *help,
+			  enum om_dialect dialect)
+{
+	const struct om_family fam = { name, counter ? OM_COUNTER : OM_GAUGE, unit, help };
+	openmetrics_meta(out, &fam, NULL, dialect);
+}
+
 /* The name a sample of fam carries. */
 static void openmetrics_sample_name(FILE *out, const struct om_family *fam)
 {
@@ -427,7 +434,7 @@ static void openmetrics_write_cgroups(FILE *out, const struct frame *f, const st
 
 int openmetrics_write(FILE *out, const struct frame *f, const struct om_options *o)
 {
-	static const struct om_options defaults = { OM_DIALECT_OPENMETRICS, NULL, NULL };
+	static const struct om_options defaults = { .dialect = OM_DIALECT_OPENMETRICS };
 	if (!o)
 		o = &defaults;
 	errno = 0;
@@ -437,6 +444,8 @@ int openmetrics_write(FILE *out, const struct frame *f, const struct om_options 
 	openmetrics_write_knobs(out, f->cur, o->dialect);
 	openmetrics_write_devs(out, f, o);
 	openmetrics_write_cgroups(out, f, o);
+	if (o->more)
+		o->more(out, o->dialect, o->more_arg);
 	if (o->dialect == OM_DIALECT_OPENMETRICS)
 		fputs("# EOF\n", out);
 	if (fflush(out) == EOF || ferror(out))
@@ -511,7 +520,7 @@ static const struct sink_ops om_sink_ops = {
 
 struct sink *openmetrics_sink_new(FILE *out, const char *name, const struct om_options *o)
 {
-	static const struct om_options defaults = { OM_DIALECT_OPENMETRICS, NULL, NULL };
+	static const struct om_options defaults = { .dialect = OM_DIALECT_OPENMETRICS };
 	struct om_sink *os = calloc(1, sizeof *os);
 	if (!os)
 		return NULL;

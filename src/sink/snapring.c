@@ -292,6 +292,9 @@ static int snapring_copy_fields(struct snapring_slot *sl, const struct snapshot 
 	sl->snap.cg = keep.cg;
 	sl->snap.cap_cg = keep.cap_cg;
 	sl->snap.ncg = 0;
+	sl->snap.comm = keep.comm;	/* the screen's history has no use for the task names */
+	sl->snap.cap_comm = keep.cap_comm;
+	sl->snap.ncomm = 0;
 	if (s->ncg > sl->snap.cap_cg) {
 		struct snap_cgroup *cg = realloc(sl->snap.cg, s->ncg * sizeof *cg);
 		if (!cg)

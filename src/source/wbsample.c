@@ -130,6 +130,8 @@ static int wbsample_trace_values(struct wbsample *ws, struct snapshot *out)
 		if (t->bdi_devt)
 			rc = wbsample_add(out, SNAP_XTASK, SNAP_XTASK_BDI, pid,
 					  snapshot_xobj_dev(t->bdi_major, t->bdi_minor), rc);
+		if (!rc && t->comm[0])	/* wbcum keeps its tasks in pid order */
+			rc = snapshot_add_comm(out, pid, t->comm);
 	}
 	for (size_t i = 0; i < c->nbdi; i++) {
 		const struct wbcum_bdi *b = &c->bdi[i];

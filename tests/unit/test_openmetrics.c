@@ -253,7 +253,7 @@ START_TEST(test_om_keep_dev)
 {
 	struct fixture x;
 	fixture_init(&x);
-	struct om_options o = { OM_DIALECT_OPENMETRICS, keep_sda1, "sda1" };
+	struct om_options o = { .dialect = OM_DIALECT_OPENMETRICS, .keep_dev = keep_sda1, .keep_arg = "sda1" };
 	char *text = render(&x.frame, &o);
 	ck_assert(has_line(text, "wbtop_device_written_bytes_total{device=\"sda1\"} 5120"));
 	ck_assert_ptr_null(strstr(text, "device=\"sda\""));
@@ -267,7 +267,7 @@ START_TEST(test_om_prometheus_dialect)
 {
 	struct fixture x;
 	fixture_init(&x);
-	struct om_options o = { OM_DIALECT_PROMETHEUS, NULL, NULL };
+	struct om_options o = { .dialect = OM_DIALECT_PROMETHEUS };
 	char *text = render(&x.frame, &o);
 	ck_assert(has_line(text, "# TYPE wbtop_device_written_bytes_total counter"));
 	ck_assert(has_line(text, "# TYPE wbtop_dirtied_pages_total counter"));
