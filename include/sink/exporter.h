@@ -23,9 +23,6 @@ struct sink;
 
 struct exporter_options {
 	size_t top_n;		/* rows per throttling family before "other" (--listen-top) */
-	/* Why the kernel's trace is missing ("" or NULL: it is not, or not yet known); said by
-	 * the availability gauge's reason label. */
-	const char *trace_note;
 	struct om_options om;	/* devices kept; its dialect and more are the exporter's */
 };
 
@@ -38,6 +35,10 @@ struct exporter_page {
 
 /* NULL when out of memory.  o is copied (its keep_arg must outlive the exporter). */
 struct exporter *exporter_new(const struct exporter_options *o);
+
+/* Why the kernel's trace is missing ("": it is not), for the availability gauge's reason;
+ * before the first frame (the loop's thread reads it). */
+void exporter_set_trace_note(struct exporter *x, const char *note);
 
 /* The sink that feeds it.  Closing the sink leaves the exporter (and the pages out) alone. */
 struct sink *exporter_sink_new(struct exporter *x);

@@ -189,6 +189,20 @@ static int run_listen_open(struct run_listen *l, const struct opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
 	}
+	/* the listener before the source: a port in use ends wbtop before a tracefs instance is made */
+	if (o->devices_regex && !(l->sel = batch_new(stdout, true, o->devices_regex, err, sizeof err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 2;
+	}
+	struct exporter_options xo = { .top_n = (size_t)o->listen_top,
+				       .om = { .keep_dev = l->sel ? run_listen_keep : NULL, .keep_arg = l->sel } };
+	if (!(l->x = exporter_new(&xo))) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	int status = run_listen_start(l, &sa);
+	if (status)
+		return status;
 	if (!(l->src = source_live_open(err, sizeof err))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
@@ -199,20 +213,15 @@ static int run_listen_open(struct run_listen *l, const struct opts *o)
 		(void)source_kernel_loop(l->src, true, note, sizeof note);
 	if (note[0])
 		fprintf(stderr, "wbtop: kernel writeback loop: %s\n", note);
-	if (o->devices_regex && !(l->sel = batch_new(stdout, true, o->devices_regex, err, sizeof err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 2;
-	}
-	struct exporter_options xo = { .top_n = (size_t)o->listen_top, .trace_note = note,
-				       .om = { .keep_dev = l->sel ? run_listen_keep : NULL, .keep_arg = l->sel } };
+	exporter_set_trace_note(l->x, note);
 	struct sink *s = NULL;
 	if (!(l->pipe = pipeline_new(l->src, &o->dip, pipeline_marks_rule(o->dip_given))) ||
-	    !(l->x = exporter_new(&xo)) || !(l->feed = feed_new(l->pipe, NULL)) ||
-	    !(s = exporter_sink_new(l->x)) || feed_add(l->feed, s, FEED_OUTPUT) < 0) {
+	    !(l->feed = feed_new(l->pipe, NULL)) || !(s = exporter_sink_new(l->x)) ||
+	    feed_add(l->feed, s, FEED_OUTPUT) < 0) {
 		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
 	}
-	return run_listen_start(l, &sa);
+	return 0;
 }
 
 static void run_listen_close(struct run_listen *l)

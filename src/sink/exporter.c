@@ -41,14 +41,17 @@ struct exporter *exporter_new(const struct exporter_options *o)
 	if (!x)
 		return NULL;
 	x->o = *o;
-	snprintf(x->note, sizeof x->note, "%s", o->trace_note ? o->trace_note : "");
-	x->o.trace_note = x->note;
 	if (pthread_mutex_init(&x->lock, NULL) != 0 || !(x->tally = tally_new(o->top_n))) {
 		tally_free(x->tally);
 		free(x);
 		return NULL;
 	}
 	return x;
+}
+
+void exporter_set_trace_note(struct exporter *x, const char *note)
+{
+	snprintf(x->note, sizeof x->note, "%s", note ? note : "");
 }
 
 static void exporter_pg_put(struct exporter_pg *pg)

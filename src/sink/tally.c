@@ -23,6 +23,7 @@ struct tally_entry {
 	char key[256];
 	uint64_t all_ms, all_pauses;	/* since the start: the rank */
 	struct tally_row row;		/* its own series, while shown */
+	uint64_t pend_ms, pend_pauses;	/* this sample's, until the ranking says where they go */
 	bool shown;
 	uint64_t last_step;
 };
@@ -110,15 +111,13 @@ static struct tally_entry *tally_entry(struct tally_fam *fm, const char *key)
 	return e;
 }
 
-static void tally_count(struct tally *t, struct tally_entry *e, enum tally_family f, uint64_t ms,
-			uint64_t pauses)
+static void tally_count(struct tally *t, struct tally_entry *e, uint64_t ms, uint64_t pauses)
 {
 	e->all_ms += ms;
 	e->all_pauses += pauses;
 	e->last_step = t->step;
-	struct tally_row *to = e->shown ? &e->row : &t->fam[f].other;
-	to->ms += ms;
-	to->pauses += pauses;
+	e->pend_ms += ms;
+	e->pend_pauses += pauses;
 }
 
 /* The two counters of one object in a sorted snapshot: from v on (its first value). */
@@ -197,7 +196,7 @@ static int tally_feed_scope(struct tally *t, size_t k, const struct snapshot *pr
 		struct tally_entry *e = tally_entry(&t->fam[tally_scopes[k].fam], key);
 		if (!e)
 			return -ENOMEM;
-		tally_count(t, e, tally_scopes[k].fam, ms - pms, pauses - ppauses);
+		tally_count(t, e, ms - pms, pauses - ppauses);
 	}
 	return 0;
 }
@@ -228,7 +227,9 @@ static int tally_forget(struct tally *t, struct tally_fam *fm)
 	return tally_reindex(fm);
 }
 
-/* The top N by all they counted: a row leaving gives its series' counts to "other". */
+/* The top N by all they counted: a row leaving gives its series' counts to "other"; this
+ * sample's counts go to the row when it is shown now (from the start for a new one, from
+ * now for one that comes in), else to "other". */
 static int tally_rank(struct tally *t, struct tally_fam *fm)
 {
 	if (tally_forget(t, fm) < 0)
@@ -239,7 +240,8 @@ static int tally_rank(struct tally *t, struct tally_fam *fm)
 	for (size_t i = 0; i < fm->n; i++)
 		fm->order[i] = i;
 	tally_sort_fam = fm;
-	qsort(fm->order, fm->n, sizeof *fm->order, tally_cmp);
+	if (fm->n > 1)
+		qsort(fm->order, fm->n, sizeof *fm->order, tally_cmp);
 	tally_sort_fam = NULL;
 	fm->nshown = 0;
 	for (size_t r = 0; r < fm->n; r++) {
@@ -251,6 +253,10 @@ static int tally_rank(struct tally *t, struct tally_fam *fm)
 			e->row.ms = e->row.pauses = 0;
 		}
 		e->shown = in;
+		struct tally_row *to = in ? &e->row : &fm->other;
+		to->ms += e->pend_ms;
+		to->pauses += e->pend_pauses;
+		e->pend_ms = e->pend_pauses = 0;
 		if (in) {
 			e->row.key = e->key;
 			fm->shown[fm->nshown++] = e->row;
