@@ -4,9 +4,10 @@
  * trace's values of each live sample (snapshot.h's SNAP_XDEV, SNAP_XCG and
  * SNAP_XTASK kinds).  Each family is capped at its top N rows by throttled
  * time, then one "other" row.  A row that falls out of the top N leaves what
- * its series counted to "other", and a row that comes in starts its series
- * at 0: "other" only grows, and no total ever goes down (a scraper's
- * increase() over the family stays true).  Tasks come and go between
+ * its series counted to "other", and a row that comes in is shown at 0
+ * first and takes the counts it came in with at the next sample: "other"
+ * only grows, no total ever goes down, and a new series starts at 0, so a
+ * scraper's increase() over a row or the family misses nothing.  Tasks come and go between
  * samples; what a task paused is counted under its name when it is gone.
  *
  * Pure: fed snapshots, read by the exporter; no files, no clock.

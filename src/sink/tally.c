@@ -23,7 +23,7 @@ struct tally_entry {
 	char key[256];
 	uint64_t all_ms, all_pauses;	/* since the start: the rank */
 	struct tally_row row;		/* its own series, while shown */
-	uint64_t pend_ms, pend_pauses;	/* this sample's, until the ranking says where they go */
+	uint64_t pend_ms, pend_pauses;	/* not in a row yet: this sample's, or a new row's first */
 	bool shown;
 	uint64_t last_step;
 };
@@ -227,9 +227,10 @@ static int tally_forget(struct tally *t, struct tally_fam *fm)
 	return tally_reindex(fm);
 }
 
-/* The top N by all they counted: a row leaving gives its series' counts to "other"; this
- * sample's counts go to the row when it is shown now (from the start for a new one, from
- * now for one that comes in), else to "other". */
+/* The top N by all they counted.  A row leaving gives all its series counted to "other".
+ * A row coming in (new, or back from "other") is shown at 0 first and takes the counts it
+ * came in with at the next sample: a scraper sees its series start at 0, so increase()
+ * over it misses nothing.  Outside the top N, counts go to "other" as they come. */
 static int tally_rank(struct tally *t, struct tally_fam *fm)
 {
 	if (tally_forget(t, fm) < 0)
@@ -247,16 +248,26 @@ static int tally_rank(struct tally *t, struct tally_fam *fm)
 	for (size_t r = 0; r < fm->n; r++) {
 		struct tally_entry *e = &fm->e[fm->order[r]];
 		bool in = r < t->top_n;
-		if (e->shown && !in) {
-			fm->other.ms += e->row.ms;
-			fm->other.pauses += e->row.pauses;
-			e->row.ms = e->row.pauses = 0;
+		struct tally_row *to = NULL;
+		if (e->shown && in) {
+			to = &e->row;
+		} else if (!in) {
+			to = &fm->other;
+			if (e->shown) {
+				fm->other.ms += e->row.ms;
+				fm->other.pauses += e->row.pauses;
+			}
 		}
+		if (in && !e->shown)
+			e->row.ms = e->row.pauses = 0;	/* shown at 0: its counts wait a sample */
+		if (to) {
+			to->ms += e->pend_ms;
+			to->pauses += e->pend_pauses;
+			e->pend_ms = e->pend_pauses = 0;
+		}
+		if (!in)
+			e->row.ms = e->row.pauses = 0;
 		e->shown = in;
-		struct tally_row *to = in ? &e->row : &fm->other;
-		to->ms += e->pend_ms;
-		to->pauses += e->pend_pauses;
-		e->pend_ms = e->pend_pauses = 0;
 		if (in) {
 			e->row.key = e->key;
 			fm->shown[fm->nshown++] = e->row;
