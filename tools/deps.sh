@@ -49,11 +49,11 @@ if [ "${1:-}" = lab ]; then
 	done
 	exit 0
 fi
-need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite3:libsqlite3-dev libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev"
+need_pc="ncursesw:libncurses-dev libproc2:libproc2-dev blkid:libblkid-dev sqlite3:libsqlite3-dev libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev libmicrohttpd:libmicrohttpd-dev libcrypt:libcrypt-dev"
 need_bin="pkg-config:pkg-config cc:gcc make:make"
 if [ "${1:-}" = test ]; then
 	need_pc="$need_pc check:check"
-	need_bin="$need_bin tmux:tmux iostat:sysstat vmstat:procps valgrind:valgrind clang:clang mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs losetup:mount pv:pv unshare:util-linux python3:python3 groff:groff-base prometheus-node-exporter:prometheus-node-exporter chromium:chromium dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git strace:strace promtool:prometheus flock:util-linux setpriv:util-linux timeout:coreutils"
+	need_bin="$need_bin tmux:tmux iostat:sysstat vmstat:procps valgrind:valgrind clang:clang mkfs.ext4:e2fsprogs mkfs.xfs:xfsprogs losetup:mount pv:pv unshare:util-linux python3:python3 groff:groff-base prometheus-node-exporter:prometheus-node-exporter chromium:chromium dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian git:git systemd-analyze:systemd strace:strace promtool:prometheus flock:util-linux setpriv:util-linux timeout:coreutils"
 fi
 missing=""
 for pair in $need_bin; do
