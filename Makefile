@@ -6,6 +6,7 @@
 #   make dips-eval  run the labelled live corpus of the dip detector (root, ~8 min)
 #   make dips-lab   record the lab corpus of the dip detector (root, qemu, ~30 min)
 #   make dips-fit   fit the dip rule's defaults on the corpus's training part
+#   make check-load  the exporter under load: 50 scrapers x 1000 requests (root, ~20 s)
 #   make check-kernels  boot Debian 12's kernels (6.1, 6.12) under qemu and check every
 #                   kernel-loop figure against independent readings (root, after
 #                   sh tools/deps.sh lab; ~5 min; tests/lab/)
@@ -62,7 +63,7 @@ FUZZ_CC  ?= clang
 FUZZFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/unit/%.o)
 
-.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval dips-lab dips-fit check-kernels install uninstall clean distclean
+.PHONY: all run check unit e2e fuzz fuzz-build bench dips-eval dips-lab dips-fit check-kernels check-load install uninstall clean distclean
 all: wbtop
 
 # Build and start the monitor: make run ARGS="-d 2"
@@ -183,6 +184,11 @@ dips-fit: wbtop
 # The kernel lab (tests/lab/run.sh): real kernels under qemu, cgroup v2, device-mapper, md.
 check-kernels: wbtop
 	@WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/lab sh tests/lab/run.sh
+
+# The exporter under load (issue 33): 50 scrapers of 1000 requests each at 10 loop devices;
+# no failed scrape, no missed sample, RSS bounded (tests/listen/load.py; root, about 20 s).
+check-load: wbtop
+	@sh tests/listen/run_load.sh
 
 install: wbtop
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

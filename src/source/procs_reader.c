@@ -27,7 +27,11 @@
 #define PROCS_WDEV_EVERY_NS 1000000000ull
 
 #define PROCS_PF_KTHREAD 0x00200000ul	/* task flag of kernel threads (include/linux/sched.h) */
-#define PROCS_CAP_SYS_PTRACE 19		/* lets /proc/PID/io be read for every task */
+/* /proc/PID/io is mode 0400, its owner's, behind a ptrace check: another user's takes both
+ * the ptrace capability and one that passes the file's mode (seen: either alone, EACCES) */
+#define PROCS_CAP_DAC_OVERRIDE 1
+#define PROCS_CAP_DAC_READ_SEARCH 2
+#define PROCS_CAP_SYS_PTRACE 19
 
 static enum pids_item procs_reader_items[] = {
 	PIDS_ID_PID, PIDS_CMD, PIDS_STATE, PIDS_FLAGS, PIDS_ID_EUID,
@@ -52,7 +56,8 @@ struct procs_reader {
 
 /* ---- sampling ---- */
 
-/* CAP_SYS_PTRACE in our effective set (from /proc/self/status). */
+/* What reading every task's /proc/PID/io takes, in our effective set (from /proc/self/status):
+ * CAP_SYS_PTRACE, and CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE. */
 static bool procs_reader_have_ptrace_cap(void)
 {
 	FILE *f = fopen("/proc/self/status", "re");
@@ -64,7 +69,8 @@ static bool procs_reader_have_ptrace_cap(void)
 	while (!found && fgets(line, sizeof line, f))
 		found = sscanf(line, "CapEff: %llx", &eff) == 1;
 	fclose(f);
-	return found && (eff >> PROCS_CAP_SYS_PTRACE) & 1;
+	bool dac = (eff >> PROCS_CAP_DAC_READ_SEARCH) & 1 || (eff >> PROCS_CAP_DAC_OVERRIDE) & 1;
+	return found && (eff >> PROCS_CAP_SYS_PTRACE) & 1 && dac;
 }
 
 struct procs_reader *procs_reader_new(void)

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -478,12 +479,15 @@ static int wbtrace_setup(struct wbtrace *wt, char *why, size_t whylen)
 			    "tracefs is not mounted and could not be mounted");
 		return -err;
 	}
-	if (access(dir, R_OK | W_OK | X_OK) != 0) {
+	/* where the instance is made: a unit may keep the rest of tracefs read-only */
+	char instances[PATH_MAX];
+	snprintf(instances, sizeof instances, "%s/instances", dir);
+	if (access(dir, R_OK | X_OK) != 0 || access(instances, R_OK | W_OK | X_OK) != 0) {
 		int err = errno;
 		if (err == EACCES)
 			wbtrace_why(why, whylen, 0, "not root: %s is for root only", dir);
 		else
-			wbtrace_why(why, whylen, err, "cannot use %s", dir);
+			wbtrace_why(why, whylen, err, "cannot use %s", instances);
 		return -err;
 	}
 	/* the formats first: a kernel we cannot use gets no instance */
