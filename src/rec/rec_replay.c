@@ -285,7 +285,9 @@ int64_t rec_replay_count(struct source *src)
 int64_t rec_replay_tell(struct source *src)
 {
 	struct rec_replay *rp = rec_replay_of(src);
-	return rp ? rp->pos - rp->base : -EINVAL;
+	if (!rp)
+		return -EINVAL;
+	return rp->pos > rp->base ? rp->pos - rp->base : 0;	/* the lead (--begin) is before 0 */
 }
 
 int rec_replay_seek(struct source *src, int64_t index)

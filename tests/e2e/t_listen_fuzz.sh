@@ -7,14 +7,14 @@
 # CR without LF, pipelined and half-closed requests, resets, random bytes and
 # mutated requests.  Each is answered 4xx/5xx or closed (200 only where HTTP
 # lets a server take the request), and after each GET /metrics answers 200
-# with a whole page within 2 s.  A connection that sends nothing, a request
+# with a whole page within 5 s.  A connection that sends nothing, a request
 # line only, or a header byte a second (slowloris) is closed by the server by
-# 12.5 s (idle timeout 10 s), and 256 slowloris connections do not keep every
+# 14 s (its deadline is 10 s), and 256 slowloris connections do not keep every
 # scrape out for longer.  Sampling goes on throughout; wbtop exits 0 on
 # SIGTERM; no sanitizer report on its stderr.  No devices: no root needed.
-# It runs alone in make check's main lane, not beside the others: it times
-# the server (answers within 2 s, the 10 s timeout), which a busy machine
-# stretches.
+# Beside the others: its port is its own, it reads no host state, and its
+# times (a few milliseconds to answer, a 10 s deadline) have seconds of slack.
+# e2e: beside (its own port; answers within 5 s, cuts by 14 s)
 . "$E2E_LIB"
 need_tool python3 python3
 python3 "$(dirname "$E2E_LIB")/../listen/fuzz.py" --binary "$WBTOP" --seed 1 --cases 400 >"$TMP/out" 2>&1

@@ -54,24 +54,24 @@ until [ "$(query 'up{job="wbtop"}' 2>/dev/null)" = 1 ]; do
 	i=$((i + 1)); [ $i -lt 600 ] || fail "Prometheus never scraped wbtop: $(tail -5 "$TMP/prom.log"; cat "$TMP/wbtop.err")"
 	sleep 0.1
 done
-sleep 3
+sleep 1
 wrtn() { iostat -d -k "$dev" | awk -v d="$dev" '$1 == d { print $7 }'; }
 start_ref_reader "$TMP/ref" || fail "could not make the reference tracefs instance"
 t0=$(date +%s.%N)
 w0=$(wrtn)
-sleep 2
+sleep 1
 dd if=/dev/zero of="$TMP/exp/f" bs=1M count=1300 2>/dev/null &
 dd=$!
 on_exit "kill $dd 2>/dev/null"
-sleep 8
+sleep 6
 kill $dd 2>/dev/null
 wait $dd 2>/dev/null
 sync -f "$TMP/exp/f"
-sleep 4	# the device idle again: the last writes are in, and scraped
+sleep 3	# the device idle again: the last writes are in, and scraped
 t1=$(date +%s.%N)
 w1=$(wrtn)
 stop_ref_reader
-sleep 3	# Prometheus has scraped past t1
+sleep 2	# Prometheus has scraped past t1
 ref_ms=$(awk -v pid="$dd" '/balance_dirty_pages:/ {
 	split($0, a, " \\["); n = split(a[1], t, "-")
 	if (t[n] != pid) next

@@ -34,7 +34,7 @@ same seed, the same bytes), a new connection each, in turn by kind:
 
 A case's outcome is the first answer: "ok" (2xx), "error" (4xx/5xx), "closed"
 (closed or reset with no answer), "open" (nothing, and the connection still
-open SHUT_WAIT s after our side was shut: then it must be closed by 12.5 s,
+open SHUT_WAIT s after our side was shut: then it must be closed by CLOSE_BY (14 s),
 the idle timeout), "garbage" (bytes that are not an HTTP/1.x answer) or
 "partial" (an answer cut short).  A case says what it allows: an error or a
 close always, ok only when the request is one HTTP lets a server take
@@ -47,14 +47,14 @@ but not ended is shut at once (our write side) rather than waited on.  A
 pipeline's answers must be right and in order; the server may answer a
 prefix and close, if the last answer it gives says Connection: close.
 
-After every case GET /metrics must answer 200 with a whole page within 2 s,
+After every case GET /metrics must answer 200 with a whole page within ANSWER_BY (5 s),
 and the page must be fresh (its sample not older than max(2 s, 4 intervals):
 sampling not stalled).  Beside the cases, three connections run for 15 s:
 one sends nothing, one a request line and then nothing, one ("slowloris")
-a header byte every second; each must be closed by the server by 12.5 s
+a header byte every second; each must be closed by the server by CLOSE_BY (14 s)
 after it opened (the idle timeout is 10 s).  Then ("slowloris flood")
 CONNECTION_LIMIT connections trickle a header byte a second each for 15 s,
-and a scrape must get through by 12.5 s after they opened (the server must
+and a scrape must get through by CLOSE_BY (14 s) after they opened (the server must
 cut them, not let them hold every slot).  At the end wbtop must still be
 running, its samples counter must have advanced with the time (at least
 80% of the intervals), it must exit 0 on SIGTERM, and its stderr must hold
@@ -84,7 +84,8 @@ import time
 HOST = "127.0.0.1"
 OM_ACCEPT = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 IDLE_TIMEOUT = 10.0
-CLOSE_BY = 12.5         # the idle timeout and slack for a loaded machine
+CLOSE_BY = 14.0         # the 10 s deadline and slack for a loaded machine (make check runs it beside others)
+ANSWER_BY = 5.0         # a health scrape on a loaded machine; it takes milliseconds idle
 LONG_S = 15.0           # how long the slow connections trickle
 ALLOW_METHODS = "GET, HEAD"
 
@@ -655,7 +656,7 @@ class Fuzz:
     def healthy1(self, what, om):
         t0 = time.time()
         try:
-            status, body = scrape(self.port, om, 2.0)
+            status, body = scrape(self.port, om, ANSWER_BY)
         except Exception as e:     # noqa: BLE001
             self.fail("after %s: GET /metrics: %r (%.1f s)%s" % (what, e, time.time() - t0, self.exited()))
             return False
@@ -670,11 +671,11 @@ class Fuzz:
         n, ts = page_sample(body)
         now = time.time()
         self.health.append((now, n, ts))
-        stale = max(2.0, 4 * self.a.interval)
+        stale = max(ANSWER_BY, 4 * self.a.interval)
         if ts is not None and now - ts > stale and not self.stale_said:
             self.stale_said = True
             self.fail("after %s: the page's sample is %.1f s old (sampling stalled?)" % (what, now - ts))
-        if dt > 2.0:
+        if dt > ANSWER_BY:
             self.fail("after %s: GET /metrics took %.1f s" % (what, dt))
         return True
 

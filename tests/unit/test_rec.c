@@ -521,7 +521,14 @@ START_TEST(test_seek_and_marks)
 	ck_assert_msg(rec_replay_limit(src, b, e, lim_err, sizeof lim_err) == 0, "%s", lim_err);
 	ck_assert_int_eq(rec_replay_count(src), 100);
 	ck_assert_int_eq(rec_replay_tell(src), 0);
+	/* the samples before it come first, as the lead (for the detectors), then its own */
+	for (int i = 0; i < 100; i++) {
+		ck_assert_int_eq(source_next(src, &got), 0);
+		ck_assert_msg(got.lead, "sample %d is not the lead", i);
+		ck_assert_int_eq(rec_replay_tell(src), 0);
+	}
 	ck_assert_int_eq(source_next(src, &got), 0);
+	ck_assert(!got.lead);
 	check_snap(&want[100], &got, 100);
 	ck_assert_int_eq(rec_replay_next_mark(src, 0, 1, REC_MARK_DIP), 5);
 	ck_assert_int_eq(rec_replay_seek(src, 99), 0);
