@@ -175,16 +175,21 @@ follow_growing() {
 }
 
 # --- a recording still being written: followed, then ended by its writer
-follow_growing "$TMP/grow.db" 30
+# (the writer runs until the screen has caught up, then is told to stop: a
+# writer of a fixed length could end before a slow screen reaches FOLLOWING)
+follow_growing "$TMP/grow.db" 1000
 scr_cap >/dev/null
 n1=$(head -1 "$TMP/pane" | sed -n 's/.*sample [0-9]*\/\([0-9]*\).*/\1/p')
 sleep 1.5
 scr_cap >/dev/null
 n2=$(head -1 "$TMP/pane" | sed -n 's/.*sample [0-9]*\/\([0-9]*\).*/\1/p')
 [ -n "$n1" ] && [ -n "$n2" ] && [ "$n2" -gt "$n1" ] || { scr_show; fail "a growing recording: the count did not grow ($n1 -> $n2)"; }
+pkill -TERM -f -- "-w $TMP/grow.db" || fail "could not stop the writer"
 wait $writer || fail "the writer failed: $(cat "$TMP/fx.err")"
 scr_wait "end of the recording" 10
-scr_wait_re "sample 31/31( |$)" 3
+# every sample the writer took: the export has a header and one line an interval
+n=$("$WBTOP" -r "$TMP/grow.db" --export csv | wc -l)
+scr_wait_re "sample $n/$n( |$)" 3
 scr_quit
 
 # --- a recording whose writer was killed: still followed (a writer may only
