@@ -10,7 +10,7 @@ set -u
 # tests/lab/run.sh reads LAB_KERNELS and LAB_CACHE from here.
 LAB_KERNELS="linux-image-6.1.0-47-amd64-unsigned linux-image-6.12.118+deb12-amd64-unsigned"
 LAB_CACHE=${WBTOP_LAB_CACHE:-/var/cache/wbtop-lab}
-LAB_PKGS="qemu-system-x86 qemu-utils busybox-static lvm2 mdadm cryptsetup xfsprogs e2fsprogs python3 kmod strace util-linux"
+LAB_PKGS="qemu-system-x86 qemu-utils busybox-static lvm2 mdadm cryptsetup xfsprogs e2fsprogs python3 kmod strace util-linux curl iproute2"
 if [ "${1:-}" = lab-kernels ]; then
 	echo "$LAB_CACHE $LAB_KERNELS"
 	exit 0

@@ -1055,6 +1055,63 @@ def check_procs_iostat(lab, rep):
              (want, name, devt, slack, got, n, pid))
 
 
+def check_exporter(lab, rep, cgs):
+    """wbtop --listen's counters since its start (issue 33), from its page fetched after the
+    writers ended, against the lab's own trace: throttled seconds and pauses per device (by
+    its BDI), per cgroup (by its inode) and per command (the trace line's task), each row
+    its own (--listen-top 20) with "other" at 0; the trace read, nothing lost.  The exporter
+    started before the writers, so every pause the lab saw is in its counters."""
+    path = os.path.join(lab.out, "exporter.txt")
+    if not os.path.exists(path):
+        rep.line(False, "exporter page", "expected exporter.txt (the page after the writers), got none")
+        return
+    page = {}
+    pat = re.compile(r'^(wbtop_[a-z_]+)(?:\{([a-z_]+)="((?:[^"\\]|\\.)*)"\})? (\S+)$')
+    for line in open(path):
+        m = pat.match(line.strip())
+        if m:
+            page[(m.group(1), m.group(3))] = float(m.group(4))
+    rep.line(page.get(("wbtop_trace_available", None)) == 1 and page.get(("wbtop_trace_lost_events_total", None)) == 0,
+             "exporter trace", "expected wbtop_trace_available 1 and 0 lost events, got %s and %s" %
+             (page.get(("wbtop_trace_available", None)), page.get(("wbtop_trace_lost_events_total", None))))
+    bdp = [e for e in lab.events if e[1] == "balance_dirty_pages"]
+    comm_of = {}
+    for line in open(os.path.join(lab.out, "trace.txt"), errors="replace"):
+        m = re.match(r"^\s*(.*?)-(\d+)\s+\[\d+\]", line)
+        if m:
+            comm_of[m.group(2)] = m.group(1)[:15]
+    ino_name = {str(v): "/" + k for k, v in lab.cg_ino.items()}
+    name_of = {t: d for d, t in lab.names["dev"].items()}
+    want = {}
+    for e in bdp:
+        ms = max(0, int(e[3].get("pause", 0)))
+        keys = [("device", name_of.get(e[2], e[2])), ("comm", comm_of.get(e[3]["_pid"], "unknown"))]
+        if e[3].get("cgroup_ino") in ino_name:
+            keys.append(("cgroup", ino_name[e[3]["cgroup_ino"]]))
+        for k in keys:	# a pause is a decision that slept (pause > 0), as wbtop counts them
+            w = want.setdefault(k, [0, 0])
+            w[0] += ms
+            w[1] += ms > 0
+    total = sum(max(0, int(e[3].get("pause", 0))) for e in bdp)
+    fams = {"device": "wbtop_device", "cgroup": "wbtop_cgroup", "comm": "wbtop_command"}
+    for (label, key), (ms, n) in sorted(want.items()):
+        if ms == 0:
+            continue
+        fam = fams[label]
+        got_s = page.get((fam + "_throttled_seconds_total", key))
+        got_n = page.get((fam + "_throttle_pauses_total", key))
+        ok = got_s is not None and abs(got_s * 1000 - ms) <= max(20, 0.01 * ms) and got_n is not None and \
+            abs(got_n - n) <= max(1, 0.01 * n)
+        rep.line(ok, "exporter %s %s" % (label, key), "expected %.3f s in %d pauses (the lab's trace), got %s s in %s" %
+                 (ms / 1000, n, got_s, got_n))
+    for label, fam in sorted(fams.items()):
+        rows = sum(v for (name, _), v in page.items() if name == fam + "_throttled_seconds_total")
+        other = page.get((fam + "_throttled_seconds_total", "other"))
+        ok = total > 0 and abs(rows * 1000 - total) <= max(20, 0.01 * total) and other == 0
+        rep.line(ok, "exporter %s family" % label, "expected %.3f s over its rows, other 0, got %.3f s, other %s" %
+                 (total / 1000, rows, other))
+
+
 def main():
     lab = Lab(sys.argv[1])
     rep = Report(lab.kver)
@@ -1100,6 +1157,7 @@ def main():
     if not lab.has_wb_stats:
         tallies = {k: v for k, v in tallies.items() if v.n or k in must}
     report_tallies(lab, rep, tallies, must)
+    check_exporter(lab, rep, cgs)
     # the recording replays, every device listed, keys apart
     db = os.path.join(lab.out, "wbtop.db")
     p = subprocess.run([lab.wbtop_bin, "-r", db, "-b", "--format", "json"], capture_output=True, text=True)

@@ -108,6 +108,15 @@ python3 "$LAB/reader.py" "$OUT" /tmp/reader.jsonl /tmp/reader.stop &
 READER_PID=$!
 sleep 3
 
+# The exporter (wbtop --listen) beside it, from before the writers to after them: its
+# counters since its start are checked against the lab's trace (check.py, check_exporter).
+ip link set lo up 2>/dev/null || busybox ifconfig lo 127.0.0.1 up
+"$WBTOP" --listen 127.0.0.1:9850 -d 1 --listen-top 20 2> "$OUT/exporter.err" &
+EXP_PID=$!
+scrape() { curl -s -f -o "$1" http://127.0.0.1:9850/metrics; }
+i=0
+until scrape /tmp/exporter.0 || [ $i -gt 150 ]; do i=$((i + 1)); sleep 0.2; done
+
 N=${LAB_INTERVALS:-24}
 "$WBTOP" -b -d 1 --format json -n "$N" -o /tmp/wbtop.json -w /tmp/wbtop.db 2> "$OUT/wbtop.err" &
 WBTOP_PID=$!
@@ -156,6 +165,11 @@ writer labA /mnt/r5 350 9
 writer labB /mnt/part 150 9
 wait $WRITERS
 wait "$WBTOP_PID" || { log "wbtop failed: $(cat "$OUT/wbtop.err")"; fail=1; }
+# two more of the exporter's samples: a row that came in takes its counts a sample later
+sleep 2.5
+scrape "$OUT/exporter.txt" || log "the exporter did not answer: $(cat "$OUT/exporter.err")"
+kill -TERM "$EXP_PID"
+wait "$EXP_PID" || { log "wbtop --listen failed: $(cat "$OUT/exporter.err")"; fail=1; }
 wait "$STRACE_PID"
 touch /tmp/reader.stop
 wait "$READER_PID"
