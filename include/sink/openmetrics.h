@@ -51,6 +51,13 @@ void openmetrics_put_meta(FILE *out, const char *name, bool counter, const char 
  * flush it.  0, or -errno of the failed write (-EPIPE: the reader left). */
 int openmetrics_write_sample(FILE *out, const struct frame *f);
 
+/* The Prometheus 0.0.4 text of an OpenMetrics exposition that openmetrics_write made (len
+ * bytes at om), to out: without UNIT lines and "# EOF", a counter family's HELP and TYPE
+ * named with _total; the samples as they are.  The same text openmetrics_write gives in
+ * OM_DIALECT_PROMETHEUS, at the cost of a copy (the exporter writes each sample once).
+ * 0, or -errno of the failed write. */
+int openmetrics_to_prometheus(const char *om, size_t len, FILE *out);
+
 /* openmetrics_write_sample with options (o may be NULL). */
 int openmetrics_write(FILE *out, const struct frame *f, const struct om_options *o);
 

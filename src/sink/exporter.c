@@ -195,31 +195,18 @@ static void exporter_more(FILE *out, enum om_dialect d, const void *arg)
 
 /* ---- pages ----------------------------------------------------------------- */
 
-static int exporter_write(struct exporter *x, const struct frame *f, enum om_dialect d)
+/* A page of len bytes at buf, made the newest of dialect d. */
+static int exporter_swap(struct exporter *x, enum om_dialect d, const char *buf, size_t len)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
-		return -ENOMEM;
-	struct om_options oo = x->o.om;
-	oo.dialect = d;
-	oo.more = exporter_more;
-	oo.more_arg = x;
-	int rc = openmetrics_write(out, f, &oo);
-	if (fclose(out) != 0 && rc == 0)
-		rc = -ENOMEM;
-	struct exporter_pg *pg = rc == 0 ? malloc(sizeof *pg + len + 1) : NULL;
-	if (pg) {
-		memcpy(pg->bytes, buf, len + 1);
-		pg->pub.data = pg->bytes;
-		pg->pub.len = len;
-		pg->pub.step = x->step;
-		atomic_init(&pg->refs, 1);
-	}
-	free(buf);
+	struct exporter_pg *pg = malloc(sizeof *pg + len + 1);
 	if (!pg)
-		return rc ? rc : -ENOMEM;
+		return -ENOMEM;
+	memcpy(pg->bytes, buf, len);
+	pg->bytes[len] = '\0';
+	pg->pub.data = pg->bytes;
+	pg->pub.len = len;
+	pg->pub.step = x->step;
+	atomic_init(&pg->refs, 1);
 	pthread_mutex_lock(&x->lock);
 	struct exporter_pg *old = x->cur[d];
 	x->cur[d] = pg;
@@ -228,14 +215,46 @@ static int exporter_write(struct exporter *x, const struct frame *f, enum om_dia
 	return 0;
 }
 
+/* The sample written once, in OpenMetrics; the 0.0.4 page is that text with its counter
+ * families renamed (openmetrics_to_prometheus), which costs a copy, not a second writing. */
+static int exporter_write(struct exporter *x, const struct frame *f)
+{
+	char *om = NULL, *prom = NULL;
+	size_t omlen = 0, promlen = 0;
+	FILE *out = open_memstream(&om, &omlen);
+	if (!out)
+		return -ENOMEM;
+	struct om_options oo = x->o.om;
+	oo.dialect = OM_DIALECT_OPENMETRICS;
+	oo.more = exporter_more;
+	oo.more_arg = x;
+	int rc = openmetrics_write(out, f, &oo);
+	if (fclose(out) != 0 && rc == 0)
+		rc = -ENOMEM;
+	if (rc == 0 && !(out = open_memstream(&prom, &promlen)))
+		rc = -ENOMEM;
+	if (rc == 0) {
+		rc = openmetrics_to_prometheus(om, omlen, out);
+		if (fclose(out) != 0 && rc == 0)
+			rc = -ENOMEM;
+	}
+	if (rc == 0)
+		rc = exporter_swap(x, OM_DIALECT_OPENMETRICS, om, omlen);
+	if (rc == 0)
+		rc = exporter_swap(x, OM_DIALECT_PROMETHEUS, prom, promlen);
+	free(om);
+	free(prom);
+	return rc;
+}
+
 static int exporter_sink_frame(struct sink *s, const struct frame *f)
 {
 	struct exporter *x = s->impl;
 	x->step++;
 	x->snap = f->cur;
 	int rc = tally_feed(x->tally, f->prev, f->cur);
-	for (int d = 0; d < 2 && rc == 0; d++)
-		rc = exporter_write(x, f, (enum om_dialect)d);
+	if (rc == 0)
+		rc = exporter_write(x, f);
 	x->snap = NULL;
 	if (rc < 0)
 		snprintf(s->errmsg, sizeof s->errmsg, "exporter: %s", strerror(-rc));

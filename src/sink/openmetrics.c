@@ -453,6 +453,49 @@ int openmetrics_write(FILE *out, const struct frame *f, const struct om_options 
 	return 0;
 }
 
+/* The one line at *p (to its newline, which it includes), advancing *p. */
+static size_t openmetrics_line(const char **p, const char *end)
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	size_t n = nl ? (size_t)(nl - *p) + 1 : (size_t)(end - *p);
+	*p += n;
+	return n;
+}
+
+int openmetrics_to_prometheus(const char *om, size_t len, FILE *out)
+{
+	const char *p = om, *end = om + len;
+	errno = 0;
+	while (p < end) {
+		const char *line = p;
+		size_t n = openmetrics_line(&p, end);
+		if ((n >= 7 && memcmp(line, "# UNIT ", 7) == 0) || (n >= 5 && memcmp(line, "# EOF", 5) == 0))
+			continue;
+		if (n < 7 || memcmp(line, "# HELP ", 7) != 0 || p >= end) {
+			fwrite(line, 1, n, out);
+			continue;
+		}
+		/* HELP, then its family's TYPE: a counter's both get _total */
+		const char *type = p;
+		size_t tn = openmetrics_line(&p, end);
+		const char *name = line + 7, *sp = memchr(name, ' ', n - 7);
+		size_t nlen = sp ? (size_t)(sp - name) : 0;
+		bool counter = nlen && tn == 7 + nlen + 9 && memcmp(type, "# TYPE ", 7) == 0 &&
+			       memcmp(type + 7, name, nlen) == 0 && memcmp(type + 7 + nlen, " counter\n", 9) == 0;
+		if (!counter) {
+			fwrite(line, 1, n, out);
+			fwrite(type, 1, tn, out);
+			continue;
+		}
+		fprintf(out, "# HELP %.*s_total", (int)nlen, name);
+		fwrite(sp, 1, n - 7 - nlen, out);
+		fprintf(out, "# TYPE %.*s_total counter\n", (int)nlen, name);
+	}
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int openmetrics_write_sample(FILE *out, const struct frame *f)
 {
 	return openmetrics_write(out, f, NULL);

@@ -279,6 +279,27 @@ START_TEST(test_om_prometheus_dialect)
 }
 END_TEST
 
+/* The exporter writes each sample once: the 0.0.4 text it makes from the OpenMetrics one is
+ * byte for byte what the writer gives in that dialect (the fixture's counters, gauges with
+ * units, knobs, devices and a help text with a double quote). */
+START_TEST(test_om_to_prometheus)
+{
+	struct fixture x;
+	fixture_init(&x);
+	struct om_options om = { .dialect = OM_DIALECT_OPENMETRICS }, prom = { .dialect = OM_DIALECT_PROMETHEUS };
+	char *a = render(&x.frame, &om), *want = render(&x.frame, &prom), *got = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&got, &len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(openmetrics_to_prometheus(a, strlen(a), out), 0);
+	fclose(out);
+	ck_assert_str_eq(got, want);
+	free(a);
+	free(want);
+	free(got);
+}
+END_TEST
+
 static const struct {
 	const char *in, *out;
 } label_cases[] = {
@@ -433,6 +454,7 @@ Suite *openmetrics_suite(void)
 	tcase_add_test(tc, test_om_prometheus_dialect);
 	tcase_add_loop_test(tc, test_om_label_escape, 0, (int)(sizeof label_cases / sizeof label_cases[0]));
 	tcase_add_test(tc, test_om_write_error);
+	tcase_add_test(tc, test_om_to_prometheus);
 	tcase_add_test(tc, test_om_file_atomic);
 	tcase_add_test(tc, test_om_file_errors);
 	tcase_add_test(tc, test_om_file_symlink_and_device);
