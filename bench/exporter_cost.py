@@ -18,7 +18,7 @@ the binary between the two runs of a difference.
   the other (both pages rendered, the throttling tally, the swap).  CPU
   microseconds the same way from native runs (getrusage of the children,
   the least of 3 runs of each length, as sample_cost.py does).
-* per scrape: `wbtop --listen ... -d 1 -n 4` (5 samples whatever happens)
+* per scrape: `wbtop --listen ... -d 1 -n 10` (11 samples whatever happens)
   with K scrapes, 0.0.4 and OpenMetrics alternating, each a fresh
   connection (Connection: close), started once the first page is up (503
   means not yet), against the same run with no scrape after that first
@@ -53,11 +53,11 @@ Time (on the 2-core shared machine; callgrind slows wbtop about 20-50x):
 at 2000 devices a --listen sample (both pages, ~3 MB each) takes ~2.3 s
 (up to 4 s when the machine is busy) under callgrind, so its per-sample
 runs are 1 and 4 intervals there (5 and 25 at 10 devices, and for -b -q);
-a -d 1 -n 4 run lasts 13-21 s under callgrind at 2000 devices, its first
+a -d 1 -n 10 run lasts 13-21 s under callgrind at 2000 devices, its first
 page after 4-6 s, and 1000 scrapes take ~6 s of the rest (scrapes are
 cheap under callgrind: the 3 MB are copied by the kernel); natively 2000
 scrapes of a 3 MB page take ~1.5 s of the 4 s.  The whole takes about 3
-minutes (the native -d 1 -n 4 runs, 6 of 4-5 s at each device count, are
+minutes (the native -d 1 -n 10 runs, 6 of 4-5 s at each device count, are
 a third of it).
 
 usage: exporter_cost.py WBTOP
@@ -78,7 +78,7 @@ PER_SAMPLE_N = {
     2000: ((1, 4), (5, 25), (5, 25), (10, 110)),
 }
 # Scrapes in the callgrind run (by device count) and in the native runs of
-# `--listen -d 1 -n 4`.
+# `--listen -d 1 -n 10`.
 SCRAPES_CG = {10: 200, 2000: 1000}
 SCRAPES_NATIVE = 2000
 RUNS = 3	# native runs of each kind: the least is taken
@@ -156,7 +156,7 @@ def stop(p):
 
 
 def scraped_run(k, native, hwm=None, sizes=None):
-    """`wbtop --listen -d 1 -n 4` with k scrapes after its first page.
+    """`wbtop --listen -d 1 -n 10` with k scrapes after its first page.
 
     native: (user s, system s, 503s) of wbtop from wait4; else (callgrind
     instructions, 503s).  hwm (a list) gets VmHWM in KiB; sizes (a dict by
@@ -164,9 +164,12 @@ def scraped_run(k, native, hwm=None, sizes=None):
     port = free_port()
     tmp = tempfile.mkdtemp(prefix="wbtop-exbench.")
     out = os.path.join(tmp, "cg.out")
-    cmd = listen_cmd(port, 1, 4)
+    cmd = listen_cmd(port, 1, 10)
     if not native:
-        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd + ["--no-kernel-trace"]
+        # fair scheduling: valgrind runs one thread at a time, and without it the server's
+        # thread waited behind a 2000-device page long enough for wbtop's 10 s request
+        # deadline to cut the scrape
+        cmd = ["valgrind", "--tool=callgrind", "--fair-sched=yes", "--callgrind-out-file=" + out] + cmd + ["--no-kernel-trace"]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     done = threading.Event()
     peak = [0]
@@ -191,7 +194,7 @@ def scraped_run(k, native, hwm=None, sizes=None):
             try:
                 status, n = scrape(port, om)
             except ConnectionRefusedError:
-                raise RuntimeError("wbtop --listen -d 1 -n 4 ended after %d of %d scrapes" % (i, k))
+                raise RuntimeError("wbtop --listen -d 1 -n 10 ended after %d of %d scrapes" % (i, k))
             if status != 200:
                 raise RuntimeError("scrape %d: HTTP %d" % (i, status))
             if sizes is not None:
@@ -269,7 +272,7 @@ def measure(ndev):
     print("  pages: 0.0.4 %d bytes, OpenMetrics %d bytes; peak RSS: --listen %d KiB (scraped),"
           " -b -q %d KiB" % (sizes.get(False, 0), sizes.get(True, 0), max(hwm), b_rss))
     print("  (per sample: callgrind -n %d/%d for --listen, %d/%d for -b -q; native -n %d/%d and %d/%d;"
-          " per scrape: %d scrapes under callgrind (--no-kernel-trace), %d native, in -d 1 -n 4; 503s before the first"
+          " per scrape: %d scrapes under callgrind (--no-kernel-trace), %d native, in -d 1 -n 10; 503s before the first"
           " page with and without them: %d and %d under callgrind, %d and %d native; took %.0f s)"
           % (ln1, ln2, bn1, bn2, lc1, lc2, bc1, bc2, k_cg, SCRAPES_NATIVE, cg_503k, cg_5030,
              nk, n0, time.monotonic() - t0))
