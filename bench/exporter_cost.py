@@ -53,12 +53,12 @@ Time (on the 2-core shared machine; callgrind slows wbtop about 20-50x):
 at 2000 devices a --listen sample (both pages, ~3 MB each) takes ~2.3 s
 (up to 4 s when the machine is busy) under callgrind, so its per-sample
 runs are 1 and 4 intervals there (5 and 25 at 10 devices, and for -b -q);
-a -d 1 -n 10 run lasts 13-21 s under callgrind at 2000 devices, its first
+a -d 1 -n 10 run lasts 20-30 s under callgrind at 2000 devices, its first
 page after 4-6 s, and 1000 scrapes take ~6 s of the rest (scrapes are
 cheap under callgrind: the 3 MB are copied by the kernel); natively 2000
-scrapes of a 3 MB page take ~1.5 s of the 4 s.  The whole takes about 3
-minutes (the native -d 1 -n 10 runs, 6 of 4-5 s at each device count, are
-a third of it).
+scrapes of a 3 MB page take ~1.5 s of the 10 s.  The whole takes about 4.5
+minutes (the native -d 1 -n 10 runs, 6 of ~10 s at each device count, are
+half of it).
 
 usage: exporter_cost.py WBTOP
 """
