@@ -280,28 +280,7 @@ def measure(ndev):
 
 
 def with_fixture(ndev, work):
-    """work() with /proc/diskstats replaced by ndev busy devices (call only
-    inside a private mount namespace)."""
-    sample_cost.NDEV = ndev
-    d = tempfile.mkdtemp(prefix="wbtop-exbench.")
-    path = os.path.join(d, "diskstats")
-    try:
-        with open(path, "w") as f:
-            f.write(sample_cost.fixture_text(1))
-        writer_bin = os.path.join(d, "fixture_writer")
-        subprocess.check_call(["cc", "-O2", "-o", writer_bin, os.path.join(HERE, "fixture_writer.c")])
-        subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
-        try:
-            writer = subprocess.Popen([writer_bin, path, str(ndev), "2000"])
-            try:
-                return work()
-            finally:
-                writer.kill()
-                writer.wait()
-        finally:
-            subprocess.call(["umount", "/proc/diskstats"])
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
+    return sample_cost.with_fixture(ndev, work, "wbtop-exbench.")
 
 
 def main():

@@ -13,7 +13,7 @@ cancels out).  CPU time per sample comes the same way from native runs
 
 usage: sample_cost.py WBTOP [--fixture-only|--real-only]
 """
-import os, re, resource, subprocess, sys, tempfile, threading, time
+import os, re, resource, shutil, subprocess, sys, tempfile, threading, time
 
 WBTOP = os.path.abspath(sys.argv[1])
 NDEV = 2000
@@ -108,6 +108,33 @@ def fixture_text(k):
         vals = [10 ** (d - 1) + s if d > 1 else 0 for d, s in zip(FIELD_DIGITS, step)]
         lines.append("%4d %7d %s %s" % (253, i, "dm-%d" % i, " ".join(map(str, vals))))
     return "\n".join(lines) + "\n"
+
+def with_fixture(ndev, work, prefix="wbtop-bench."):
+    """work() with /proc/diskstats replaced by ndev busy devices, rewritten
+    every 2 ms by fixture_writer.c (call only inside a private mount
+    namespace: mounted in the host's, the fixture would hide the real file)."""
+    global NDEV
+    NDEV = ndev
+    d = tempfile.mkdtemp(prefix=prefix)
+    path = os.path.join(d, "diskstats")
+    try:
+        with open(path, "w") as f:
+            f.write(fixture_text(1))
+        writer_bin = os.path.join(d, "fixture_writer")
+        subprocess.check_call(["cc", "-O2", "-o", writer_bin,
+                               os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixture_writer.c")])
+        subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
+        try:
+            writer = subprocess.Popen([writer_bin, path, str(ndev), "2000"])
+            try:
+                return work()
+            finally:
+                writer.kill()
+                writer.wait()
+        finally:
+            subprocess.call(["umount", "/proc/diskstats"])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 def fixture_run(only_wbtop=False):
     d = tempfile.mkdtemp(prefix="wbtop-bench.")

@@ -27,7 +27,7 @@ sample), next to the headless sample (`wbtop -b -q`) on the same fixture.
 
 usage: screen_cost.py WBTOP
 """
-import fcntl, os, pty, select, shutil, struct, subprocess, sys, tempfile, termios, time
+import fcntl, os, pty, select, struct, subprocess, sys, tempfile, termios, time
 
 import sample_cost
 
@@ -197,24 +197,7 @@ def first_frame_ms():
 
 
 def with_fixture(ndev, work):
-    """work() with /proc/diskstats replaced by ndev busy devices (call only
-    inside a private mount namespace)."""
-    sample_cost.NDEV = ndev
-    d = tempfile.mkdtemp(prefix="wbtop-screenbench.")
-    path = os.path.join(d, "diskstats")
-    with open(path, "w") as f:
-        f.write(sample_cost.fixture_text(1))
-    subprocess.check_call(["mount", "--bind", path, "/proc/diskstats"])
-    writer_bin = os.path.join(d, "fixture_writer")
-    subprocess.check_call(["cc", "-O2", "-o", writer_bin, os.path.join(HERE, "fixture_writer.c")])
-    writer = subprocess.Popen([writer_bin, path, str(ndev), "2000"])
-    try:
-        return work()
-    finally:
-        writer.kill()
-        writer.wait()
-        subprocess.call(["umount", "/proc/diskstats"])
-        shutil.rmtree(d, ignore_errors=True)
+    return sample_cost.with_fixture(ndev, work, "wbtop-screenbench.")
 
 
 def inner(ndev):

@@ -297,6 +297,9 @@ void snapshot_sort_x(struct snapshot *s);
 /* The first value of scope and object in a sorted snapshot (then the next
  * ones of the same object follow), or NULL. */
 const struct snap_xval *snapshot_find_x(const struct snapshot *s, enum snap_xscope scope, uint64_t obj);
+/* The value of kind of that object in a sorted snapshot, or NULL. */
+const struct snap_xval *snapshot_find_xkind(const struct snapshot *s, enum snap_xscope scope, uint64_t obj,
+					    unsigned kind);
 /* Add a cgroup's name (any order: snapshot_sort_x sorts them too).  0 or -ENOMEM. */
 int snapshot_add_cg(struct snapshot *s, uint64_t ino, const char *path, bool gone);
 /* Add a traced task's name (in pid order).  0 or -ENOMEM. */

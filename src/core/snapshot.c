@@ -271,6 +271,16 @@ const struct snap_xval *snapshot_find_x(const struct snapshot *s, enum snap_xsco
 	return lo < s->nx && s->x[lo].scope == scope && s->x[lo].obj == obj ? &s->x[lo] : NULL;
 }
 
+const struct snap_xval *snapshot_find_xkind(const struct snapshot *s, enum snap_xscope scope, uint64_t obj,
+					    unsigned kind)
+{
+	for (const struct snap_xval *v = snapshot_find_x(s, scope, obj);
+	     v && v < s->x + s->nx && v->scope == scope && v->obj == obj; v++)
+		if (v->kind == kind)
+			return v;
+	return NULL;
+}
+
 static int snapshot_dev_cmp(const void *a, const void *b)
 {
 	const struct dev_counters *x = a, *y = b;

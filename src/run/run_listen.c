@@ -74,13 +74,6 @@ struct run_listen {
 	atomic_bool stop;		/* the reaper ends */
 };
 
-static uint64_t run_listen_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The server's thread: a connection starts, or closes (before its socket is closed). */
 static void run_listen_notify(void *cls, struct MHD_Connection *c, void **ctx,
 			      enum MHD_ConnectionNotificationCode toe)
@@ -92,7 +85,7 @@ static void run_listen_notify(void *cls, struct MHD_Connection *c, void **ctx,
 		struct run_listen_conn *k = ci ? calloc(1, sizeof *k) : NULL;
 		if (k) {	/* without memory it is not watched: the idle timeout still holds */
 			k->fd = ci->connect_fd;
-			k->since_ns = run_listen_now();
+			k->since_ns = ticker_now_ns();
 			k->next = l->conns;
 			if (l->conns)
 				l->conns->prev = k;
@@ -121,7 +114,7 @@ static void run_listen_mark(struct run_listen *l, struct MHD_Connection *c, bool
 	struct run_listen_conn *k = ci ? ci->socket_context : NULL;
 	if (k) {
 		k->answering = answering;
-		k->since_ns = run_listen_now();
+		k->since_ns = ticker_now_ns();
 	}
 	pthread_mutex_unlock(&l->lock);
 }
@@ -141,7 +134,7 @@ static void *run_listen_reaper(void *arg)
 	const struct timespec quarter = { 0, 250000000 };
 	while (!l->stop) {
 		nanosleep(&quarter, NULL);
-		uint64_t now = run_listen_now();
+		uint64_t now = ticker_now_ns();
 		pthread_mutex_lock(&l->lock);
 		for (struct run_listen_conn *k = l->conns; k; k = k->next) {
 			uint64_t limit = (uint64_t)(k->answering ? RUN_LISTEN_SEND_S : RUN_LISTEN_REQUEST_S) * 1000000000ull;

@@ -6,6 +6,7 @@
 #include <crypt.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "run/webcfg.h"
 #include "util/grow.h"
+#include "util/sysfs.h"
 
 static int webcfg_fail(char *err, size_t errlen, const char *path, int line, int rc, const char *why)
 {
@@ -26,35 +28,17 @@ static int webcfg_fail(char *err, size_t errlen, const char *path, int line, int
 /* The whole of a PEM file, or NULL with errno. */
 static char *webcfg_slurp(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int c;
-	while ((c = fgetc(f)) != EOF) {
-		if (len + 2 > cap && grow_array((void **)&buf, &cap, len + 2, 1, 4096) < 0) {
-			free(buf);
-			fclose(f);
-			errno = ENOMEM;
-			return NULL;
-		}
-		buf[len++] = (char)c;
-		if (len > (1u << 20)) {	/* a certificate chain is a few KiB */
-			free(buf);
-			fclose(f);
-			errno = EFBIG;
-			return NULL;
-		}
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad || !buf) {
+	size_t cap = 0;
+	long n = sysfs_read_fd(fd, &buf, &cap);	/* closes fd */
+	if (n <= 0 || n > (1L << 20)) {	/* a certificate chain is a few KiB */
 		free(buf);
-		errno = bad ? EIO : ENODATA;
+		errno = n < 0 ? (int)-n : n == 0 ? ENODATA : EFBIG;
 		return NULL;
 	}
-	buf[len] = '\0';
 	return buf;
 }
 

@@ -1,10 +1,10 @@
 /*
  * exporter.c - the newest sample as pages for scrapers (exporter.h).
  *
- * A page is written whole into memory, then swapped in under a lock held
- * for two pointer moves; a scrape takes a reference (an atomic count) and
- * sends the bytes without the lock, so a slow client holds a page, never
- * the loop.
+ * A page is written whole into a memory stream, whose buffer becomes the
+ * page, swapped in under a lock held for two pointer moves; a scrape takes
+ * a reference (an atomic count) and sends the bytes without the lock, so a
+ * slow client holds a page, never the loop.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +22,7 @@
 struct exporter_pg {
 	struct exporter_page pub;	/* first: a page's address is its pg's */
 	atomic_int refs;
-	char bytes[];
+	char *bytes;			/* the memory stream's own buffer, taken over */
 };
 
 struct exporter {
@@ -56,8 +56,10 @@ void exporter_set_trace_note(struct exporter *x, const char *note)
 
 static void exporter_pg_put(struct exporter_pg *pg)
 {
-	if (pg && atomic_fetch_sub(&pg->refs, 1) == 1)
+	if (pg && atomic_fetch_sub(&pg->refs, 1) == 1) {
+		free(pg->bytes);
 		free(pg);
+	}
 }
 
 void exporter_page_put(const struct exporter_page *p)
@@ -161,13 +163,13 @@ static void exporter_trace_totals(FILE *out, const struct snapshot *s, enum om_d
 		fprintf(out, "wbtop_flusher_written_bytes_total{reason=\"%.*s\"} %" PRIu64 "\n", (int)(len - 9),
 			k->name + 6, v->value * 1024);
 	}
-	for (const struct snap_xval *v = first; v && v < end && v->scope == SNAP_XSYS; v++)
-		if (v->kind == SNAP_XSYS_TRACE_LOST) {
-			openmetrics_put_meta(out, "wbtop_trace_lost_events", true, NULL,
-					     "Trace events the kernel overwrote or dropped before wbtop read "
-					     "them, since it started: the throttling counters miss them", d);
-			fprintf(out, "wbtop_trace_lost_events_total %" PRIu64 "\n", v->value);
-		}
+	const struct snap_xval *lost = snapshot_find_xkind(s, SNAP_XSYS, 0, SNAP_XSYS_TRACE_LOST);
+	if (lost) {
+		openmetrics_put_meta(out, "wbtop_trace_lost_events", true, NULL,
+				     "Trace events the kernel overwrote or dropped before wbtop read "
+				     "them, since it started: the throttling counters miss them", d);
+		fprintf(out, "wbtop_trace_lost_events_total %" PRIu64 "\n", lost->value);
+	}
 }
 
 static void exporter_more(FILE *out, enum om_dialect d, const void *arg)
@@ -195,14 +197,15 @@ static void exporter_more(FILE *out, enum om_dialect d, const void *arg)
 
 /* ---- pages ----------------------------------------------------------------- */
 
-/* A page of len bytes at buf, made the newest of dialect d. */
-static int exporter_swap(struct exporter *x, enum om_dialect d, const char *buf, size_t len)
+/* The page of len bytes at *buf (a memory stream's, NUL-terminated), made the newest of
+ * dialect d; the page owns *buf from now on, which is set to NULL. */
+static int exporter_swap(struct exporter *x, enum om_dialect d, char **buf, size_t len)
 {
-	struct exporter_pg *pg = malloc(sizeof *pg + len + 1);
+	struct exporter_pg *pg = malloc(sizeof *pg);
 	if (!pg)
 		return -ENOMEM;
-	memcpy(pg->bytes, buf, len);
-	pg->bytes[len] = '\0';
+	pg->bytes = *buf;
+	*buf = NULL;
 	pg->pub.data = pg->bytes;
 	pg->pub.len = len;
 	pg->pub.step = x->step;
@@ -239,9 +242,9 @@ static int exporter_write(struct exporter *x, const struct frame *f)
 			rc = -ENOMEM;
 	}
 	if (rc == 0)
-		rc = exporter_swap(x, OM_DIALECT_OPENMETRICS, om, omlen);
+		rc = exporter_swap(x, OM_DIALECT_OPENMETRICS, &om, omlen);
 	if (rc == 0)
-		rc = exporter_swap(x, OM_DIALECT_PROMETHEUS, prom, promlen);
+		rc = exporter_swap(x, OM_DIALECT_PROMETHEUS, &prom, promlen);
 	free(om);
 	free(prom);
 	return rc;

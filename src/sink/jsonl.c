@@ -187,11 +187,7 @@ static void jsonl_events(FILE *out, const struct frame *f)
  * schema; a sample without the trace has neither. */
 static bool jsonl_traced(const struct snapshot *cur)
 {
-	const struct snap_xval *v = snapshot_find_x(cur, SNAP_XSYS, 0);
-	for (; v && v < cur->x + cur->nx && v->scope == SNAP_XSYS; v++)
-		if (v->kind == SNAP_XSYS_TRACE_LOST)
-			return true;
-	return false;
+	return snapshot_find_xkind(cur, SNAP_XSYS, 0, SNAP_XSYS_TRACE_LOST) != NULL;
 }
 
 /* Values of one object beside the fixed blocks, as ,"name":value pairs (null where the

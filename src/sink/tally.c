@@ -279,11 +279,7 @@ static int tally_rank(struct tally *t, struct tally_fam *fm)
 int tally_feed(struct tally *t, const struct snapshot *prev, const struct snapshot *cur)
 {
 	t->step++;
-	t->traced = false;
-	for (const struct snap_xval *v = snapshot_find_x(cur, SNAP_XSYS, 0);
-	     v && v < cur->x + cur->nx && v->scope == SNAP_XSYS; v++)
-		if (v->kind == SNAP_XSYS_TRACE_LOST)
-			t->traced = true;
+	t->traced = snapshot_find_xkind(cur, SNAP_XSYS, 0, SNAP_XSYS_TRACE_LOST) != NULL;
 	int rc = 0;
 	for (size_t k = 0; k < sizeof tally_scopes / sizeof *tally_scopes; k++) {
 		if (t->traced && rc == 0)

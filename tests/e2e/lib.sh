@@ -38,6 +38,8 @@ make_loop_fs() {
 	on_exit "umount -l $dir 2>/dev/null"
 	LOOPDEV=$dev
 }
+# A TCP port free on 127.0.0.1 now (the kernel's pick), for a server the test starts.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # Tests that make an XFS filesystem need mkfs.xfs (tools/deps.sh test installs it).
 need_xfs() { need_tool mkfs.xfs xfsprogs; }
 

@@ -14,7 +14,6 @@
 . "$E2E_LIB"
 need_tool curl curl
 need_tool promtool prometheus
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # wait_up URL [curl options]: up to 60 s for a 200
 wait_up() {
 	u=$1; shift
@@ -23,7 +22,7 @@ wait_up() {
 		i=$((i + 1)); [ $i -lt 600 ] || return 1; sleep 0.1
 	done
 }
-P=$(port)
+P=$(free_port)
 "$WBTOP" --listen "127.0.0.1:$P" -d 0.2 >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 on_exit "kill $pid 2>/dev/null"
@@ -73,7 +72,7 @@ kill -TERM $pid; wait $pid; rc=$?
 grep -v '^wbtop: serving\|^wbtop: kernel writeback loop:' "$TMP/err" | grep . && fail "stderr has more: $(cat "$TMP/err")"
 
 # without the trace: the gauge says 0 and why, and no throttling counter pretends to count
-P=$(port)
+P=$(free_port)
 "$WBTOP" --listen "$P" --no-kernel-trace -d 0.2 2>"$TMP/err2" &
 pid=$!
 on_exit "kill $pid 2>/dev/null"
@@ -98,7 +97,7 @@ tls_server_config:
 basic_auth_users:
   prom: '$hash'
 EOF2
-P=$(port)
+P=$(free_port)
 "$WBTOP" --listen "127.0.0.1:$P" --web-config "$TMP/web.yml" -d 0.2 2>"$TMP/err3" &
 pid=$!
 on_exit "kill $pid 2>/dev/null"
@@ -126,10 +125,10 @@ bad 2 "--listen serves the live figures over HTTP; -r does not go with it" --lis
 bad 2 "wbtop: --listen-top goes with --listen" -b --listen-top 3
 bad 2 "wbtop: --listen-top '0': " --listen 9850 --listen-top 0
 printf 'tls_server_config:\n  cert: x\n' >"$TMP/bad.yml"
-bad 2 "wbtop: $TMP/bad.yml:2: not a setting wbtop knows here" --listen "$(port)" --web-config "$TMP/bad.yml"
+bad 2 "wbtop: $TMP/bad.yml:2: not a setting wbtop knows here" --listen "$(free_port)" --web-config "$TMP/bad.yml"
 printf 'basic_auth_users:\n  prom: plain\n' >"$TMP/bad2.yml"
-bad 2 "wbtop: $TMP/bad2.yml:2: a user's password must be a bcrypt hash" --listen "$(port)" --web-config "$TMP/bad2.yml"
-bad 2 "wbtop: $TMP/none.yml: No such file or directory" --listen "$(port)" --web-config "$TMP/none.yml"
+bad 2 "wbtop: $TMP/bad2.yml:2: a user's password must be a bcrypt hash" --listen "$(free_port)" --web-config "$TMP/bad2.yml"
+bad 2 "wbtop: $TMP/none.yml: No such file or directory" --listen "$(free_port)" --web-config "$TMP/none.yml"
 python3 -c 'import socket, time, sys
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", 0)); s.listen()
 print(s.getsockname()[1], flush=True); time.sleep(30)' >"$TMP/busy" &

@@ -17,17 +17,16 @@ need_tool prometheus prometheus
 need_tool iostat sysstat
 need_tool curl curl
 vm=/proc/sys/vm
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 save_dirty_knobs
 make_loop_fs 1536 "$TMP/exp" || fail "could not make a loop filesystem"
 dev=$(basename "$LOOPDEV")
 echo $((16 * 1024 * 1024)) > $vm/dirty_bytes || fail "could not set vm.dirty_bytes"
 
-W=$(port)
+W=$(free_port)
 "$WBTOP" --listen "127.0.0.1:$W" -d 1 >"$TMP/wbtop.out" 2>"$TMP/wbtop.err" &
 wb=$!
 on_exit "kill $wb 2>/dev/null; wait $wb 2>/dev/null"
-P=$(port)
+P=$(free_port)
 cat >"$TMP/prom.yml" <<EOF2
 global:
   scrape_interval: 1s

@@ -81,7 +81,7 @@ import tempfile
 import threading
 import time
 
-HOST = "127.0.0.1"
+from common import HOST, free_port  # noqa: E402  (tests/listen/common.py)
 OM_ACCEPT = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 IDLE_TIMEOUT = 10.0
 CLOSE_BY = 14.0         # the 10 s deadline and slack for a loaded machine (make check runs it beside others)
@@ -610,14 +610,6 @@ def run_case(port, c, first_wait, shut_wait):
 
 
 # ---- wbtop --------------------------------------------------------------------
-
-def free_port():
-    s = socket.socket()
-    s.bind((HOST, 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
 
 def scrape(port, om=False, timeout=2.0):
     """(status, body) of GET /metrics; raises on a failure to get one."""

@@ -65,7 +65,7 @@ OM_ACCEPT = ("application/openmetrics-text;version=1.0.0,application/openmetrics
              "text/plain;version=0.0.4;q=0.5,*/*;q=0.1")    # what Prometheus sends
 OM_TYPE = "application/openmetrics-text; version=1.0.0"
 PROM_TYPE = "text/plain; version=0.0.4"
-HOST = "127.0.0.1"
+from common import HOST, free_port  # noqa: E402  (tests/listen/common.py)
 
 NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 LABELS = r'\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,|(?=\})))*\}'
@@ -258,14 +258,6 @@ def proc_fds(pid):
         return len(os.listdir("/proc/%d/fd" % pid))
     except OSError:
         return None
-
-
-def free_port():
-    s = socket.socket()
-    s.bind((HOST, 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def sanitized(path):
