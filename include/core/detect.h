@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 /* Default of --dip: the smallest drop, in percent of the level, that is a dip. */
-#define DIP_DEFAULT_DROP_PCT 8.0
+#define DIP_DEFAULT_DROP_PCT 10.0
 /* Default idle floor, for rates in KiB/s (vmstat bo, iostat, wbtop's own): at or below
  * 64 KiB/s a disk shows journal commits, not a workload. */
 #define DIP_DEFAULT_IDLE_KBPS 64.0

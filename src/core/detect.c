@@ -52,7 +52,9 @@ struct dip_stat {
 	uint8_t idle_run;	/* idle intervals in a row (up to 255) */
 	bool prev_usual;	/* the interval before fell no further than the threshold: a tick
 				 * may fall now */
-	double rpu;		/* requests per unit of rate, last known; 0 never */
+	/* the usual request: the KiB and requests of the busy intervals with a known count, each
+	 * interval's share weighted down by 1 - 1/level_n (detect_req_learn) */
+	double req_kib, req_n;
 	double depth;		/* of the last interval, percent (detect_series_depth) */
 	uint8_t level_tag[DIP_LEVEL_MAX];
 	double level_sorted[DIP_LEVEL_MAX];	/* the last busy values, ascending */
@@ -64,6 +66,7 @@ struct dip_series {
 	struct dip_params p;
 	struct dip_stat st;
 	double pace_frac;	/* a tick as a part of the level; 0: not counted */
+	double interval_s;	/* of the intervals fed; 0 unknown */
 	unsigned end_after;	/* idle intervals that end the series */
 };
 
@@ -78,6 +81,7 @@ struct dip_dev {
 struct dip_group {
 	struct dip_params p;
 	double pace_frac;
+	double interval_s;	/* of the intervals fed; 0 unknown */
 	unsigned end_after;
 	struct dip_dev *dev;
 	size_t ndev, cap_dev;
@@ -86,7 +90,6 @@ struct dip_group {
 	/* scratch for one call, grown with the device set */
 	size_t *slot;		/* slot[i]: index in dev[] of input i, SIZE_MAX = no sample */
 	double *level;		/* level[i]: of input i, NAN if none */
-	double *rpu;		/* rpu[i]: requests per unit of rate of input i, 0 unknown */
 	double *noise;		/* noise[i]: its own noise if judged, NAN otherwise */
 	double *pool;		/* the judged devices' known noises, for their median */
 	bool *judged;		/* judged[i]: input i is judged this interval */
@@ -204,11 +207,26 @@ static double detect_threshold(const struct dip_params *p, double noise)
 	return t > drop ? t : drop;
 }
 
-/* Requests an interval per unit of rate: from this interval's count when it is known and the
- * rate is not zero, else the last known; 0 if never known. */
-static double detect_reqs_per_unit(const struct dip_stat *st, double value, double reqs)
+/* Requests per unit of rate in an interval of interval_s (1 when unknown), at the size of the
+ * usual request: a fall is counted in the requests the level is made of. Neither the interval's
+ * own count (one large request would make a deep fall look like one) nor another interval's
+ * length (after a late sample of 2.8 s, one of 0.2 s holds a request or none). 0 if unknown. */
+static double detect_reqs_per_unit(const struct dip_stat *st, double interval_s)
 {
-	return reqs >= 0.0 && reqs <= DBL_MAX && value > 0.0 ? reqs / value : st->rpu;
+	double dt = interval_s > 0.0 && interval_s <= DBL_MAX ? interval_s : 1.0;
+	return st->req_n > 0.0 && st->req_kib > 0.0 ? dt * st->req_n / st->req_kib : 0.0;
+}
+
+/* Learn the usual request from a busy interval whose requests are known. */
+static void detect_req_learn(struct dip_stat *st, const struct dip_params *p, double interval_s,
+			     double value, double reqs)
+{
+	if (!(reqs > 0.0 && reqs <= DBL_MAX && value > p->idle_floor))
+		return;
+	double dt = interval_s > 0.0 && interval_s <= DBL_MAX ? interval_s : 1.0;
+	double keep = 1.0 - 1.0 / (p->level_n > 1 ? p->level_n : 2);
+	st->req_kib = keep * st->req_kib + value * dt;
+	st->req_n = keep * st->req_n + reqs;
 }
 
 /* How far one pacing tick of the level may fall: the tick in whole requests when they are
@@ -259,14 +277,15 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 
 /* One interval of one series: the verdict, its depth in st->depth, then the learning. */
 static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
-			     double pace_frac, double level, double noise, bool judged, double value,
-			     double rpu)
+			     double pace_frac, double interval_s, double level, double noise,
+			     bool judged, double value, double reqs)
 {
+	double rpu = detect_reqs_per_unit(st, interval_s);
 	double fall = level - value, threshold = judged ? detect_threshold(p, noise) : NAN;
 	double one = detect_tick_fall(pace_frac, level, rpu);
 	bool dip = judged && detect_judge(st, p, level, value, rpu, one, threshold);
 	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
-	st->rpu = rpu;
+	detect_req_learn(st, p, interval_s, value, reqs);
 	detect_learn(st, p, end_after, value);
 	/* a fall past the threshold, excused as a tick or not, leaves no excuse for the next */
 	st->prev_usual = !dip && !(fall > threshold * level);	/* NAN: usual */
@@ -320,6 +339,7 @@ void detect_series_set_interval(struct dip_series *s, double interval_s)
 	if (!s)
 		return;
 	s->pace_frac = detect_pace_frac(&s->p, interval_s);
+	s->interval_s = interval_s;
 	s->end_after = detect_end_after(interval_s);
 }
 
@@ -328,6 +348,7 @@ void detect_group_set_interval(struct dip_group *g, double interval_s)
 	if (!g)
 		return;
 	g->pace_frac = detect_pace_frac(&g->p, interval_s);
+	g->interval_s = interval_s;
 	g->end_after = detect_end_after(interval_s);
 }
 
@@ -346,9 +367,8 @@ bool detect_series_feed_reqs(struct dip_series *s, double value, double reqs, bo
 	}
 	double level = detect_level(&s->st, &s->p);
 	bool judged = level > s->p.idle_floor;
-	return detect_stat_feed(&s->st, &s->p, s->end_after, s->pace_frac, level,
-				judged ? detect_noise(&s->st, level) : NAN, judged, value,
-				detect_reqs_per_unit(&s->st, value, reqs));
+	return detect_stat_feed(&s->st, &s->p, s->end_after, s->pace_frac, s->interval_s, level,
+				judged ? detect_noise(&s->st, level) : NAN, judged, value, reqs);
 }
 
 double detect_series_depth(const struct dip_series *s)
@@ -375,7 +395,6 @@ void detect_group_free(struct dip_group *g)
 	free(g->dev);
 	free(g->slot);
 	free(g->level);
-	free(g->rpu);
 	free(g->noise);
 	free(g->pool);
 	free(g->judged);
@@ -388,7 +407,7 @@ static int detect_group_reserve(struct dip_group *g, size_t n)
 {
 	const struct grow_part in[] = {
 		{ (void **)&g->slot, sizeof *g->slot }, { (void **)&g->level, sizeof *g->level },
-		{ (void **)&g->rpu, sizeof *g->rpu }, { (void **)&g->noise, sizeof *g->noise },
+		{ (void **)&g->noise, sizeof *g->noise },
 		{ (void **)&g->pool, sizeof *g->pool }, { (void **)&g->judged, sizeof *g->judged },
 	};
 	return grow_arrays(in, sizeof in / sizeof in[0], &g->cap_in, n, 8) < 0 ? -ENOMEM : 0;
@@ -451,11 +470,11 @@ static size_t detect_group_add(struct dip_group *g, const char *key)
 }
 
 
-/* Fill slot[], level[] and rpu[] for this interval's inputs; the sum and count of the busy
+/* Fill slot[] and level[] for this interval's inputs; the sum and count of the busy
  * levels in *busy_sum, *nbusy, the devices present in *present. 0, or -ENOMEM if a new device
  * could not be added. */
 static int detect_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
-			    const double *values, const double *reqs, size_t n, double *busy_sum,
+			    const double *values, size_t n, double *busy_sum,
 			    size_t *nbusy, size_t *present)
 {
 	size_t prev = SIZE_MAX;
@@ -482,7 +501,6 @@ static int detect_group_map(struct dip_group *g, const char *const *keys, const 
 		prev = j;
 		const struct dip_stat *st = &g->dev[j].st;
 		g->level[i] = detect_level(st, &g->p);
-		g->rpu[i] = detect_reqs_per_unit(st, values[i], reqs ? reqs[i] : -1.0);
 		if (g->level[i] > g->p.idle_floor) {
 			*busy_sum += g->level[i];
 			(*nbusy)++;
@@ -544,7 +562,7 @@ bool detect_group_feed_depth(struct dip_group *g, const char *const *keys, const
 	g->tick++;
 	double busy_sum = 0.0;
 	size_t nbusy = 0, present = 0;
-	if (detect_group_map(g, keys, ids, values, reqs, n, &busy_sum, &nbusy, &present) < 0)
+	if (detect_group_map(g, keys, ids, values, n, &busy_sum, &nbusy, &present) < 0)
 		return false;
 	double share = nbusy ? DIP_SHARE_FRAC * busy_sum / (double)nbusy : 0.0;
 	/* each judged device's own noise, and their median: a device is at least as noisy as the
@@ -570,8 +588,9 @@ bool detect_group_feed_depth(struct dip_group *g, const char *const *keys, const
 			continue;
 		struct dip_stat *st = &g->dev[g->slot[i]].st;
 		double noise = isnan(g->noise[i]) || g->noise[i] < peers ? peers : g->noise[i];
-		marks[i] = detect_stat_feed(st, &g->p, g->end_after, g->pace_frac, g->level[i], noise,
-					    g->judged[i], values[i], g->rpu[i]);
+		marks[i] = detect_stat_feed(st, &g->p, g->end_after, g->pace_frac, g->interval_s,
+					    g->level[i], noise, g->judged[i], values[i],
+					    reqs ? reqs[i] : -1.0);
 		dip |= marks[i];
 		if (depth)
 			depth[i] = st->depth;

@@ -4,8 +4,9 @@
 usage: lab_score.py WBTOP CORPUS [--model q=..,n=..,k=..] [--split FILE] [--only train|held]
                     [--quiet]
 
-Each recording is judged again by the given wbtop (wbtop -r DB --export json --dip 8, and
---dip-model when given) and its marks compared with the labels (tests/dips/lab_labels.py):
+Each recording is judged again by the given wbtop (wbtop -r DB --export json --dip D, D
+wbtop's default, and --dip-model when given) and its marks compared with the labels
+(tests/dips/lab_labels.py):
 a dip interval (a fall of 25 % or more of what the disk really wrote) found or missed, a
 steady one (under 10 %) marked or not. Per scenario, then the training and the held-out
 parts of the split (tests/dips/split.txt, written before the fit), then the targets of
@@ -49,8 +50,20 @@ def read_split(path):
     return part
 
 
+def default_dip():
+    """wbtop's --dip default (DIP_DEFAULT_DROP_PCT): a recording is judged again, as a user's
+    replay with --dip would be, with the defaults users get."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "include", "core", "detect.h")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[:2] == ["#define", "DIP_DEFAULT_DROP_PCT"]:
+                return w[2]
+    raise SystemExit("lab_score: include/core/detect.h: no DIP_DEFAULT_DROP_PCT")
+
+
 def judge(wbtop, base, model):
-    cmd = [wbtop, "-r", base + ".db", "--export", "json", "--dip", "8"]
+    cmd = [wbtop, "-r", base + ".db", "--export", "json", "--dip", default_dip()]
     if model:
         cmd += ["--dip-model", model]
     r = subprocess.run(cmd, capture_output=True, text=True)

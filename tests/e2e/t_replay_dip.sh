@@ -86,12 +86,12 @@ awk '{ print $1, $NF }' "$TMP/c.cd" >"$TMP/c.d"
 diff -u "$TMP/b.d" "$TMP/j.d" || fail "the marks' depths differ between batch text and JSON"
 diff -u "$TMP/b.d" "$TMP/c.d" || fail "the marks' depths differ between batch text and CSV"
 
-# Re-judged at the recording's own sensitivity (the default, --dip 8), from its first sample: the
+# Re-judged at the recording's own sensitivity (the default, --dip 10), from its first sample: the
 # same marks.  At --dip 80: none, in batch text and the export alike.
-batch_marks --dip 8 >"$TMP/d10.b"
-json_marks --dip 8 >"$TMP/d10.j"
-diff -u "$TMP/rec.b" "$TMP/d10.b" || fail "--dip 8 (the default) re-judged the recording differently"
-diff -u "$TMP/d10.b" "$TMP/d10.j" || fail "--dip 8: batch replay and export disagree"
+batch_marks --dip 10 >"$TMP/d10.b"
+json_marks --dip 10 >"$TMP/d10.j"
+diff -u "$TMP/rec.b" "$TMP/d10.b" || fail "--dip 10 (the default) re-judged the recording differently"
+diff -u "$TMP/d10.b" "$TMP/d10.j" || fail "--dip 10: batch replay and export disagree"
 batch_marks --dip 80 >"$TMP/d80.b"
 json_marks --dip 80 >"$TMP/d80.j"
 [ -s "$TMP/d80.b" ] && { cat "$TMP/d80.b"; fail "--dip 80: batch replay still shows the recorded marks"; }

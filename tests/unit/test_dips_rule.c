@@ -155,6 +155,34 @@ START_TEST(test_counting_noise)
 }
 END_TEST
 
+/* Counting noise is counted in the usual request, over this interval's length: one request of
+ * 1.25 MiB where a writer completes five of 1 MiB is a fall of 3.75 requests, a dip (not of 3,
+ * at the interval's own request size); after a late sample (2.8 s), an interval of 0.2 s with
+ * no request is short by one request, no dip (not by 14, at the late interval's length), while a
+ * whole second with none is. */
+START_TEST(test_counting_noise_in_usual_requests)
+{
+	struct dip_params p = rule_params();
+	struct dip_series *s = detect_series_new(&p);
+	ck_assert_ptr_nonnull(s);
+	detect_series_set_interval(s, 1.0);
+	for (int i = 0; i < 30; i++)
+		ck_assert(!detect_series_feed_reqs(s, 5.0, 5.0, true));
+	ck_assert(detect_series_feed_reqs(s, 1.25, 1.0, true));
+	for (int i = 0; i < 10; i++)
+		ck_assert(!detect_series_feed_reqs(s, 5.0, 5.0, true));
+	detect_series_set_interval(s, 2.8);
+	ck_assert(!detect_series_feed_reqs(s, 5.0, 14.0, true));
+	detect_series_set_interval(s, 0.2);
+	ck_assert(!detect_series_feed_reqs(s, 0.0, 0.0, true));
+	detect_series_set_interval(s, 1.0);
+	for (int i = 0; i < 10; i++)
+		ck_assert(!detect_series_feed_reqs(s, 5.0, 5.0, true));
+	ck_assert(detect_series_feed_reqs(s, 0.0, 0.0, true));
+	detect_series_free(s);
+}
+END_TEST
+
 /* Pacing ticks: at 1 s intervals a single interval short by one tick (a tenth of a second of the
  * level) after a usual one is not a dip; the same fall held for two intervals is, at the second;
  * at 5 s ticks do not count. */
@@ -295,6 +323,7 @@ Suite *dips_rule_suite(void)
 	tcase_add_test(tc, test_quiet_series_judged_by_dip);
 	tcase_add_test(tc, test_noise_is_learnt);
 	tcase_add_test(tc, test_counting_noise);
+	tcase_add_test(tc, test_counting_noise_in_usual_requests);
 	tcase_add_test(tc, test_pacing_tick);
 	tcase_add_test(tc, test_end_of_a_workload);
 	tcase_add_test(tc, test_idle_series);
