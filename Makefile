@@ -175,8 +175,9 @@ dips-eval: wbtop
 # make check scores them again (t_dips_corpus).  dips-fit fits the rule's defaults on them.
 dips-lab: wbtop
 	@WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/dips-lab LAB_SCRIPT=corpus_guest.sh \
-		LAB_CHECK=none LAB_TIMEOUT=2400 sh tests/lab/run.sh && \
-		python3 tests/dips/lab_labels.py $(CURDIR)/wbtop $(BUILD)/dips-lab tests/dips/corpus
+		LAB_CHECK=none LAB_TIMEOUT=2400 LAB_BUS_BPS=50331648 LAB_DISK_BPS=33554432 \
+		sh tests/lab/run.sh && \
+		python3 tests/dips/lab_labels.py $(CURDIR)/wbtop $(BUILD)/dips-lab tests/dips/corpus/bus48
 
 dips-fit: wbtop
 	@python3 tests/dips/fit.py $(CURDIR)/wbtop tests/dips/corpus tests/dips/split.txt

@@ -2,8 +2,11 @@
 """Label the lab corpus (tests/lab/corpus_guest.sh) from what the disks really wrote.
 
 usage: lab_labels.py WBTOP RESULTS CORPUS
+       lab_labels.py --relabel WBTOP CORPUS
   RESULTS  the lab's results (a directory per kernel, make dips-lab)
-  CORPUS   where each kernel's recordings and labels go (tests/dips/corpus/KVER/)
+  CORPUS   where each kernel's recordings and labels go (CORPUS/KVER/)
+  --relabel  label the recordings under CORPUS again from their labels' true rates (a
+             change of the rule below, without the lab)
 
 For every interval wbtop recorded (its end and length, read from the recording's export:
 nothing of wbtop's rates is used) and each of the three disks under the dm devices, the bytes
@@ -19,7 +22,7 @@ while its disk writes a steady 5 MiB/s; what the disk wrote says nothing of thos
 
 Labels (one JSON line per device-interval, SCENARIO.labels):
   dip     depth >= 25 %, and more than 3 of the disk's usual requests (counting noise)
-  (both only where qemu's count and the guest's agree within 3 requests)
+  (both only where qemu's count and the guest's put the interval in the same class)
   steady  depth < 10 %, after the warm-up, before the writers' end
   skip    the rest: between the two, the first WARMUP intervals, those up to the device's
           third busy one, those after the writers' end
@@ -132,6 +135,64 @@ def lag_ns(rows, devices, truths, clock):
     return best[1]
 
 
+def interval_class(kbps, ref, dt, req_kb):
+    """dip, steady or skip, by the interval's fall below ref. A fall of 3 requests or fewer
+    is counting noise, no dip: a request or two split by the interval's edge (at a few
+    requests a second, a quarter of the rate)."""
+    depth = max(0.0, 1.0 - kbps / ref)
+    if depth >= DIP_AT and (ref - kbps) * dt > 3 * req_kb:
+        return "dip"
+    return "steady" if depth < STEADY_BELOW else "skip"
+
+
+def req_size(rows, disk):
+    """The disk's usual request, from what the guest counted (sizes only, not rates)."""
+    sizes = sorted(r[3][disk][0] / r[3][disk][1] for r in rows
+                   if disk in r[3] and r[3][disk][1] and r[3][disk][0])
+    return sizes[len(sizes) // 2] if sizes else 0.0
+
+
+def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
+    """The labels of one disk's intervals, series [(end_ns, dt_s, true kbps, injected depth,
+    the guest's kbps)]. live[k] (relabelling) says whether interval k was one the writers
+    ran in; else it is worked out: from the warm-up's and the disk's third busy interval on,
+    up to the writers' end. Returns (records, intervals left unlabelled)."""
+    # the workload starts with the device's first busy interval: until its third, no rule
+    # without look-ahead knows a level to fall from
+    busy = [k for k, x in enumerate(series) if x[2] is not None and x[2] > BUSY_KBPS]
+    first = busy[2] if len(busy) > 2 else len(series)
+    out, disagree = [], 0
+    for k, (end, dt, kbps, inj, g) in enumerate(series):
+        ref_pool = sorted(v for (e, _d, v, i, _g) in series
+                          if v is not None and v > BUSY_KBPS and i is None
+                          and abs(e - end) <= REF_S * 1e9)
+        ref = ref_pool[len(ref_pool) // 2] if ref_pool else None
+        depth = None
+        if kbps is not None and ref:
+            depth = max(0.0, 1.0 - kbps / ref)
+        cls = "skip"
+        # the two counts of the interval, qemu's and the guest's, must put it in the same
+        # class: under TCG the guest's clock and its hearing of completions jitter (by a
+        # batch of a MiB, 4-6 % of a disk's second at the lab's bus), and an interval the
+        # guest counted as steady and qemu as a dip, or the other way, says nothing of
+        # the rule
+        agree = (g is not None and kbps is not None and bool(ref) and
+                 interval_class(kbps, ref, dt, req_kb) == interval_class(g, ref, dt, req_kb))
+        on = (live[k] if live is not None else
+              depth is not None and k >= WARMUP and k > first and end <= writers_end_ns)
+        if depth is not None and on:
+            cls = interval_class(kbps, ref, dt, req_kb)
+            if cls != "skip" and not agree:
+                cls = "skip"
+                disagree += 1
+        out.append({"dev": disk, "dm": dm, "end_ns": end, "dt_s": dt,
+                    "true_kbps": None if kbps is None else round(kbps, 1),
+                    "ref_kbps": None if ref is None else round(ref, 1),
+                    "depth_pct": None if depth is None else round(100 * depth, 1),
+                    "injected_pct": inj, "class": cls, "agree": agree, "live": bool(on)})
+    return out, disagree
+
+
 def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns):
     rows = intervals(wbtop, os.path.join(res, name + ".db"))
     out = []
@@ -140,54 +201,20 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
     print("%s: qemu's count %+.2f s from the guest's" % (name, lag / 1e9), file=sys.stderr)
     for dm, disk in devices:
         truth = truths[disk]
-        # the disk's usual request, from what the guest counted (sizes only, not rates)
-        sizes = sorted(r[3][disk][0] / r[3][disk][1] for r in rows
-                       if disk in r[3] and r[3][disk][1] and r[3][disk][0])
-        req_kb = sizes[len(sizes) // 2] if sizes else 0.0
         series = []
         for end, dt, _bo, devs in rows:
             b0 = truth.at(clock.host(end - dt * 1e9) + lag)
             b1 = truth.at(clock.host(end) + lag)
-            kbps = None if b0 is None or b1 is None else (b1 - b0) / 1024.0 / dt
+            # to the 0.1 KiB/s the labels keep, so that a relabelling judges the same numbers
+            kbps = None if b0 is None or b1 is None else round((b1 - b0) / 1024.0 / dt, 1)
             inj = None
             for (d, depth, t0, secs) in injections:
                 if d == disk and t0 < end and t0 + secs * 1e9 > end - dt * 1e9:
                     inj = max(inj or 0, depth)
             g = devs.get(disk, (None, None))[0]
             series.append((end, dt, kbps, inj, g))
-        # the workload starts with the device's first busy interval: until its third, no rule
-        # without look-ahead knows a level to fall from
-        busy = [k for k, x in enumerate(series) if x[2] is not None and x[2] > BUSY_KBPS]
-        disagree = 0
-        first = busy[2] if len(busy) > 2 else len(series)
-        for k, (end, dt, kbps, inj, g) in enumerate(series):
-            ref_pool = sorted(v for (e, _d, v, i, _g) in series
-                              if v is not None and v > BUSY_KBPS and i is None
-                              and abs(e - end) <= REF_S * 1e9)
-            ref = ref_pool[len(ref_pool) // 2] if ref_pool else None
-            depth = None
-            if kbps is not None and ref:
-                depth = max(0.0, 1.0 - kbps / ref)
-            cls = "skip"
-            # a fall of 3 requests or fewer is counting noise: a request or two split by the
-            # interval's edge, at a few requests a second a quarter of the rate
-            counting = depth is not None and (ref - kbps) * dt <= 3 * req_kb
-            # the two counts of the interval, qemu's and the guest's, must agree within 3
-            # requests: under TCG the guest's clock and its hearing of completions jitter, and
-            # a request counted in the next interval by one and in this by the other says
-            # nothing of the rule
-            agree = g is not None and kbps is not None and abs(kbps - g) * dt <= 3 * req_kb
-            if depth is not None and k >= WARMUP and k > first and end <= writers_end_ns:
-                cls = ("dip" if depth >= DIP_AT and not counting else
-                       "steady" if depth < STEADY_BELOW else "skip")
-                if cls != "skip" and not agree:
-                    cls = "skip"
-                    disagree += 1
-            out.append({"dev": disk, "dm": dm, "end_ns": end, "dt_s": dt,
-                        "true_kbps": None if kbps is None else round(kbps, 1),
-                        "ref_kbps": None if ref is None else round(ref, 1),
-                        "depth_pct": None if depth is None else round(100 * depth, 1),
-                        "injected_pct": inj, "class": cls, "agree": agree})
+        recs, disagree = label_series(disk, dm, series, req_size(rows, disk), writers_end_ns)
+        out += recs
         print("%s %s: %d intervals left unlabelled, the two counts apart" % (name, disk, disagree),
               file=sys.stderr)
     for end, dt, bo, _d in rows:
@@ -195,7 +222,55 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
     return out
 
 
+def relabel(wbtop, corpus):
+    """Label every recording under corpus again from what its labels keep (each interval's
+    true rate, injection and whether the writers ran) and the guest's counts in its
+    recording: a change of the labelling rule, without running the lab again."""
+    for top, _dirs, files in sorted(os.walk(corpus)):
+        for f in sorted(files):
+            if not f.endswith(".labels") or not os.path.exists(os.path.join(top, f[:-7] + ".db")):
+                continue
+            base = os.path.join(top, f[:-7])
+            old = jsonl(base + ".labels")
+            if not any("true_kbps" in r for r in old):
+                continue    # labelled from a schedule (tests/dips/loop_labels.py), not here
+            rows = intervals(wbtop, base + ".db")
+            guest = {(end, disk): v[0] for end, _dt, _bo, devs in rows for disk, v in devs.items()}
+            out = []
+            for disk in sorted({r["dev"] for r in old if r["dev"] != "bo"}):
+                recs = sorted((r for r in old if r["dev"] == disk), key=lambda r: r["end_ns"])
+                if any("live" not in r for r in recs):
+                    raise SystemExit("lab_labels: %s.labels: no 'live' field to relabel from" % base)
+                series = [(r["end_ns"], r["dt_s"], r["true_kbps"], r["injected_pct"],
+                           guest.get((r["end_ns"], disk))) for r in recs]
+                new, _n = label_series(disk, recs[0].get("dm"), series, req_size(rows, disk), 0,
+                                       [r["live"] for r in recs])
+                out += new
+            out += [r for r in old if r["dev"] == "bo"]
+            write_labels(base + ".labels", out)
+            print("%s: %s" % (os.path.relpath(base, corpus), counts(out)))
+
+
+def write_labels(path, rows):
+    with open(path, "w") as f:
+        for r in rows:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+def counts(rows):
+    n = {}
+    for r in rows:
+        if "class" in r:
+            n[r["class"]] = n.get(r["class"], 0) + 1
+    return ", ".join("%s %d" % kv for kv in sorted(n.items(), key=str))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--relabel":
+        relabel(sys.argv[2], sys.argv[3])
+        return
+    if len(sys.argv) != 4:
+        raise SystemExit(__doc__.split("\n\n")[1])
     wbtop, results, corpus = sys.argv[1:4]
     for kver in sorted(os.listdir(results)):
         res = os.path.join(results, kver)
@@ -230,14 +305,8 @@ def main():
             rows = label_scenario(wbtop, res, name, devices, clock, injections,
                                   m.get("writers_end", m["end"]))
             shutil.copy(os.path.join(res, name + ".db"), os.path.join(dst, name + ".db"))
-            with open(os.path.join(dst, name + ".labels"), "w") as f:
-                for r in rows:
-                    f.write(json.dumps(r, sort_keys=True) + "\n")
-            n = {}
-            for r in rows:
-                if "class" in r:
-                    n[r["class"]] = n.get(r["class"], 0) + 1
-            print("%s/%s: %s" % (kver, name, ", ".join("%s %d" % kv for kv in sorted(n.items(), key=str))))
+            write_labels(os.path.join(dst, name + ".labels"), rows)
+            print("%s/%s: %s" % (kver, name, counts(rows)))
 
 
 if __name__ == "__main__":

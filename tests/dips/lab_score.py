@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Score the dip detector on the lab corpus (tests/dips/corpus/KVER/SCENARIO.{db,labels}).
+"""Score the dip detector on the lab corpus (tests/dips/corpus/BUS/KVER/SCENARIO.{db,labels}).
 
 usage: lab_score.py WBTOP CORPUS [--model q=..,n=..,k=..] [--split FILE] [--only train|held]
                     [--quiet]
@@ -29,15 +29,16 @@ def jsonl(text):
 
 
 def scenarios(corpus):
+    """(name, path without extension) of every labelled recording under corpus, named by its
+    path there (BUS/KVER/SCENARIO)."""
     out = []
-    for kver in sorted(os.listdir(corpus)):
-        d = os.path.join(corpus, kver)
-        if not os.path.isdir(d):
-            continue
-        for f in sorted(os.listdir(d)):
-            if f.endswith(".labels") and os.path.exists(os.path.join(d, f[:-7] + ".db")):
-                out.append((kver + "/" + f[:-7], os.path.join(d, f[:-7])))
-    return out
+    for top, dirs, files in os.walk(corpus):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(".labels") and os.path.exists(os.path.join(top, f[:-7] + ".db")):
+                base = os.path.join(top, f[:-7])
+                out.append((os.path.relpath(base, corpus), base))
+    return sorted(out)
 
 
 def read_split(path):
@@ -101,7 +102,8 @@ def score(name, base, marks):
     # the thread's ratio-40 runs: holes of bo (under a tenth of the run's median, while the
     # writers ran: the labels' steady and dip intervals say when that was) are all marked
     if "thread40" in name:
-        live = {lb["end_ns"] for lb in labels if lb["dev"] != "bo" and lb["class"] != "skip"}
+        live = {lb["end_ns"] for lb in labels
+                if lb["dev"] != "bo" and lb.get("live", lb["class"] != "skip")}
         bo = [lb for lb in labels if lb["dev"] == "bo" and lb["end_ns"] in live
               and lb.get("bo_kbps") is not None]
         # the median of its busy intervals: in a run off more than half the time the median
@@ -137,12 +139,12 @@ def line(s):
     cls = " ".join("%d/%d" % (s["by_class"][c][1], s["by_class"][c][0]) for c in CLASSES)
     per100 = "%.2f" % (100.0 * s["false"] / s["steady"]) if s["steady"] else "-"
     holes = "%d/%d" % (s["holes_marked"], s["holes"]) if s["holes"] else "-"
-    return "%-26s %5d %6s  %-24s %6d %5d %7s  %s" % (
+    return "%-40s %5d %6s  %-24s %6d %5d %7s  %s" % (
         s["name"], s["dips"], ratio(s["found"], s["dips"]), cls, s["steady"], s["false"], per100,
         holes)
 
 
-HEAD = "%-26s %5s %6s  %-24s %6s %5s %7s  %s" % (
+HEAD = "%-40s %5s %6s  %-24s %6s %5s %7s  %s" % (
     "scenario", "dips", "recall", "found 25-40 40-60 60-90 90+", "steady", "false", "/100",
     "bo holes")
 
@@ -156,8 +158,9 @@ def run(wbtop, corpus, model=None, split=None, only=None):
             continue
         s = score(name, base, judge(wbtop, base, model))
         per.append((p, s))
-        t = totals.setdefault(p, {"name": "all " + p})
-        add(t, s)
+        add(totals.setdefault(p, {"name": "all " + p}), s)
+        # and by corpus (bus16, bus48, loop), within the part
+        add(totals.setdefault((p, name.split("/")[0]), {"name": "  %s %s" % (p, name.split("/")[0])}), s)
     return per, totals
 
 
@@ -169,12 +172,12 @@ def targets_met(t):
 
 def main():
     args = sys.argv[1:]
+    quiet = "--quiet" in args
+    args = [a for a in args if a != "--quiet"]
     opt = {}
     while len(args) > 2 and args[-2].startswith("--"):
         opt[args[-2]] = args[-1]
         args = args[:-2]
-    quiet = "--quiet" in args
-    args = [a for a in args if a != "--quiet"]
     if len(args) != 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         sys.exit(2)
@@ -191,6 +194,8 @@ def main():
                     print(line(s))
         if p in totals:
             print(line(totals[p]))
+            for key in sorted(k for k in totals if isinstance(k, tuple) and k[0] == p):
+                print(line(totals[key]))
     held = totals.get("held")
     ok = held is not None and targets_met(held)
     print("targets (held-out: recall >= 0.95, <= 1 false mark / 100 steady, bo holes marked): %s"

@@ -4,7 +4,7 @@
 # layout, in kB/s and in MB/s), every line comes back, and the interval in
 # which the writer is slowed from 8 MiB/s to 1 MiB/s is marked in both, in
 # the same intervals: the MB/s log is made from the kB/s one, and the
-# detector judges both at 0.01 MiB/s (doc/dips.md).
+# detector judges both at 0.01 MiB/s (doc/annotate.md).
 . "$E2E_LIB"
 need_root "makes a loop filesystem"
 need_tool iostat sysstat
@@ -28,7 +28,7 @@ kill "$pvpid" 2>/dev/null
 # The MB/s log is the kB/s one as iostat -m prints the same counts: the three rate
 # columns at two decimals of MiB, halves up (from the kB/s log's own hundredths, in
 # integers), the rest as it is.  Never a second iostat: two processes' intervals are
-# not the same (doc/dips.md, the resolution of iostat logs).
+# not the same (doc/annotate.md, the resolution of iostat logs).
 awk '$1 == "Device" { sub(/rkB\/s/, "rMB/s"); sub(/wkB\/s/, "wMB/s"); sub(/dkB\/s/, "dMB/s"); print; next }
 NF == 23 {
 	for (i = 3; i <= 15; i += 6) {

@@ -8,7 +8,7 @@
 # e2e: beside (fixed files, no timing)
 . "$E2E_LIB"
 root=$(cd "$(dirname "$E2E_LIB")/../.." && pwd)
-rec=$root/tests/dips/corpus/6.1.0-47-amd64/thread40_d1.db
+rec=$root/tests/dips/corpus/bus16/6.1.0-47-amd64/thread40_d1.db
 [ -f "$rec" ] || fail "no recording at $rec"
 for dip in "" 10; do
 	set -- ${dip:+--dip "$dip"}
