@@ -207,14 +207,21 @@ static double detect_threshold(const struct dip_params *p, double noise)
 	return t > drop ? t : drop;
 }
 
+/* The length of an interval of interval_s, in the unit a request count is kept in: seconds, or
+ * 1 when unknown (every interval then counts alike). */
+static double detect_length(double interval_s)
+{
+	return interval_s > 0.0 && interval_s <= DBL_MAX ? interval_s : 1.0;
+}
+
 /* Requests per unit of rate in an interval of interval_s (1 when unknown), at the size of the
  * usual request: a fall is counted in the requests the level is made of. Neither the interval's
  * own count (one large request would make a deep fall look like one) nor another interval's
  * length (after a late sample of 2.8 s, one of 0.2 s holds a request or none). 0 if unknown. */
 static double detect_reqs_per_unit(const struct dip_stat *st, double interval_s)
 {
-	double dt = interval_s > 0.0 && interval_s <= DBL_MAX ? interval_s : 1.0;
-	return st->req_n > 0.0 && st->req_kib > 0.0 ? dt * st->req_n / st->req_kib : 0.0;
+	return st->req_n > 0.0 && st->req_kib > 0.0 ?
+		detect_length(interval_s) * st->req_n / st->req_kib : 0.0;
 }
 
 /* Learn the usual request from a busy interval whose requests are known. */
@@ -223,9 +230,8 @@ static void detect_req_learn(struct dip_stat *st, const struct dip_params *p, do
 {
 	if (!(reqs > 0.0 && reqs <= DBL_MAX && value > p->idle_floor))
 		return;
-	double dt = interval_s > 0.0 && interval_s <= DBL_MAX ? interval_s : 1.0;
 	double keep = 1.0 - 1.0 / (p->level_n > 1 ? p->level_n : 2);
-	st->req_kib = keep * st->req_kib + value * dt;
+	st->req_kib = keep * st->req_kib + value * detect_length(interval_s);
 	st->req_n = keep * st->req_n + reqs;
 }
 

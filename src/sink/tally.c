@@ -249,24 +249,23 @@ static int tally_rank(struct tally *t, struct tally_fam *fm)
 		struct tally_entry *e = &fm->e[fm->order[r]];
 		bool in = r < t->top_n;
 		struct tally_row *to = NULL;
-		if (e->shown && in) {
-			to = &e->row;
-		} else if (!in) {
+		if (!in) {		/* its series and its new counts to "other" */
 			to = &fm->other;
 			if (e->shown) {
 				fm->other.ms += e->row.ms;
 				fm->other.pauses += e->row.pauses;
 			}
-		}
-		if (in && !e->shown)
+			e->row.ms = e->row.pauses = 0;
+		} else if (e->shown) {
+			to = &e->row;
+		} else {
 			e->row.ms = e->row.pauses = 0;	/* shown at 0: its counts wait a sample */
+		}
 		if (to) {
 			to->ms += e->pend_ms;
 			to->pauses += e->pend_pauses;
 			e->pend_ms = e->pend_pauses = 0;
 		}
-		if (!in)
-			e->row.ms = e->row.pauses = 0;
 		e->shown = in;
 		if (in) {
 			e->row.key = e->key;

@@ -176,12 +176,13 @@ def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
         # batch of a MiB, 4-6 % of a disk's second at the lab's bus), and an interval the
         # guest counted as steady and qemu as a dip, or the other way, says nothing of
         # the rule
-        agree = (g is not None and kbps is not None and bool(ref) and
-                 interval_class(kbps, ref, dt, req_kb) == interval_class(g, ref, dt, req_kb))
+        true_cls = interval_class(kbps, ref, dt, req_kb) if depth is not None else None
+        agree = (g is not None and true_cls is not None and
+                 true_cls == interval_class(g, ref, dt, req_kb))
         on = (live[k] if live is not None else
               depth is not None and k >= WARMUP and k > first and end <= writers_end_ns)
         if depth is not None and on:
-            cls = interval_class(kbps, ref, dt, req_kb)
+            cls = true_cls
             if cls != "skip" and not agree:
                 cls = "skip"
                 disagree += 1

@@ -16,6 +16,7 @@ the held-out part:
   run's busy intervals marked (while the writers ran: the start and end left out).
 Exit 0 when the targets hold on the held-out part, 1 otherwise, 2 on bad input.
 """
+import functools
 import json
 import os
 import subprocess
@@ -51,6 +52,7 @@ def read_split(path):
     return part
 
 
+@functools.lru_cache(maxsize=None)
 def default_dip():
     """wbtop's --dip default (DIP_DEFAULT_DROP_PCT): a recording is judged again, as a user's
     replay with --dip would be, with the defaults users get."""
@@ -102,8 +104,7 @@ def score(name, base, marks):
     # the thread's ratio-40 runs: holes of bo (under a tenth of the run's median, while the
     # writers ran: the labels' steady and dip intervals say when that was) are all marked
     if "thread40" in name:
-        live = {lb["end_ns"] for lb in labels
-                if lb["dev"] != "bo" and lb.get("live", lb["class"] != "skip")}
+        live = {lb["end_ns"] for lb in labels if lb["dev"] != "bo" and lb["live"]}
         bo = [lb for lb in labels if lb["dev"] == "bo" and lb["end_ns"] in live
               and lb.get("bo_kbps") is not None]
         # the median of its busy intervals: in a run off more than half the time the median
