@@ -229,9 +229,11 @@ def relabel(wbtop, corpus):
     recording: a change of the labelling rule, without running the lab again."""
     for top, _dirs, files in sorted(os.walk(corpus)):
         for f in sorted(files):
-            if not f.endswith(".labels") or not os.path.exists(os.path.join(top, f[:-7] + ".db")):
+            if not f.endswith(".labels"):
                 continue
             base = os.path.join(top, f[:-7])
+            if not os.path.exists(base + ".db"):
+                sys.exit("lab_labels: %s.labels has no recording %s.db" % (base, base))
             old = jsonl(base + ".labels")
             if not any("true_kbps" in r for r in old):
                 continue    # labelled from a schedule (tests/dips/loop_labels.py), not here

@@ -36,8 +36,12 @@ def scenarios(corpus):
     for top, dirs, files in os.walk(corpus):
         dirs.sort()
         for f in sorted(files):
-            if f.endswith(".labels") and os.path.exists(os.path.join(top, f[:-7] + ".db")):
+            if f.endswith(".labels"):
                 base = os.path.join(top, f[:-7])
+                if not os.path.exists(base + ".db"):
+                    # a scenario scored without its recording would drop out of the totals
+                    # unseen (a .db left out of git once did exactly that)
+                    sys.exit("lab_score: %s.labels has no recording %s.db" % (base, base))
                 out.append((os.path.relpath(base, corpus), base))
     return sorted(out)
 
@@ -152,6 +156,10 @@ HEAD = "%-40s %5s %6s  %-24s %6s %5s %7s  %s" % (
 
 def run(wbtop, corpus, model=None, split=None, only=None):
     part = read_split(split) if split else {}
+    names = {name for name, _ in scenarios(corpus)}
+    for name in part:
+        if name not in names:
+            sys.exit("lab_score: %s names %s, which %s does not hold" % (split, name, corpus))
     per, totals = [], {}
     for name, base in scenarios(corpus):
         p = part.get(name, "train")
