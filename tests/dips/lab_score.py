@@ -25,6 +25,12 @@ import sys
 CLASSES = ((25, 40), (40, 60), (60, 90), (90, 101))
 
 
+def die(msg):
+    """exit 2: a corpus that can't be scored, apart from 1 (targets not met)"""
+    print("lab_score: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def jsonl(text):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
@@ -41,7 +47,7 @@ def scenarios(corpus):
                 if not os.path.exists(base + ".db"):
                     # a scenario scored without its recording would drop out of the totals
                     # unseen (a .db left out of git once did exactly that)
-                    sys.exit("lab_score: %s.labels has no recording %s.db" % (base, base))
+                    die("%s.labels has no recording %s.db" % (base, base))
                 out.append((os.path.relpath(base, corpus), base))
     return sorted(out)
 
@@ -159,7 +165,7 @@ def run(wbtop, corpus, model=None, split=None, only=None):
     names = {name for name, _ in scenarios(corpus)}
     for name in part:
         if name not in names:
-            sys.exit("lab_score: %s names %s, which %s does not hold" % (split, name, corpus))
+            die("%s names %s, which %s does not hold" % (split, name, corpus))
     per, totals = [], {}
     for name, base in scenarios(corpus):
         p = part.get(name, "train")
