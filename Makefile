@@ -173,11 +173,20 @@ dips-eval: wbtop
 # recorded once and labelled from qemu's count of each disk's writes (tests/lab/corpus_guest.sh,
 # tests/dips/lab_labels.py); the recordings and labels are committed in tests/dips/corpus, and
 # make check scores them again (t_dips_corpus).  dips-fit fits the rule's defaults on them.
+# A corpus is named by its bus (tests/dips/corpus/busN): make dips-lab DIPS_BUS_MIB=24
+# DIPS_DISK_MIB=16 DIPS_SECTORS_KB=256 DIPS_SEED=29 records bus24.
+DIPS_BUS_MIB = 48
+DIPS_DISK_MIB = 32
+DIPS_SECTORS_KB = 64
+DIPS_SEED =
 dips-lab: wbtop
-	@WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/dips-lab LAB_SCRIPT=corpus_guest.sh \
-		LAB_CHECK=none LAB_TIMEOUT=2400 LAB_BUS_BPS=50331648 LAB_DISK_BPS=33554432 \
-		sh tests/lab/run.sh && \
-		python3 tests/dips/lab_labels.py $(CURDIR)/wbtop $(BUILD)/dips-lab tests/dips/corpus/bus48
+	@rm -rf $(BUILD)/dips-lab-bus$(DIPS_BUS_MIB) && \
+		WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/dips-lab-bus$(DIPS_BUS_MIB) \
+		LAB_SCRIPT=corpus_guest.sh LAB_CHECK=none LAB_TIMEOUT=2400 \
+		LAB_BUS_BPS=$$(($(DIPS_BUS_MIB) * 1048576)) LAB_DISK_BPS=$$(($(DIPS_DISK_MIB) * 1048576)) \
+		CORPUS_SECTORS_KB=$(DIPS_SECTORS_KB) CORPUS_SEED=$(DIPS_SEED) sh tests/lab/run.sh && \
+		python3 tests/dips/lab_labels.py $(CURDIR)/wbtop $(BUILD)/dips-lab-bus$(DIPS_BUS_MIB) \
+		tests/dips/corpus/bus$(DIPS_BUS_MIB)
 
 dips-fit: wbtop
 	@python3 tests/dips/fit.py $(CURDIR)/wbtop tests/dips/corpus tests/dips/split.txt

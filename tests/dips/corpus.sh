@@ -178,12 +178,12 @@ if begin sparse; then
 fi
 
 # 2. An erratic writer: 40 MiB/s with drops of 20-45 % for 2-3 s, 3-6 s apart
-# (a fixed pseudo-random schedule), next to two steady writers.
+# (a pseudo-random schedule: DIPS_SEED, 16 unless set), next to two steady writers.
 if begin erratic; then
 	for w in 1 2 3; do start_writer $w 40960 1M; done
 	sleep 4
 	run_wbtop 70
-	awk 'BEGIN { srand(16); t = 8; while (t < 62) {
+	awk 'BEGIN { srand('"${DIPS_SEED:-16}"'); t = 8; while (t < 62) {
 		depth = 20 + int(rand() * 26); len = 2 + int(rand() * 2)
 		printf "%d %d %d\n", t, depth, len
 		t += len + 3 + int(rand() * 4) } }' >"$WORK/erratic.plan"

@@ -14,7 +14,7 @@ guest_modules virtio_blk dm_mod xfs
 echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control || fail=1
 mkdir /sys/fs/cgroup/labA
 
-# Requests of 64 KiB at most, set before the dm devices take their limits from the disks. The
+# Requests of 64 KiB at most (CORPUS_SECTORS_KB), set before the dm devices take their limits from the disks. The
 # thread's disks wrote small requests (its iostat: some 31000 a second on each dm device, 8 KiB
 # each); at the kernel's default a disk here writes 4-5 requests of 1.2 MiB a second, and a
 # request late by the interval's edge is a quarter of the interval: counting noise no rule
@@ -22,7 +22,7 @@ mkdir /sys/fs/cgroup/labA
 # (16 MiB/s) and some 250 at make dips-lab's (48 MiB/s).
 for s in vda vdb vdc; do
 	d=$(disk $s)
-	echo 64 > "/sys/block/${d##*/}/queue/max_sectors_kb" || fail=1
+	echo "${CORPUS_SECTORS_KB:-64}" > "/sys/block/${d##*/}/queue/max_sectors_kb" || fail=1
 	log "$s: max_sectors_kb $(cat "/sys/block/${d##*/}/queue/max_sectors_kb")"
 done
 i=0
@@ -115,9 +115,13 @@ inject() { # NAME INTERVAL SECONDS GAP
 	for i in 0 1 2; do writer /mnt/thread$i $((isecs - 3 * idt)); done
 	sleep $((3 * idt))
 	n=0
-	for ev in "25 2" "60 1" "40 3" "95 2" "25 5" "40 1" "60 3" "95 1" "40 5" "25 1" "60 5" \
-		  "95 3" "25 3" "40 2" "60 2" "95 5"; do
-		set -- $ev
+	# each depth at each length, in this order, or shuffled by CORPUS_SEED (a corpus recorded
+	# later is not the same schedule again)
+	evs="25:2 60:1 40:3 95:2 25:5 40:1 60:3 95:1 40:5 25:1 60:5 95:3 25:3 40:2 60:2 95:5"
+	[ -z "${CORPUS_SEED:-}" ] || evs=$(echo "$evs" | tr ' ' '\n' |
+		awk -v seed="$CORPUS_SEED" 'BEGIN { srand(seed) } { print rand(), $0 }' | sort -n | cut -d' ' -f2)
+	for ev in $evs; do
+		set -- $(echo "$ev" | tr : ' ')
 		[ "$(date +%s)" -lt "$((iend - 3 * idt - $2 - igap))" ] || break
 		case $n in 0) d=vda ;; 1) d=vdb ;; *) d=vdc ;; esac
 		n=$(((n + 1) % 3))

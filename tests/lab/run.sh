@@ -105,6 +105,8 @@ for k in $KERNELS; do
 	KVER=$ver
 	LAB=$LAB
 	CORPUS_SCENARIOS='${CORPUS_SCENARIOS:-}'
+	CORPUS_SECTORS_KB='${CORPUS_SECTORS_KB:-}'
+	CORPUS_SEED='${CORPUS_SEED:-}'
 	BUS_BPS=$BUS_BPS
 	ENV
 	set -- -object "throttle-group,id=bus,x-bps-write=$BUS_BPS"
