@@ -22,9 +22,10 @@
 enum { DIP_LEVEL_MIN = 3 };
 /* The noise: the interquartile range of the last 60 busy values, used once 3 are known; until
  * then only a fall past the cap is a dip. Symmetric (a writer alternating 27 and 33 requests an
- * interval has a noise of 3), and drops in under a quarter of the busy intervals do not move
- * it. */
-enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 3 };
+ * interval has a noise of 3). The noise of steady stretches: once 20 values are known, a value
+ * marked as a dip is not learnt, or drops in over a quarter of the busy intervals (an erratic
+ * writer's) would widen it until none of them was marked. */
+enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 3, DIP_NOISE_STEADY = 20 };
 /* interquartile range -> a normal's standard deviation */
 static const double DIP_QUARTILE_TO_SIGMA = 1.0 / 1.349;
 /* The cap: a fall of more than a third of the level is always a dip, however noisy the
@@ -260,10 +261,11 @@ static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, 
 	return !(st->prev_usual && fall <= one);
 }
 
-/* Learn value after its verdict, marked or not: a busy value joins the level's window and the
- * noise's, an idle one counts towards the end. */
+/* Learn value after its verdict: a busy value joins the level's window and, unless it was
+ * marked once the noise rests on DIP_NOISE_STEADY values, the noise's; an idle one counts
+ * towards the end. */
 static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
-			 double value)
+			 double value, bool dip)
 {
 	if (!(value > p->idle_floor && value > 0.0)) {
 		st->idle_run += st->idle_run < UINT8_MAX;
@@ -272,7 +274,9 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 		return;
 	}
 	st->idle_run = 0;
-	sortwin_push(st->noise_sorted, st->noise_tag, DIP_NOISE_LEN, &st->nnoise, &st->next_noise, value);
+	if (!dip || st->nnoise < DIP_NOISE_STEADY)
+		sortwin_push(st->noise_sorted, st->noise_tag, DIP_NOISE_LEN, &st->nnoise,
+			     &st->next_noise, value);
 	if (p->level_n <= SORTWIN_SHORT)
 		sortwin_push_short(st->level_sorted, st->level_tag, p->level_n, &st->nlevel,
 				   &st->next_level, value);
@@ -292,7 +296,7 @@ static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, un
 	bool dip = judged && detect_judge(st, p, level, value, rpu, one, threshold);
 	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
 	detect_req_learn(st, p, interval_s, value, reqs);
-	detect_learn(st, p, end_after, value);
+	detect_learn(st, p, end_after, value, dip);
 	/* a fall past the threshold, excused as a tick or not, leaves no excuse for the next */
 	st->prev_usual = !dip && !(fall > threshold * level);	/* NAN: usual */
 	return dip;

@@ -117,7 +117,9 @@ START_TEST(test_quiet_series_judged_by_dip)
 END_TEST
 
 /* The noise is symmetric and learnt from steady changes: a series that grows noisier (+-20 %)
- * stops being marked within the noise window, while a fall past the cap still is. */
+ * stops being marked within two noise windows, while a fall past the cap still is. (Within
+ * one, it is still marked now and then: the falls it marks are not learnt, so the noise
+ * learns the new spread from its smaller falls and its rises.) */
 START_TEST(test_noise_is_learnt)
 {
 	struct dip_params p = rule_params();
@@ -130,10 +132,37 @@ START_TEST(test_noise_is_learnt)
 	v[250] = 50.0;
 	rule_run(&p, 0.0, v, NULL, N, m, NULL);
 	int late = 0;
-	for (size_t i = 170; i < N; i++)
+	for (size_t i = 100 + 2 * 60; i < N; i++)
 		late += m[i] && i != 250;
 	ck_assert_msg(late <= 1, "%d marks on plain noise after it was learnt", late);
 	ck_assert(m[250]);
+}
+END_TEST
+
+/* What is marked does not teach the noise: a writer steady within +-3 % whose drops of 30 % come
+ * in 30 % of its intervals (loop/erratic's) has each of them marked, and none of its steady
+ * intervals. Were the drops learnt, its interquartile range would reach down to them (some 22 %
+ * as a sigma) and put all of them inside the cap. */
+START_TEST(test_marked_drops_do_not_teach_the_noise)
+{
+	struct dip_params p = rule_params();
+	enum { N = 300, CLEAN = 30 };
+	double v[N];
+	bool m[N];
+	uint64_t st = 23;
+	for (size_t i = 0; i < N; i++) {
+		bool drop = i >= CLEAN && rule_noise(&st) < -0.4; /* 30 % of the intervals */
+		v[i] = 40.0 * (drop ? 0.7 : 1.0) * (1.0 + 0.03 * rule_noise(&st));
+	}
+	rule_run(&p, 1.0, v, NULL, N, m, NULL);
+	int drops = 0;
+	for (size_t i = CLEAN; i < N; i++) {
+		bool drop = v[i] < 40.0 * 0.8;
+		drops += drop;
+		ck_assert_msg(m[i] == drop, "interval %zu: %.1f MiB/s %s", i, v[i],
+			      m[i] ? "marked" : "not marked");
+	}
+	ck_assert_int_ge(drops, 60);
 }
 END_TEST
 
@@ -322,6 +351,7 @@ Suite *dips_rule_suite(void)
 	tcase_add_test(tc, test_cap_on_a_noisy_series);
 	tcase_add_test(tc, test_quiet_series_judged_by_dip);
 	tcase_add_test(tc, test_noise_is_learnt);
+	tcase_add_test(tc, test_marked_drops_do_not_teach_the_noise);
 	tcase_add_test(tc, test_counting_noise);
 	tcase_add_test(tc, test_counting_noise_in_usual_requests);
 	tcase_add_test(tc, test_pacing_tick);
