@@ -167,7 +167,7 @@ bench: wbtop $(BUILD)/bench/rec_bench $(BUILD)/bench/detect_bench $(BUILD)/bench
 # Writers at known rates on loop filesystems, drops of known depth injected, wbtop's marks
 # scored against them (tests/dips/corpus.sh).
 dips-eval: wbtop
-	@sh tests/dips/corpus.sh $(CURDIR)/wbtop
+	@DIPS_SEED=$(DIPS_SEED) sh tests/dips/corpus.sh $(CURDIR)/wbtop
 
 # The dip corpus of the lab: the thread's experiment and injected slowdowns on Debian's kernels,
 # recorded once and labelled from qemu's count of each disk's writes (tests/lab/corpus_guest.sh,
@@ -175,10 +175,10 @@ dips-eval: wbtop
 # make check scores them again (t_dips_corpus).  dips-fit fits the rule's defaults on them.
 # A corpus is named by its bus (tests/dips/corpus/busN): make dips-lab DIPS_BUS_MIB=24
 # DIPS_DISK_MIB=16 DIPS_SECTORS_KB=256 DIPS_SEED=29 records bus24.
-DIPS_BUS_MIB = 48
-DIPS_DISK_MIB = 32
-DIPS_SECTORS_KB = 64
-DIPS_SEED =
+DIPS_BUS_MIB ?= 48
+DIPS_DISK_MIB ?= 32
+DIPS_SECTORS_KB ?= 64
+DIPS_SEED ?=
 dips-lab: wbtop
 	@rm -rf $(BUILD)/dips-lab-bus$(DIPS_BUS_MIB) && \
 		WBTOP=$(CURDIR)/wbtop LAB_RESULTS=$(CURDIR)/$(BUILD)/dips-lab-bus$(DIPS_BUS_MIB) \
