@@ -162,12 +162,13 @@ HEAD = "%-40s %5s %6s  %-24s %6s %5s %7s  %s" % (
 
 def run(wbtop, corpus, model=None, split=None, only=None):
     part = read_split(split) if split else {}
-    names = {name for name, _ in scenarios(corpus)}
+    found = scenarios(corpus)
+    names = {name for name, _ in found}
     for name in part:
         if name not in names:
             die("%s names %s, which %s does not hold" % (split, name, corpus))
     per, totals = [], {}
-    for name, base in scenarios(corpus):
+    for name, base in found:
         p = part.get(name, "train")
         if only and p != only:
             continue

@@ -14,12 +14,12 @@ guest_modules virtio_blk dm_mod xfs
 echo "+memory +io" > /sys/fs/cgroup/cgroup.subtree_control || fail=1
 mkdir /sys/fs/cgroup/labA
 
-# Requests of 64 KiB at most (CORPUS_SECTORS_KB), set before the dm devices take their limits from the disks. The
-# thread's disks wrote small requests (its iostat: some 31000 a second on each dm device, 8 KiB
-# each); at the kernel's default a disk here writes 4-5 requests of 1.2 MiB a second, and a
-# request late by the interval's edge is a quarter of the interval: counting noise no rule
-# can tell from a dip. At 64 KiB an interval of 1 s holds some 80 at the kernel checks' bus
-# (16 MiB/s) and some 250 at make dips-lab's (48 MiB/s).
+# Requests of 64 KiB at most (CORPUS_SECTORS_KB), set before the dm devices take their limits
+# from the disks. The thread's disks wrote small requests (its iostat: some 31000 a second on
+# each dm device, 8 KiB each); at the kernel's default a disk here writes 4-5 requests of
+# 1.2 MiB a second, and a request late by the interval's edge is a quarter of the interval:
+# counting noise no rule can tell from a dip. At 64 KiB an interval of 1 s holds some 80 at
+# the kernel checks' bus (16 MiB/s) and some 250 at make dips-lab's (48 MiB/s).
 for s in vda vdb vdc; do
 	d=$(disk $s)
 	echo "${CORPUS_SECTORS_KB:-64}" > "/sys/block/${d##*/}/queue/max_sectors_kb" || fail=1
