@@ -19,10 +19,14 @@
 #define DIP_DEFAULT_IDLE_KBPS 64.0
 /* The model's defaults, fitted on the lab corpus' training part (tests/dips/fit.py,
  * doc/dips.md): the level is the LEVEL_Q quantile of the last LEVEL_N busy intervals, and a
- * fall beyond NOISE_K noise sigmas (and --dip) is a dip. */
+ * fall beyond NOISE_K noise sigmas (and --dip) is a dip, or beyond the CAP, however noisy
+ * the series. */
 #define DIP_DEFAULT_LEVEL_Q 0.6
 #define DIP_DEFAULT_LEVEL_N 24
-#define DIP_DEFAULT_NOISE_K 2.0
+#define DIP_DEFAULT_NOISE_K 3.0
+#define DIP_DEFAULT_CAP 0.25
+/* The highest cap --dip-model takes: a fall of more than a third is always a dip. */
+#define DIP_CAP_MAX (1.0 / 3.0)
 /* A series idle this long in a row has ended: its workload is over (doc/dips.md). */
 #define DIP_END_SECONDS 10.0
 /* The longest level window --dip-model takes. */
@@ -34,6 +38,8 @@ struct dip_params {
 	double level_q;    /* the level's quantile of the busy window, in (0, 1] */
 	unsigned level_n;  /* the busy window, 3..DIP_LEVEL_MAX */
 	double noise_k;    /* noise sigmas a dip stands out of, > 0 */
+	double cap;        /* the most the threshold may be, a part of the level in
+			    * (--dip, DIP_CAP_MAX] */
 };
 
 /* Fill p with the defaults above. */
@@ -42,8 +48,8 @@ void detect_params_default(struct dip_params *p);
 /* Parse --dip ("10", "7.5" or "7.5%"); 0, or -EINVAL unless a number in (0, 100), p unchanged. */
 int detect_params_parse(struct dip_params *p, const char *text);
 
-/* Parse --dip-model "q=0.6,n=16,k=3" (any of the three, any order); 0, or -EINVAL if a name or
- * value is bad, p unchanged. */
+/* Parse --dip-model "q=0.6,n=16,k=3,c=0.3" (any of the four, any order); 0, or -EINVAL if a
+ * name or value is bad, p unchanged. */
 int detect_params_parse_model(struct dip_params *p, const char *text);
 
 /* Streaming detector for ONE series (e.g. vmstat bo per second). */

@@ -22,15 +22,15 @@
 enum { DIP_LEVEL_MIN = 3 };
 /* The noise: the interquartile range of the last 60 busy values, used once 3 are known; until
  * then only a fall past the cap is a dip. Symmetric (a writer alternating 27 and 33 requests an
- * interval has a noise of 3). The noise of steady stretches: once 20 values are known, a value
- * marked as a dip is not learnt, or drops in over a quarter of the busy intervals (an erratic
- * writer's) would widen it until none of them was marked. */
+ * interval has a noise of 3). The noise of steady stretches: a fall past the cap is never
+ * learnt (a dip by definition, not noise; three values and one such fall would set a threshold
+ * past a smaller fall that follows), and once 20 values are known no value marked as a dip is,
+ * or drops in over a quarter of the busy intervals (an erratic writer's) would widen it until
+ * none of them was marked. Before 20, a value marked by a still unsettled noise is learnt: a
+ * low first estimate would keep out what would raise it. */
 enum { DIP_NOISE_LEN = 60, DIP_NOISE_MIN = 3, DIP_NOISE_STEADY = 20 };
 /* interquartile range -> a normal's standard deviation */
 static const double DIP_QUARTILE_TO_SIGMA = 1.0 / 1.349;
-/* The cap: a fall of more than a third of the level is always a dip, however noisy the
- * series (and so is a hole, a value under half of it). */
-static const double DIP_CAP = 1.0 / 3.0;
 /* Counting noise: a fall of 3 requests or fewer, or of 4 idle floors or less, is none. */
 static const double DIP_COUNT_SLACK = 3.0;
 static const double DIP_MIN_FALL_FLOORS = 4.0;
@@ -107,6 +107,7 @@ void detect_params_default(struct dip_params *p)
 	p->level_q = DIP_DEFAULT_LEVEL_Q;
 	p->level_n = DIP_DEFAULT_LEVEL_N;
 	p->noise_k = DIP_DEFAULT_NOISE_K;
+	p->cap = DIP_DEFAULT_CAP;
 }
 
 /* strtod of the whole of [text, stop), errno kept; false unless a finite number. */
@@ -152,6 +153,8 @@ int detect_params_parse_model(struct dip_params *p, const char *text)
 			m.level_n = (unsigned)v;
 		else if (at[0] == 'k' && v > 0.0 && v <= 100.0)
 			m.noise_k = v;
+		else if (at[0] == 'c' && v > 0.0 && v <= DIP_CAP_MAX + 1e-9)
+			m.cap = v;
 		else
 			return -EINVAL;
 		at = comma ? comma + 1 : stop;
@@ -199,12 +202,13 @@ static double detect_noise(const struct dip_stat *st, double level)
 
 /* The fall, as a part of the level, past which an interval dips: --dip, or noise_k sigmas of
  * the noise where that is more, but never more than the cap (nor, while the noise is unknown,
- * less). */
+ * less): however erratic a series, a fall past the cap, and so every hole, is a dip. A --dip
+ * above the cap wins: the user asked for fewer marks. */
 static double detect_threshold(const struct dip_params *p, double noise)
 {
-	double drop = p->drop_pct / 100.0, t = isnan(noise) ? DIP_CAP : p->noise_k * noise;
-	if (t > DIP_CAP)
-		t = DIP_CAP;
+	double drop = p->drop_pct / 100.0, t = isnan(noise) ? p->cap : p->noise_k * noise;
+	if (t > p->cap)
+		t = p->cap;
 	return t > drop ? t : drop;
 }
 
@@ -262,10 +266,10 @@ static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, 
 }
 
 /* Learn value after its verdict: a busy value joins the level's window and, unless it was
- * marked once the noise rests on DIP_NOISE_STEADY values, the noise's; an idle one counts
- * towards the end. */
+ * marked past the cap, or marked at all once the noise rests on DIP_NOISE_STEADY values, the
+ * noise's; an idle one counts towards the end. */
 static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
-			 double value, bool dip)
+			 double value, bool dip, bool past_cap)
 {
 	if (!(value > p->idle_floor && value > 0.0)) {
 		st->idle_run += st->idle_run < UINT8_MAX;
@@ -274,7 +278,7 @@ static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsign
 		return;
 	}
 	st->idle_run = 0;
-	if (!dip || st->nnoise < DIP_NOISE_STEADY)
+	if (!dip || (st->nnoise < DIP_NOISE_STEADY && !past_cap))
 		sortwin_push(st->noise_sorted, st->noise_tag, DIP_NOISE_LEN, &st->nnoise,
 			     &st->next_noise, value);
 	if (p->level_n <= SORTWIN_SHORT)
@@ -296,7 +300,7 @@ static bool detect_stat_feed(struct dip_stat *st, const struct dip_params *p, un
 	bool dip = judged && detect_judge(st, p, level, value, rpu, one, threshold);
 	st->depth = level > p->idle_floor && level > 0.0 ? (fall > 0.0 ? 100.0 * fall / level : 0.0) : NAN;
 	detect_req_learn(st, p, interval_s, value, reqs);
-	detect_learn(st, p, end_after, value, dip);
+	detect_learn(st, p, end_after, value, dip, dip && fall > p->cap * level);
 	/* a fall past the threshold, excused as a tick or not, leaves no excuse for the next */
 	st->prev_usual = !dip && !(fall > threshold * level);	/* NAN: usual */
 	return dip;

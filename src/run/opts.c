@@ -78,7 +78,7 @@ void opts_usage(FILE *out)
 	      "  -a, --all                show idle devices too\n"
 	      "      --devices REGEX      only devices whose name, dm/md name or mount matches\n"
 	      "      --dip PERCENT        dip sensitivity (see wbtop(1), DIPS)\n"
-	      "      --dip-model q=Q,n=N,k=K  the dip rule's parameters (doc/dips.md)\n"
+	      "      --dip-model q=Q,n=N,k=K,c=C  the dip rule's parameters (doc/dips.md)\n"
 	      "      --format FMT         batch output: text (default), json, openmetrics\n"
 	      "  -t, --iso                batch text: date and zone in the time (ISO 8601)\n"
 	      "  -o, --output FILE        write batch output to FILE\n"
@@ -274,7 +274,8 @@ static int opts_one(struct opts *o, int c, int argc, char **argv)
 	case OPT_DIP_MODEL:
 		if (detect_params_parse_model(&o->dip, optarg) < 0)
 			return opts_bad("--dip-model", optarg,
-					"not q=QUANTILE,n=INTERVALS,k=SIGMAS (0<q<=1, 3<=n<=32, k>0)");
+					"not q=QUANTILE,n=INTERVALS,k=SIGMAS,c=CAP "
+					"(0<q<=1, 3<=n<=32, k>0, 0<c<=1/3)");
 		o->dip_given = true;
 		return 0;
 	case OPT_SET: return opts_add_set(o, optarg);

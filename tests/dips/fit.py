@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Fit the dip rule's three parameters on the training part of the lab corpus.
+"""Fit the dip rule's four parameters on the training part of the lab corpus.
 
 usage: fit.py WBTOP CORPUS SPLIT
 
-The grid: the level's quantile q, its window n (busy intervals), the noise sigmas k
-(doc/dips.md). Each point judges the training recordings again (lab_score.py) and is kept
-if its false marks stay within half a mark per 100 steady device-intervals (half the target of
-1: a margin for runs it has not seen, where a point at the target's edge marks more); of
-those, the one with the best recall of dips, then the fewest false marks, then the nearest to
-the middle of the grid. The held-out part is scored once, with the chosen point, after the choice.
+The grid: the level's quantile q, its window n (busy intervals), the noise sigmas k and the
+cap c, at most a third (doc/dips.md). Each point judges the training recordings again
+(lab_score.py) and is kept if its false marks stay within the target, 1 per 100 steady
+device-intervals; of those, the one with the best recall of dips, then the fewest false marks,
+then the nearest to the middle of the grid. The held-out part is scored once, with the chosen
+point, after the choice (when the split's held-out recordings exist).
 Prints the grid's best points and the choice; the defaults in include/core/detect.h are
-set from it by hand (DIP_DEFAULT_LEVEL_Q, _N, NOISE_K).
+set from it by hand (DIP_DEFAULT_LEVEL_Q, _N, NOISE_K, CAP).
 """
 import itertools
 import os
@@ -22,27 +22,37 @@ import lab_score  # noqa: E402
 QS = (0.5, 0.6, 0.7, 0.8, 0.9)
 NS = (8, 12, 16, 24, 32)
 KS = (2.0, 2.5, 3.0, 4.0, 5.0)
-FALSE_MAX = 0.5     # per 100 steady device-intervals of the training part
+CS = (1.0 / 3.0, 0.3, 0.25)
+# per 100 steady device-intervals of the training part: the target itself. A margin (half of
+# it, the last fit's) left no point on the five training corpora within reach of the recall
+# target (0.939 at best), so it chose a rule that misses it by construction.
+FALSE_MAX = 1.0
 
 
 def main():
     wbtop, corpus, split = sys.argv[1:4]
     rows = []
-    for q, n, k in itertools.product(QS, NS, KS):
-        model = "q=%g,n=%d,k=%g" % (q, n, k)
-        _per, tot = lab_score.run(wbtop, corpus, model, split, "train")
+    for q, n, k, c in itertools.product(QS, NS, KS, CS):
+        model = "q=%g,n=%d,k=%g,c=%.9g" % (q, n, k, c)
+        _per, tot = lab_score.run(wbtop, corpus, model, split, "train", missing_ok=True)
         t = tot["train"]
         recall = t["found"] / t["dips"] if t["dips"] else 0.0
         fpr = 100.0 * t["false"] / t["steady"] if t["steady"] else 0.0
-        centre = abs(QS.index(q) - 2) + abs(NS.index(n) - 2) + abs(KS.index(k) - 2)
+        centre = (abs(QS.index(q) - 2) + abs(NS.index(n) - 2) + abs(KS.index(k) - 2) +
+                  abs(CS.index(c) - 1))
         rows.append((fpr <= FALSE_MAX, recall, -fpr, -centre, model, t))
-        print("%-18s recall %.3f  false/100 %.2f" % (model, recall, fpr), flush=True)
+        print("%-30s recall %.3f  false/100 %.2f" % (model, recall, fpr), flush=True)
     rows.sort(key=lambda r: r[:4], reverse=True)
     print("\nbest on the training part:")
     for r in rows[:8]:
-        print("  %-18s recall %.3f  false/100 %.2f%s" % (r[4], r[1], -r[2], "" if r[0] else "  (over %g/100)" % FALSE_MAX))
+        print("  %-30s recall %.3f  false/100 %.2f%s" % (r[4], r[1], -r[2], "" if r[0] else "  (over %g/100)" % FALSE_MAX))
     best = rows[0][4]
     print("\nchosen: %s" % best)
+    held = [n for n, p in lab_score.read_split(split).items() if p == "held"]
+    have = {n for n, _b in lab_score.scenarios(corpus)}
+    if not all(n in have for n in held):
+        print("the held-out part is not recorded yet: not scored")
+        return
     per, tot = lab_score.run(wbtop, corpus, best, split, "held")
     print(lab_score.HEAD)
     for _p, s in per:

@@ -72,8 +72,8 @@ START_TEST(test_holes_in_an_on_off_series)
 }
 END_TEST
 
-/* The cap: however noisy the series, a fall of more than a third of the level is a dip; within
- * the noise, less than that is not. */
+/* The cap: however noisy the series, a fall of more than the cap (a quarter of the level by
+ * default, never more than a third) is a dip; within the noise, less than that is not. */
 START_TEST(test_cap_on_a_noisy_series)
 {
 	struct dip_params p = rule_params();
@@ -83,14 +83,54 @@ START_TEST(test_cap_on_a_noisy_series)
 	for (size_t i = 0; i < 200; i++)
 		v[i] = 350.0 * (1.0 + 0.3 * rule_noise(&st));
 	rule_run(&p, 0.0, v, NULL, 200, m, d);
-	/* once the noise window is full (60 busy values): each mark is a fall of more than a
-	 * third (noise of +-30 % reaches that now and then), and each such fall is a mark */
+	/* once the noise window is full (60 busy values): each mark is a fall of more than the
+	 * cap (noise of +-30 % reaches that now and then), and each such fall is a mark */
 	for (size_t i = 60; i < 200; i++)
-		ck_assert_msg(m[i] == (d[i] > 100.0 / 3.0), "interval %zu: depth %.1f %s", i, d[i],
-			      m[i] ? "marked" : "not marked");
+		ck_assert_msg(m[i] == (d[i] > 100.0 * DIP_DEFAULT_CAP), "interval %zu: depth %.1f %s",
+			      i, d[i], m[i] ? "marked" : "not marked");
 	v[150] = 350.0 * 0.6;
 	rule_run(&p, 0.0, v, NULL, 200, m, d);
 	ck_assert_msg(m[150] && d[150] > 100.0 / 3.0, "depth %.1f", d[150]);
+	/* a cap of a third, the most --dip-model takes: only falls past it */
+	ck_assert_int_eq(detect_params_parse_model(&p, "c=0.3333333333"), 0);
+	rule_run(&p, 0.0, v, NULL, 200, m, d);
+	for (size_t i = 60; i < 200; i++)
+		ck_assert_msg(m[i] == (d[i] > 100.0 / 3.0), "c=1/3: interval %zu: depth %.1f %s", i,
+			      d[i], m[i] ? "marked" : "not marked");
+}
+END_TEST
+
+/* A fall past the cap is a dip, never noise, from the first values on: the thread's iostat
+ * trace (its three dm devices, MB/s at 5 s). In the 4th interval dm-0 falls 27 % and dm-2 26 %,
+ * past the cap; in the 6th dm-2 falls 12 %, which the hand marks. Had those falls been learnt,
+ * the devices' noises (of five values each, their median a floor for each) would put dm-2's
+ * threshold past 12 %. */
+START_TEST(test_fall_past_cap_not_learnt_early)
+{
+	struct dip_params p = rule_params();
+	static const double v[][3] = {
+		{498.4, 479.4, 514.5}, {501.7, 484.3, 523.0}, {490.3, 498.0, 498.4},
+		{361.7, 543.9, 376.8}, {488.3, 542.2, 469.7}, {566.2, 560.7, 441.0},
+		{469.8, 497.2, 499.7}, {512.6, 505.4, 487.8},
+	};
+	static const char *const keys[3] = {"dm-0", "dm-1", "dm-2"};
+	struct dip_group *g = detect_group_new(&p);
+	ck_assert_ptr_nonnull(g);
+	detect_group_set_interval(g, 5.0);
+	for (size_t t = 0; t < sizeof v / sizeof v[0]; t++) {
+		bool m[3];
+		double d[3];
+		bool any = detect_group_feed_depth(g, keys, NULL, v[t], NULL, 3, m, d);
+		if (t == 3)
+			ck_assert_msg(m[0] && m[2] && d[0] > 100.0 * DIP_DEFAULT_CAP &&
+				      d[2] > 100.0 * DIP_DEFAULT_CAP, "t 3: %.1f %.1f", d[0], d[2]);
+		else if (t == 5)
+			ck_assert_msg(m[2] && !m[0] && !m[1], "t 5: dm-2 %.1f %% low, %s", d[2],
+				      m[2] ? "others marked" : "not marked");
+		else
+			ck_assert_msg(!any, "t %zu marked", t);
+	}
+	detect_group_free(g);
 }
 END_TEST
 
@@ -294,7 +334,7 @@ START_TEST(test_burst_does_not_raise_the_level)
 }
 END_TEST
 
-/* --dip-model: three named parameters, each checked. */
+/* --dip-model: four named parameters, each checked; the cap no more than a third. */
 START_TEST(test_model_parse)
 {
 	static const struct {
@@ -304,6 +344,7 @@ START_TEST(test_model_parse)
 		{"q=0.6,n=16,k=3", 0}, {"k=4", 0}, {"n=32,q=1", 0}, {"q=0", -1}, {"q=1.5", -1},
 		{"n=2", -1}, {"n=33", -1}, {"n=7.5", -1}, {"k=0", -1}, {"k=-1", -1}, {"x=1", -1},
 		{"q=", -1}, {"q=0.5,", -1}, {"", -1}, {"q0.5", -1}, {"q=nan", -1},
+		{"c=0.3", 0}, {"c=0.3333333333", 0}, {"c=0.34", -1}, {"c=0", -1}, {"c=-0.1", -1},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct dip_params p;
@@ -312,12 +353,12 @@ START_TEST(test_model_parse)
 		ck_assert_msg((rc == 0) == (cases[i].rc == 0), "%s: %d", cases[i].text, rc);
 		if (rc)
 			ck_assert(p.level_q == DIP_DEFAULT_LEVEL_Q && p.level_n == DIP_DEFAULT_LEVEL_N &&
-				  p.noise_k == DIP_DEFAULT_NOISE_K);
+				  p.noise_k == DIP_DEFAULT_NOISE_K && p.cap == DIP_DEFAULT_CAP);
 	}
 	struct dip_params p;
 	detect_params_default(&p);
-	ck_assert_int_eq(detect_params_parse_model(&p, "k=4.5,n=20,q=0.75"), 0);
-	ck_assert(p.level_q == 0.75 && p.level_n == 20 && p.noise_k == 4.5);
+	ck_assert_int_eq(detect_params_parse_model(&p, "k=4.5,n=20,c=0.3,q=0.75"), 0);
+	ck_assert(p.level_q == 0.75 && p.level_n == 20 && p.noise_k == 4.5 && p.cap == 0.3);
 }
 END_TEST
 
@@ -349,6 +390,7 @@ Suite *dips_rule_suite(void)
 	TCase *tc = tcase_create("rule");
 	tcase_add_test(tc, test_holes_in_an_on_off_series);
 	tcase_add_test(tc, test_cap_on_a_noisy_series);
+	tcase_add_test(tc, test_fall_past_cap_not_learnt_early);
 	tcase_add_test(tc, test_quiet_series_judged_by_dip);
 	tcase_add_test(tc, test_noise_is_learnt);
 	tcase_add_test(tc, test_marked_drops_do_not_teach_the_noise);
