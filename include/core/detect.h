@@ -21,7 +21,7 @@
  * doc/dips.md): the level is the LEVEL_Q quantile of the last LEVEL_N busy intervals, and a
  * fall beyond NOISE_K noise sigmas (and --dip) is a dip, or beyond the CAP, however noisy
  * the series. */
-#define DIP_DEFAULT_LEVEL_Q 0.6
+#define DIP_DEFAULT_LEVEL_Q 0.575
 #define DIP_DEFAULT_LEVEL_N 24
 #define DIP_DEFAULT_NOISE_K 3.0
 #define DIP_DEFAULT_CAP 0.25
