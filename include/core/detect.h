@@ -38,8 +38,8 @@ struct dip_params {
 	double level_q;    /* the level's quantile of the busy window, in (0, 1] */
 	unsigned level_n;  /* the busy window, 3..DIP_LEVEL_MAX */
 	double noise_k;    /* noise sigmas a dip stands out of, > 0 */
-	double cap;        /* the most the threshold may be, a part of the level in
-			    * (--dip, DIP_CAP_MAX] */
+	double cap;        /* the most the noise may raise the threshold to, a part of the
+			    * level in (0, DIP_CAP_MAX]; a --dip above it still holds */
 };
 
 /* Fill p with the defaults above. */

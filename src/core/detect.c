@@ -153,7 +153,7 @@ int detect_params_parse_model(struct dip_params *p, const char *text)
 			m.level_n = (unsigned)v;
 		else if (at[0] == 'k' && v > 0.0 && v <= 100.0)
 			m.noise_k = v;
-		else if (at[0] == 'c' && v > 0.0 && v <= DIP_CAP_MAX + 1e-9)
+		else if (at[0] == 'c' && v > 0.0 && v <= DIP_CAP_MAX)
 			m.cap = v;
 		else
 			return -EINVAL;

@@ -50,9 +50,7 @@ def main():
         print("  %-30s recall %.3f  false/100 %.2f%s" % (r[4], r[1], -r[2], "" if r[0] else "  (over %g/100)" % FALSE_MAX))
     best = rows[0][4]
     print("\nchosen: %s" % best)
-    held = [n for n, p in lab_score.read_split(split).items() if p == "held"]
-    have = {n for n, _b in lab_score.scenarios(corpus)}
-    if not all(n in have for n in held):
+    if lab_score.unrecorded(lab_score.read_split(split), lab_score.scenarios(corpus)):
         print("the held-out part is not recorded yet: not scored")
         return
     per, tot = lab_score.run(wbtop, corpus, best, split, "held")

@@ -160,15 +160,20 @@ HEAD = "%-40s %5s %6s  %-24s %6s %5s %7s  %s" % (
     "bo holes")
 
 
+def unrecorded(part, found):
+    """The scenarios a split names (read_split) that the corpus (scenarios) does not hold."""
+    names = {name for name, _ in found}
+    return [name for name in part if name not in names]
+
+
 def run(wbtop, corpus, model=None, split=None, only=None, missing_ok=False):
     """missing_ok: the split may name recordings not made yet (a fit before its held-out
     part is recorded); else each one it names must be there."""
     part = read_split(split) if split else {}
     found = scenarios(corpus)
-    names = {name for name, _ in found}
-    for name in part:
-        if name not in names and not missing_ok:
-            die("%s names %s, which %s does not hold" % (split, name, corpus))
+    lacking = unrecorded(part, found)
+    if lacking and not missing_ok:
+        die("%s names %s, which %s does not hold" % (split, lacking[0], corpus))
     per, totals = [], {}
     for name, base in found:
         p = part.get(name, "train")
