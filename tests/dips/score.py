@@ -36,13 +36,19 @@ within half a second after it).  Steady intervals are those of a device that
 overlap no labelled event on it, nor the 1.5 s after one, and are not among
 the first 3 (wbtop's warm-up): a mark there is a false mark.  The burst's
 device and the system line are also checked for marks in the 12 s after the
-burst ended.  Exit status 0 when the targets hold, 1 otherwise.
+burst ended.  The end of a workload is neither: a series' idle intervals in a
+stretch that lasts END_S or reaches the end of the run may be marked live
+(doc/dips.md, "the end"), and are not scored, as --compare does not count
+them.  Exit status 0 when the targets hold, 1 otherwise.
 """
 import json, os, sys
 
 WARMUP = 3
 AFTER = 1.5
 BURST_AFTER = 12.0
+# the end of a workload (DIP_END_SECONDS), idle at or under wbtop's idle floor (KiB/s)
+END_S = 10.0
+IDLE_KBPS = 64.0
 
 
 DROPS = ('drop', 'throttle', 'knob')
@@ -73,20 +79,42 @@ def json_causes(frames):
             for fr in frames]
 
 
+def not_ended(ivs):
+    """[(start, end, marked)] of [(start, end, marked, idle)], without the end of a workload:
+    the idle intervals of a stretch that lasts END_S or reaches the end of the run."""
+    out, k = [], 0
+    while k < len(ivs):
+        if not ivs[k][3]:
+            out.append(ivs[k][:3])
+            k += 1
+            continue
+        j = k
+        while j < len(ivs) and ivs[j][3]:
+            j += 1
+        if j < len(ivs) and ivs[j - 1][1] - ivs[k][0] < END_S:
+            out.extend(iv[:3] for iv in ivs[k:j])
+        k = j
+    return out
+
+
 def intervals(frames):
-    """Per device: [(start, end, marked)]; and the system line's."""
+    """Per device: [(start, end, marked)]; and the system line's; without the end of a
+    workload (not_ended)."""
     devs, sysl = {}, []
     for k, fr in enumerate(frames):
         end = fr['wall_ns'] / 1e9
         start = end - fr.get('dt_s', 1.0)
         if k < WARMUP or fr.get('status') != 'ok':
             continue
-        sysl.append((start, end, fr.get('dip', False)))
+        bo = fr.get('sys', {}).get('bo_kbps')
+        sysl.append((start, end, fr.get('dip', False), bo is not None and bo <= IDLE_KBPS))
         for d in fr.get('devices', []):
             if d.get('status') != 'ok':
                 continue
-            devs.setdefault(d['name'], []).append((start, end, d.get('dip', False)))
-    return devs, sysl
+            w = d.get('wkb_s')
+            devs.setdefault(d['name'], []).append(
+                (start, end, d.get('dip', False), w is not None and w <= IDLE_KBPS))
+    return {d: not_ended(v) for d, v in devs.items()}, not_ended(sysl)
 
 
 def overlaps(a0, a1, b0, b1):
