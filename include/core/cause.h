@@ -29,6 +29,7 @@ struct dip_cause_base {
 	double w_s, aqu_sz, w_await_ms, f_s, f_await_ms;
 	double w_kbps, dirtied_kbps;	/* written to the device; its pages dirtied */
 	unsigned n;			/* intervals learnt (saturates) */
+	bool dirtied_known;		/* dirtied_kbps was learnt from a known figure */
 	bool knob_held;			/* its last interval was a dip a knob change caused
 					 * (the pipeline's to set; see dip_evidence) */
 };
@@ -40,6 +41,9 @@ struct dip_evidence {
 	/* pages dirtied and written back, KiB/s: the device's (the kernel loop's BdiDirtied,
 	 * BdiWritten), the system's (nr_dirtied, nr_written) for the system line */
 	double dirtied_kbps, written_kbps;
+	/* a device's: the system's pages dirtied and written back (nr_dirtied, nr_written), the
+	 * knob's evidence where the device's own were never known (no debugfs) */
+	double sys_dirtied_kbps, sys_written_kbps;
 	bool knob_changed;		/* a knob changed in this interval or the one before */
 	bool knob_held;			/* the series' last interval was a dip a knob change caused:
 					 * the cause holds while its writers go on dirtying pages */

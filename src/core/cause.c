@@ -42,13 +42,14 @@ void cause_base_init(struct dip_cause_base *b)
 	b->w_s = b->aqu_sz = b->w_await_ms = b->f_s = b->f_await_ms = 0.0;
 	b->w_kbps = b->dirtied_kbps = 0.0;
 	b->n = 0;
-	b->knob_held = false;
+	b->knob_held = b->dirtied_known = false;
 }
 
 void cause_evidence_init(struct dip_evidence *e)
 {
 	e->w_s = e->aqu_sz = e->w_await_ms = e->f_s = e->f_await_ms = -1.0;
 	e->w_kbps = e->dirtied_kbps = e->written_kbps = -1.0;
+	e->sys_dirtied_kbps = e->sys_written_kbps = -1.0;
 	e->knob_changed = e->knob_held = false;
 	e->dirty_kb = e->dirty_thresh_kb = -1.0;
 	e->throttled_exact = e->throttled_wchan = -1;
@@ -73,6 +74,7 @@ void cause_base_learn(struct dip_cause_base *b, const struct dip_evidence *e)
 	cause_follow(&b->f_await_ms, e->f_await_ms, b->n);
 	cause_follow(&b->w_kbps, e->w_kbps, b->n);
 	cause_follow(&b->dirtied_kbps, e->dirtied_kbps, b->n);
+	b->dirtied_known |= e->dirtied_kbps >= 0.0;
 	if (b->n < 1000)
 		b->n++;
 }
@@ -97,8 +99,9 @@ void cause_base_learn_dev(struct dip_cause_base *b, const struct dev_rates *r)
 	cause_follow(&b->f_s, cause_dev_figure(r, r->f_s, r->has_flush), b->n);
 	cause_follow(&b->f_await_ms, cause_dev_figure(r, r->f_await_ms, r->has_flush), b->n);
 	cause_follow(&b->w_kbps, cause_dev_figure(r, r->wkb_s, true), b->n);
-	cause_follow(&b->dirtied_kbps,
-		     cause_dev_figure(r, r->x[SNAP_XDEV_WB_DIRTIED_KB], dirtied), b->n);
+	double v = cause_dev_figure(r, r->x[SNAP_XDEV_WB_DIRTIED_KB], dirtied);
+	cause_follow(&b->dirtied_kbps, v, b->n);
+	b->dirtied_known |= v >= 0.0;
 	if (b->n < 1000)
 		b->n++;
 }
@@ -115,16 +118,21 @@ static double cause_fall(double now, double usual)
 	return now < usual ? 1.0 - now / usual : 0.0;
 }
 
+/* Whether the system's writers went on dirtying pages that its writeback fell behind on (1),
+ * or not (0); -1 when unknown. Nothing usual to compare with: what it wrote back. */
+static int cause_sys_kept_dirtying(double dirtied_kbps, double written_kbps)
+{
+	if (dirtied_kbps < CAUSE_DIRTIED_MIN_KBPS || written_kbps < 0.0)
+		return dirtied_kbps >= 0.0 ? 0 : -1;
+	return written_kbps < CAUSE_KEPT_UP * dirtied_kbps;
+}
+
 /* Whether the writers went on dirtying pages while the writes fell (1), or not (0); -1 when
  * unknown: no page-cache figures now, or (a device) one not written through the page cache. */
 static int cause_kept_dirtying(const struct dip_evidence *e, const struct dip_cause_base *b)
 {
-	if (!b) {
-		/* the system line: nothing usual to compare with, but what it wrote back */
-		if (e->dirtied_kbps < CAUSE_DIRTIED_MIN_KBPS || e->written_kbps < 0.0)
-			return e->dirtied_kbps >= 0.0 ? 0 : -1;
-		return e->written_kbps < CAUSE_KEPT_UP * e->dirtied_kbps;
-	}
+	if (!b)
+		return cause_sys_kept_dirtying(e->dirtied_kbps, e->written_kbps);
 	if (!b->n || b->dirtied_kbps < CAUSE_DIRTIED_MIN_KBPS || b->w_kbps <= 0.0 ||
 	    e->dirtied_kbps < 0.0 || e->w_kbps < 0.0)
 		return -1;
@@ -135,7 +143,9 @@ static int cause_kept_dirtying(const struct dip_evidence *e, const struct dip_ca
 /* A dip that a knob change began goes on being the knob's while the writers go on dirtying
  * pages: what the knob holds back (background writeback, say) stays held back. A device known
  * to be written through the page cache keeps it through an interval whose page-cache figures
- * are missing; the system line, which knows no usual figures, only on evidence. */
+ * are missing; one whose own were never known (no debugfs) while the system's writers go on
+ * dirtying pages its writeback falls behind on, as the system line does: the knob change is
+ * the evidence that began it, the system's pages that it goes on. */
 static bool cause_knob_holds(const struct dip_evidence *e, const struct dip_cause_base *b,
 			     int kept)
 {
@@ -143,7 +153,11 @@ static bool cause_knob_holds(const struct dip_evidence *e, const struct dip_caus
 		return false;
 	if (!b)
 		return kept == 1;
-	return kept == 1 || (kept == -1 && b->n && b->dirtied_kbps >= CAUSE_DIRTIED_MIN_KBPS);
+	if (kept != -1)
+		return kept == 1;
+	if (b->n && b->dirtied_known)
+		return b->dirtied_kbps >= CAUSE_DIRTIED_MIN_KBPS;
+	return cause_sys_kept_dirtying(e->sys_dirtied_kbps, e->sys_written_kbps) == 1;
 }
 
 static bool cause_throttled_guess(const struct dip_evidence *e)

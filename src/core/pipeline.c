@@ -313,7 +313,10 @@ static uint8_t pipeline_dev_cause(const struct dip_evidence *sys, const struct d
 	/* the pauses of the tasks held to this device's dirty limit: exact throttling */
 	if (r->x_have & 1u << SNAP_XDEV_PAUSES)
 		e.throttled_exact = r->x[SNAP_XDEV_PAUSES] > 0.0 ? 1 : 0;
-	/* the system's pages are not this device's */
+	/* the system's pages are not this device's, but where its own were never known they tell
+	 * whether a knob change still holds (cause_of) */
+	e.sys_dirtied_kbps = e.dirtied_kbps;
+	e.sys_written_kbps = e.written_kbps;
 	e.dirtied_kbps = e.written_kbps = -1.0;
 	cause_evidence_dev(&e, r);
 	return (uint8_t)cause_of(&e, b);

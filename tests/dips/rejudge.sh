@@ -2,7 +2,7 @@
 # Judge a kept corpus run again: tests/dips/corpus.sh run with DIPS_KEEP=DIR
 # leaves each scenario's recording (SCENARIO.db) and labels there; this
 # exports every recording with the detector's marks at --dip N (DIP, by
-# default 8, wbtop's default) -- the rule of the wbtop given, judging from
+# default 10, wbtop's default) -- the rule of the wbtop given, judging from
 # the first sample as it did live -- and scores them (score.py).  A change of
 # the rule is scored on the same live data in seconds.
 #
@@ -19,7 +19,7 @@ for db in "$DIR"/*.db; do
 	scen=$(basename "$db" .db)
 	[ -f "$DIR/$scen.labels" ] || continue
 	cp "$DIR/$scen.labels" "$out/"
-	"$WBTOP" -r "$db" --export json --dip "${DIP:-8}" >"$out/$scen.json" ||
+	"$WBTOP" -r "$db" --export json --dip "${DIP:-10}" >"$out/$scen.json" ||
 		{ echo "rejudge: $db: the export failed" >&2; exit 2; }
 	n=$((n + 1))
 done

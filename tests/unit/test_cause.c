@@ -194,6 +194,45 @@ START_TEST(test_cause_buffered)
 	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
 	e.dirtied_kbps = -1;
 	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
+	/* ... even while the system's other writers dirty pages its writeback falls behind on:
+	 * the device's own figures say it dirties none */
+	e.sys_dirtied_kbps = 32768;
+	e.sys_written_kbps = 0;
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
+}
+END_TEST
+
+/* No debugfs: a device whose pages dirtied were never known. In the live corpus' knob scenario
+ * (dirty_bytes raised from 64 MiB to 2 GiB), its buffered writer's device wrote nothing for
+ * 4 s while the system dirtied 32 MiB/s and wrote none of it back; the intervals after the
+ * change's were "writers stopped". A knob change's dip stays the knob's while the system's
+ * writers go on dirtying pages its writeback falls behind on, and no longer. */
+START_TEST(test_cause_knob_held_without_debugfs)
+{
+	struct dip_evidence usual;
+	cause_evidence_init(&usual);
+	usual.w_s = 32;
+	usual.aqu_sz = 0.05;
+	usual.w_await_ms = 1;
+	usual.w_kbps = 32768;
+	struct dip_cause_base b;
+	cause_base_init(&b);
+	for (int i = 0; i < 20; i++)
+		cause_base_learn(&b, &usual);
+	struct dip_evidence e = usual;
+	e.w_kbps = e.w_s = 0;
+	e.aqu_sz = 0;
+	e.knob_held = true;
+	e.sys_dirtied_kbps = 32768;
+	e.sys_written_kbps = 0;
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_KNOB);
+	e.sys_written_kbps = 30000;	/* the system's writeback keeps up: not held back */
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
+	e.sys_written_kbps = -1;	/* unknown: no evidence that it holds */
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
+	e.sys_written_kbps = 0;
+	e.knob_held = false;		/* no knob change began it: as before */
+	ck_assert_int_eq(cause_of(&e, &b), DIP_CAUSE_STOPPED);
 }
 END_TEST
 
@@ -342,6 +381,7 @@ Suite *cause_suite(void)
 	tcase_add_test(tc, test_cause_without_baseline);
 	tcase_add_test(tc, test_cause_buffered);
 	tcase_add_test(tc, test_cause_system_knob_held);
+	tcase_add_test(tc, test_cause_knob_held_without_debugfs);
 	tcase_add_test(tc, test_cause_base_follows);
 	tcase_add_test(tc, test_cause_names);
 	tcase_add_test(tc, test_cause_less_written_in_bytes);
