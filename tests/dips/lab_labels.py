@@ -22,7 +22,10 @@ while its disk writes a steady 5 MiB/s; what the disk wrote says nothing of thos
 
 Labels (one JSON line per device-interval, SCENARIO.labels):
   dip     depth >= 25 %, and more than 3 of the disk's usual requests (counting noise)
-  (both only where qemu's count and the guest's put the interval in the same class)
+  (both only where qemu's count and the guest's put the interval in the same class, and where
+  the reference of the REF_S seconds before alone does too, when they hold 3 busy intervals:
+  a class that turns on what the disk wrote after the interval is none the rule, which sees
+  no future, could be held to)
   steady  depth < 10 %, after the warm-up, before the writers' end
   skip    the rest: between the two, the first WARMUP intervals, those up to the device's
           third busy one, those after the writers' end
@@ -156,17 +159,23 @@ def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
     """The labels of one disk's intervals, series [(end_ns, dt_s, true kbps, injected depth,
     the guest's kbps)]. live[k] (relabelling) says whether interval k was one the writers
     ran in; else it is worked out: from the warm-up's and the disk's third busy interval on,
-    up to the writers' end. Returns (records, intervals left unlabelled)."""
+    up to the writers' end. Returns (records, intervals left unlabelled: the two counts apart,
+    the two references apart)."""
     # the workload starts with the device's first busy interval: until its third, no rule
     # without look-ahead knows a level to fall from
     busy = [k for k, x in enumerate(series) if x[2] is not None and x[2] > BUSY_KBPS]
     first = busy[2] if len(busy) > 2 else len(series)
-    out, disagree = [], 0
+    out, disagree, ambiguous = [], 0, 0
     for k, (end, dt, kbps, inj, g) in enumerate(series):
         ref_pool = sorted(v for (e, _d, v, i, _g) in series
                           if v is not None and v > BUSY_KBPS and i is None
                           and abs(e - end) <= REF_S * 1e9)
         ref = ref_pool[len(ref_pool) // 2] if ref_pool else None
+        # the same reference from before the interval only
+        past_pool = sorted(v for (e, _d, v, i, _g) in series
+                           if v is not None and v > BUSY_KBPS and i is None
+                           and e < end and end - e <= REF_S * 1e9)
+        past = past_pool[len(past_pool) // 2] if len(past_pool) >= 3 else None
         depth = None
         if kbps is not None and ref:
             depth = max(0.0, 1.0 - kbps / ref)
@@ -179,6 +188,11 @@ def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
         true_cls = interval_class(kbps, ref, dt, req_kb) if depth is not None else None
         agree = (g is not None and true_cls is not None and
                  true_cls == interval_class(g, ref, dt, req_kb))
+        # ... and from the past alone: a disk trading a bus (4, 24, 9, 14 MiB/s at 1 s) is
+        # steady against the median of the 30 s about it and a quarter down on the 15 s
+        # before, or the other way
+        past_agree = past is None or true_cls is None or \
+            true_cls == interval_class(kbps, past, dt, req_kb)
         on = (live[k] if live is not None else
               depth is not None and k >= WARMUP and k > first and end <= writers_end_ns)
         if depth is not None and on:
@@ -186,12 +200,17 @@ def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
             if cls != "skip" and not agree:
                 cls = "skip"
                 disagree += 1
+            elif cls != "skip" and not past_agree:
+                cls = "skip"
+                ambiguous += 1
         out.append({"dev": disk, "dm": dm, "end_ns": end, "dt_s": dt,
                     "true_kbps": None if kbps is None else round(kbps, 1),
                     "ref_kbps": None if ref is None else round(ref, 1),
+                    "past_ref_kbps": None if past is None else round(past, 1),
                     "depth_pct": None if depth is None else round(100 * depth, 1),
-                    "injected_pct": inj, "class": cls, "agree": agree, "live": bool(on)})
-    return out, disagree
+                    "injected_pct": inj, "class": cls, "agree": agree,
+                    "past_agree": past_agree, "live": bool(on)})
+    return out, (disagree, ambiguous)
 
 
 def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns):
@@ -214,10 +233,11 @@ def label_scenario(wbtop, res, name, devices, clock, injections, writers_end_ns)
                     inj = max(inj or 0, depth)
             g = devs.get(disk, (None, None))[0]
             series.append((end, dt, kbps, inj, g))
-        recs, disagree = label_series(disk, dm, series, req_size(rows, disk), writers_end_ns)
+        recs, (disagree, ambiguous) = label_series(disk, dm, series, req_size(rows, disk),
+                                                   writers_end_ns)
         out += recs
-        print("%s %s: %d intervals left unlabelled, the two counts apart" % (name, disk, disagree),
-              file=sys.stderr)
+        print("%s %s: %d intervals left unlabelled, the two counts apart; %d, the two references"
+              % (name, disk, disagree, ambiguous), file=sys.stderr)
     for end, dt, bo, _d in rows:
         out.append({"dev": "bo", "end_ns": end, "dt_s": dt, "bo_kbps": bo})
     return out
