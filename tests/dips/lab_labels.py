@@ -155,6 +155,15 @@ def req_size(rows, disk):
     return sizes[len(sizes) // 2] if sizes else 0.0
 
 
+def reference(series, end, past_only, least):
+    """The median of the true rates of the busy intervals no injection touched within REF_S
+    seconds of end (before it only, with past_only), or None if fewer than least."""
+    pool = sorted(v for (e, _d, v, i, _g) in series
+                  if v is not None and v > BUSY_KBPS and i is None and abs(e - end) <= REF_S * 1e9
+                  and (e < end or not past_only))
+    return pool[len(pool) // 2] if len(pool) >= least else None
+
+
 def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
     """The labels of one disk's intervals, series [(end_ns, dt_s, true kbps, injected depth,
     the guest's kbps)]. live[k] (relabelling) says whether interval k was one the writers
@@ -167,15 +176,8 @@ def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
     first = busy[2] if len(busy) > 2 else len(series)
     out, disagree, ambiguous = [], 0, 0
     for k, (end, dt, kbps, inj, g) in enumerate(series):
-        ref_pool = sorted(v for (e, _d, v, i, _g) in series
-                          if v is not None and v > BUSY_KBPS and i is None
-                          and abs(e - end) <= REF_S * 1e9)
-        ref = ref_pool[len(ref_pool) // 2] if ref_pool else None
-        # the same reference from before the interval only
-        past_pool = sorted(v for (e, _d, v, i, _g) in series
-                           if v is not None and v > BUSY_KBPS and i is None
-                           and e < end and end - e <= REF_S * 1e9)
-        past = past_pool[len(past_pool) // 2] if len(past_pool) >= 3 else None
+        ref = reference(series, end, False, 1)
+        past = reference(series, end, True, 3)    # the same from before the interval only
         depth = None
         if kbps is not None and ref:
             depth = max(0.0, 1.0 - kbps / ref)

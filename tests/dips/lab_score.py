@@ -63,16 +63,22 @@ def read_split(path):
 
 
 @functools.lru_cache(maxsize=None)
-def default_dip():
-    """wbtop's --dip default (DIP_DEFAULT_DROP_PCT): a recording is judged again, as a user's
-    replay with --dip would be, with the defaults users get."""
+def detect_define(name):
+    """A number #defined in include/core/detect.h, as its text: the scorers judge by wbtop's
+    own constants, not copies of them."""
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "..", "..", "include", "core", "detect.h")) as f:
         for line in f:
             w = line.split()
-            if len(w) == 3 and w[:2] == ["#define", "DIP_DEFAULT_DROP_PCT"]:
+            if len(w) == 3 and w[:2] == ["#define", name]:
                 return w[2]
-    raise SystemExit("lab_score: include/core/detect.h: no DIP_DEFAULT_DROP_PCT")
+    raise SystemExit("lab_score: include/core/detect.h: no %s" % name)
+
+
+def default_dip():
+    """wbtop's --dip default (DIP_DEFAULT_DROP_PCT): a recording is judged again, as a user's
+    replay with --dip would be, with the defaults users get."""
+    return detect_define("DIP_DEFAULT_DROP_PCT")
 
 
 def judge(wbtop, base, model):

@@ -43,12 +43,15 @@ them.  Exit status 0 when the targets hold, 1 otherwise.
 """
 import json, os, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lab_score import detect_define  # noqa: E402
+
 WARMUP = 3
 AFTER = 1.5
 BURST_AFTER = 12.0
-# the end of a workload (DIP_END_SECONDS), idle at or under wbtop's idle floor (KiB/s)
-END_S = 10.0
-IDLE_KBPS = 64.0
+# the end of a workload, idle at or under wbtop's idle floor (KiB/s)
+END_S = float(detect_define('DIP_END_SECONDS'))
+IDLE_KBPS = float(detect_define('DIP_DEFAULT_IDLE_KBPS'))
 
 
 DROPS = ('drop', 'throttle', 'knob')

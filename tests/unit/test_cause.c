@@ -157,18 +157,27 @@ static const struct {
 	  DIP_CAUSE_STOPPED },
 };
 
+/* A device's usual figures: 32 MiB/s in 32 writes a second, nothing queued, its pages dirtied
+ * and written back at dirtied KiB/s (-1: unknown, no debugfs), learnt from 20 intervals. */
+static void cause_usual_writer(struct dip_evidence *usual, struct dip_cause_base *b,
+			       double dirtied)
+{
+	cause_evidence_init(usual);
+	usual->w_s = 32;
+	usual->aqu_sz = 0.05;
+	usual->w_await_ms = 1;
+	usual->w_kbps = 32768;
+	usual->dirtied_kbps = usual->written_kbps = dirtied;
+	cause_base_init(b);
+	for (int i = 0; i < 20; i++)
+		cause_base_learn(b, usual);
+}
+
 START_TEST(test_cause_buffered)
 {
 	struct dip_evidence usual;
-	cause_evidence_init(&usual);
-	usual.w_s = 32;
-	usual.aqu_sz = 0.05;
-	usual.w_await_ms = 1;
-	usual.w_kbps = usual.dirtied_kbps = usual.written_kbps = 32768;
 	struct dip_cause_base b;
-	cause_base_init(&b);
-	for (int i = 0; i < 20; i++)
-		cause_base_learn(&b, &usual);
+	cause_usual_writer(&usual, &b, 32768);
 	for (size_t i = 0; i < sizeof cause_buffered_cases / sizeof cause_buffered_cases[0]; i++) {
 		struct dip_evidence e = usual;
 		e.w_kbps = cause_buffered_cases[i].w_kbps;
@@ -183,10 +192,7 @@ START_TEST(test_cause_buffered)
 	}
 	/* a direct-I/O writer (no pages dirtied) stopped in a dip a knob change began: no pages
 	 * the knob could hold, whether this interval's page-cache figures are there or not */
-	usual.dirtied_kbps = usual.written_kbps = 0;
-	cause_base_init(&b);
-	for (int i = 0; i < 20; i++)
-		cause_base_learn(&b, &usual);
+	cause_usual_writer(&usual, &b, 0);
 	struct dip_evidence e = usual;
 	e.w_kbps = e.w_s = 0;
 	e.aqu_sz = 0;
@@ -210,15 +216,8 @@ END_TEST
 START_TEST(test_cause_knob_held_without_debugfs)
 {
 	struct dip_evidence usual;
-	cause_evidence_init(&usual);
-	usual.w_s = 32;
-	usual.aqu_sz = 0.05;
-	usual.w_await_ms = 1;
-	usual.w_kbps = 32768;
 	struct dip_cause_base b;
-	cause_base_init(&b);
-	for (int i = 0; i < 20; i++)
-		cause_base_learn(&b, &usual);
+	cause_usual_writer(&usual, &b, -1);
 	struct dip_evidence e = usual;
 	e.w_kbps = e.w_s = 0;
 	e.aqu_sz = 0;
