@@ -42,8 +42,10 @@ static const double DIP_PACE_S = 0.1;
  * unknown), the workload is over and the series starts again as new. */
 static const double DIP_END_S = DIP_END_SECONDS;
 enum { DIP_END_MIN = 2, DIP_END_UNKNOWN = 5 };
-/* In a group, a device whose level is under a quarter of the busy devices' mean level is
- * background I/O (a journal, a log) and is not judged. */
+/* In a group, a device whose mean rate is under a quarter of the busy devices' mean of it is
+ * background I/O (a journal, a log) and is not judged. The mean rate, not the level: a device
+ * writing in bursts (dm-linear counts XFS's bios of ~10 MiB whole) has a level well above
+ * what it moves, and beside it the steady disks it shares a bus with looked like background. */
 static const double DIP_SHARE_FRAC = 0.25;
 /* A group device absent this many intervals is forgotten. */
 enum { DIP_FORGET_AFTER = 16 };
@@ -51,11 +53,14 @@ enum { DIP_FORGET_AFTER = 16 };
 struct dip_stat {
 	uint8_t nlevel, next_level, nnoise, next_noise;
 	uint8_t idle_run;	/* idle intervals in a row (up to 255) */
+	uint8_t nmean;		/* intervals in mean_rate, up to level_n; 0: not begun */
 	bool prev_usual;	/* the interval before fell no further than the threshold: a tick
 				 * may fall now */
 	/* the usual request: the KiB and requests of the busy intervals with a known count, each
 	 * interval's share weighted down by 1 - 1/level_n (detect_req_learn) */
 	double req_kib, req_n;
+	double mean_rate;	/* of the intervals since the workload began, idle ones too: their
+				 * mean over the last level_n, weighted exponentially past that */
 	double depth;		/* of the last interval, percent (detect_series_depth) */
 	uint8_t level_tag[DIP_LEVEL_MAX];
 	double level_sorted[DIP_LEVEL_MAX];	/* the last busy values, ascending */
@@ -265,16 +270,23 @@ static bool detect_judge(const struct dip_stat *st, const struct dip_params *p, 
 	return !(st->prev_usual && fall <= one);
 }
 
-/* Learn value after its verdict: a busy value joins the level's window and, unless it was
- * marked past the cap, or marked at all once the noise rests on DIP_NOISE_STEADY values, the
- * noise's; an idle one counts towards the end. */
+/* Learn value after its verdict: every value moves the mean rate; a busy value joins the
+ * level's window and, unless it was marked past the cap, or marked at all once the noise rests
+ * on DIP_NOISE_STEADY values, the noise's; an idle one counts towards the end. */
 static void detect_learn(struct dip_stat *st, const struct dip_params *p, unsigned end_after,
 			 double value, bool dip, bool past_cap)
 {
-	if (!(value > p->idle_floor && value > 0.0)) {
+	bool busy = value > p->idle_floor && value > 0.0;
+	if (st->nmean || busy) {
+		st->nmean += st->nmean < p->level_n;
+		st->mean_rate += (value - st->mean_rate) / st->nmean;
+	}
+	if (!busy) {
 		st->idle_run += st->idle_run < UINT8_MAX;
-		if (st->idle_run >= end_after)	/* over: the next workload is learnt as new */
-			st->nlevel = st->nnoise = 0;
+		if (st->idle_run >= end_after) {	/* over: the next workload is learnt as new */
+			st->nlevel = st->nnoise = st->nmean = 0;
+			st->mean_rate = 0.0;
+		}
 		return;
 	}
 	st->idle_run = 0;
@@ -484,9 +496,9 @@ static size_t detect_group_add(struct dip_group *g, const char *key)
 }
 
 
-/* Fill slot[] and level[] for this interval's inputs; the sum and count of the busy
- * levels in *busy_sum, *nbusy, the devices present in *present. 0, or -ENOMEM if a new device
- * could not be added. */
+/* Fill slot[] and level[] for this interval's inputs; the sum of the busy devices' mean rates
+ * and their count in *busy_sum, *nbusy, the devices present in *present. 0, or -ENOMEM if a
+ * new device could not be added. */
 static int detect_group_map(struct dip_group *g, const char *const *keys, const uint64_t *ids,
 			    const double *values, size_t n, double *busy_sum,
 			    size_t *nbusy, size_t *present)
@@ -516,7 +528,7 @@ static int detect_group_map(struct dip_group *g, const char *const *keys, const 
 		const struct dip_stat *st = &g->dev[j].st;
 		g->level[i] = detect_level(st, &g->p);
 		if (g->level[i] > g->p.idle_floor) {
-			*busy_sum += g->level[i];
+			*busy_sum += st->mean_rate;
 			(*nbusy)++;
 		}
 	}
@@ -588,7 +600,7 @@ bool detect_group_feed_depth(struct dip_group *g, const char *const *keys, const
 		if (g->slot[i] == SIZE_MAX)
 			continue;
 		const struct dip_stat *st = &g->dev[g->slot[i]].st;
-		g->judged[i] = g->level[i] > g->p.idle_floor && g->level[i] >= share;
+		g->judged[i] = g->level[i] > g->p.idle_floor && st->mean_rate >= share;
 		if (g->judged[i]) {
 			g->noise[i] = detect_noise(st, g->level[i]);
 			if (!isnan(g->noise[i]))
