@@ -17,6 +17,9 @@ void ticker_install_signals(void);
 /* The signal that asked to stop, or 0. */
 int ticker_stop_signal(void);
 uint64_t ticker_now_ns(void);
+/* Nanoseconds from then to now, 0 when then is the later: a stamp another thread took after
+ * now was read is no age (the difference would wrap to centuries). */
+uint64_t ticker_elapsed_ns(uint64_t now_ns, uint64_t then_ns);
 /* Sleep until deadline (monotonic ns).  false if a stop signal came. */
 bool ticker_sleep_until(uint64_t deadline_ns);
 /* The first deadline start + k*step after now (skipping missed ones). */

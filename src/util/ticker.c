@@ -40,6 +40,11 @@ uint64_t ticker_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t ticker_elapsed_ns(uint64_t now_ns, uint64_t then_ns)
+{
+	return now_ns > then_ns ? now_ns - then_ns : 0;
+}
+
 bool ticker_sleep_until(uint64_t deadline_ns)
 {
 	struct timespec ts = {
