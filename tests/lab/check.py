@@ -38,8 +38,11 @@ REQ_KB = 16
 # commits wbtop's copy late.  So an event is surely in wbtop's interval only
 # LATE_NS before its drain began, and one up to LATE_NS before the previous
 # drain may still be in it (CI on 6.1, once: dm-2's bandwidth 25248 where the
-# one event surely inside said 23840, the domain's value falling).  A host
-# slice under load is a few ms; 20 ms covers several.
+# one event surely inside said 23840, the domain's value falling).  The margin
+# was short: wbtop's drain ended 3.7-142 ms after its knob read (a run with
+# strace showing its per-CPU stats reads, which follow the drain; 10 ms or
+# less in half the samples), and the lab's reader saw the guest stall 3.7 ms
+# between two clock reads.  20 ms covers several such stalls.
 LATE_NS = 20 * 10**6
 # a figure of a device whose readings show no activity may be absent in wbtop
 # (it reads an idle device's debugfs files only every 10 s)
