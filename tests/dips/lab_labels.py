@@ -13,8 +13,8 @@ nothing of wbtop's rates is used) and each of the three disks under the dm devic
 it really wrote in it come from qemu's query-blockstats, polled from the host every 100 ms,
 placed on the guest's clock by the handshakes (sync.N/ack.N) before and after each
 scenario. The interval's depth is its fall below the device's reference: the median of its
-true rates over the busy intervals within REF_S seconds either side that no injection
-touched (look-ahead is allowed here: a label is written after the fact). A real hole that
+true rates over the busy intervals within REF_S seconds or REF_N intervals either side,
+whichever is longer, that no injection touched (look-ahead is allowed here: a label is written after the fact). A real hole that
 nobody injected is a dip as much as an injected one. The disks are labelled, not the dm
 devices above them: a dm device counts a bio when all of it is written, and XFS sends it
 bios of ~10 MiB, so at 1 s its own rate is bursts of completions (64, 0, 0, 57, 0 MiB/s)
@@ -23,7 +23,7 @@ while its disk writes a steady 5 MiB/s; what the disk wrote says nothing of thos
 Labels (one JSON line per device-interval, SCENARIO.labels):
   dip     depth >= 25 %, and more than 3 of the disk's usual requests (counting noise)
   (both only where qemu's count and the guest's put the interval in the same class, and where
-  the reference of the REF_S seconds before alone does too, when they hold 3 busy intervals:
+  the reference of the same span before alone does too, when it holds 3 busy intervals:
   a class that turns on what the disk wrote after the interval is none the rule, which sees
   no future, could be held to)
   steady  depth < 10 %, after the warm-up, before the writers' end
@@ -40,6 +40,9 @@ import sys
 DIP_AT = 0.25
 STEADY_BELOW = 0.10
 REF_S = 15.0
+# ... and at least as many intervals: at 5 s, 15 s either side are 7 intervals, and a hole of
+# three (1.2 MiB/s between stretches at 8) was its own median, labelled steady
+REF_N = 15
 WARMUP = 3
 BUSY_KBPS = 64.0
 
@@ -155,11 +158,14 @@ def req_size(rows, disk):
     return sizes[len(sizes) // 2] if sizes else 0.0
 
 
-def reference(series, end, past_only, least):
+def reference(series, end, dt, past_only, least):
     """The median of the true rates of the busy intervals no injection touched within REF_S
-    seconds of end (before it only, with past_only), or None if fewer than least."""
+    seconds or REF_N intervals of dt of end, whichever is longer (before it only, with
+    past_only), or None if fewer than least. Half an interval more, so that the interval
+    ending REF_S before is in whatever the nanoseconds of the two ends."""
+    span = (max(REF_S, REF_N * dt) + 0.5 * dt) * 1e9
     pool = sorted(v for (e, _d, v, i, _g) in series
-                  if v is not None and v > BUSY_KBPS and i is None and abs(e - end) <= REF_S * 1e9
+                  if v is not None and v > BUSY_KBPS and i is None and abs(e - end) <= span
                   and (e < end or not past_only))
     return pool[len(pool) // 2] if len(pool) >= least else None
 
@@ -176,8 +182,8 @@ def label_series(disk, dm, series, req_kb, writers_end_ns, live=None):
     first = busy[2] if len(busy) > 2 else len(series)
     out, disagree, ambiguous = [], 0, 0
     for k, (end, dt, kbps, inj, g) in enumerate(series):
-        ref = reference(series, end, False, 1)
-        past = reference(series, end, True, 3)    # the same from before the interval only
+        ref = reference(series, end, dt, False, 1)
+        past = reference(series, end, dt, True, 3)    # the same from before the interval only
         depth = None
         if kbps is not None and ref:
             depth = max(0.0, 1.0 - kbps / ref)

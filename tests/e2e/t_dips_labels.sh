@@ -5,7 +5,8 @@
 # could be held to). A disk writes 9 MiB/s for 20 s, then 6 (a neighbour took a share of the
 # bus). Two seconds into the 6, the 30 s about the interval are mostly 6: steady; the 15 s
 # before it are mostly 9: a third down, a dip. It is neither: skipped. Twenty seconds on, 6 is
-# steady both ways, and a stop a dip.
+# steady both ways, and a stop a dip. At 5 s the references span 15 intervals either side, not
+# 15 s: three intervals at 1.2 MiB/s between stretches at 8 are a dip, not their own median.
 # e2e: beside (no wbtop, fixed numbers)
 . "$E2E_LIB"
 root=$(cd "$(dirname "$E2E_LIB")/../.." && pwd)
@@ -25,6 +26,14 @@ cls = {r["end_ns"] // S: r["class"] for r in recs}
 for k, want in ((10, "steady"), (22, "skip"), (40, "steady"), (45, "dip")):
     assert cls[k] == want, "interval %d: %s, not %s" % (k, cls[k], want)
 assert ambiguous > 0, ambiguous
+series = []
+for k in range(40):
+    kbps = 1228.8 if 20 <= k < 23 else 8192.0 + (256.0 if k % 2 else -256.0)
+    series.append((k * 5 * S, 5.0, kbps, None, kbps))
+recs, _n = lab_labels.label_series("vda", "dm-0", series, 64.0, 10**30)
+cls = {r["end_ns"] // (5 * S): r["class"] for r in recs}
+for k, want in ((10, "steady"), (20, "dip"), (21, "dip"), (22, "dip"), (30, "steady")):
+    assert cls[k] == want, "5 s interval %d: %s, not %s" % (k, cls[k], want)
 print("ok: %d intervals the two references put apart" % ambiguous)
 PY
 cat "$TMP/out"
