@@ -21,9 +21,9 @@
  * doc/dips.md): the level is the LEVEL_Q quantile of the last LEVEL_N busy intervals, and a
  * fall beyond NOISE_K noise sigmas (and --dip) is a dip, or beyond the CAP, however noisy
  * the series. */
-#define DIP_DEFAULT_LEVEL_Q 0.575
-#define DIP_DEFAULT_LEVEL_N 24
-#define DIP_DEFAULT_NOISE_K 3.0
+#define DIP_DEFAULT_LEVEL_Q 0.525
+#define DIP_DEFAULT_LEVEL_N 20
+#define DIP_DEFAULT_NOISE_K 2.0
 #define DIP_DEFAULT_CAP 0.25
 /* The highest cap --dip-model takes: a fall of more than a third is always a dip. */
 #define DIP_CAP_MAX (1.0 / 3.0)
