@@ -12,8 +12,8 @@ and bus28 at 2.25 and 1.49 beside a total of 0.24 at the defaults of 9e75cd5); o
 one with the best recall of dips, then the fewest false marks, then the nearest to the middle
 of the grid. Prints the grid's best points: the first of them whose unit tests pass (the
 rule's bounds the corpus does not hold: a burst's end, drops in 30 % of the intervals; the
-best point of this fit's first run, q=0.55 n=16, marked both) becomes the default, set by hand in
-include/core/detect.h (DIP_DEFAULT_LEVEL_Q, _N, NOISE_K, CAP). The held-out part is scored
+best point of this fit's first run, q=0.55 n=16, failed both) becomes the default, set by
+hand in include/core/detect.h (DIP_DEFAULT_LEVEL_Q, _N, NOISE_K, CAP). The held-out part is scored
 once, after that default is committed, never here.
 """
 import itertools

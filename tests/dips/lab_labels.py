@@ -14,11 +14,12 @@ it really wrote in it come from qemu's query-blockstats, polled from the host ev
 placed on the guest's clock by the handshakes (sync.N/ack.N) before and after each
 scenario. The interval's depth is its fall below the device's reference: the median of its
 true rates over the busy intervals within REF_S seconds or REF_N intervals either side,
-whichever is longer, that no injection touched (look-ahead is allowed here: a label is written after the fact). A real hole that
-nobody injected is a dip as much as an injected one. The disks are labelled, not the dm
-devices above them: a dm device counts a bio when all of it is written, and XFS sends it
-bios of ~10 MiB, so at 1 s its own rate is bursts of completions (64, 0, 0, 57, 0 MiB/s)
-while its disk writes a steady 5 MiB/s; what the disk wrote says nothing of those.
+whichever is longer, that no injection touched (look-ahead is allowed here: a label is
+written after the fact). A real hole that nobody injected is a dip as much as an injected
+one. The disks are labelled, not the dm devices above them: a dm device counts a bio when all
+of it is written, and XFS sends it bios of ~10 MiB, so at 1 s its own rate is bursts of
+completions (64, 0, 0, 57, 0 MiB/s) while its disk writes a steady 5 MiB/s; what the disk
+wrote says nothing of those.
 
 Labels (one JSON line per device-interval, SCENARIO.labels):
   dip     depth >= 25 %, and more than 3 of the disk's usual requests (counting noise)
