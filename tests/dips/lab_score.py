@@ -152,9 +152,15 @@ def ratio(a, b):
     return "%.3f" % (a / b) if b else "-"
 
 
+def false_per100(t):
+    """False marks per 100 steady device-intervals of a score or a total; None if none."""
+    return 100.0 * t["false"] / t["steady"] if t.get("steady") else None
+
+
 def line(s):
     cls = " ".join("%d/%d" % (s["by_class"][c][1], s["by_class"][c][0]) for c in CLASSES)
-    per100 = "%.2f" % (100.0 * s["false"] / s["steady"]) if s["steady"] else "-"
+    fp = false_per100(s)
+    per100 = "-" if fp is None else "%.2f" % fp
     holes = "%d/%d" % (s["holes_marked"], s["holes"]) if s["holes"] else "-"
     return "%-40s %5d %6s  %-24s %6d %5d %7s  %s" % (
         s["name"], s["dips"], ratio(s["found"], s["dips"]), cls, s["steady"], s["false"], per100,
@@ -195,7 +201,7 @@ def run(wbtop, corpus, model=None, split=None, only=None, missing_ok=False):
 
 def targets_met(t):
     return (t.get("dips") and t["found"] / t["dips"] >= 0.95 and
-            (not t.get("steady") or 100.0 * t["false"] / t["steady"] <= 1.0) and
+            (false_per100(t) or 0.0) <= 1.0 and
             t.get("holes_marked", 0) == t.get("holes", 0))
 
 

@@ -18,11 +18,11 @@
  * devices missing for an interval and devices gone long enough to be forgotten. A speed-up
  * must not change a mark; a change of the rule changes it (the rule of doc/dips.md, no fall
  * past the cap learnt as noise, background by the mean rate, fitted defaults q=0.525, n=20,
- * k=2, c=0.25 and --dip 10: 10486 marks; with the defaults before, q=0.575, n=24, k=3: 12139.
- * By the level, 12864: the devices at 1000 KiB/s,
- * a quarter of the group's mean, stood just above the share by their upper quantile and stand
- * just under it by their mean. q=0.6: 13285; q=0.6, k=2, c=1/3 and such falls learnt among the
- * first 20 values, 12321). */
+ * k=2, c=0.25 and --dip 10: 10486 marks; with the defaults before, q=0.575, n=24, k=3: 12139,
+ * and by the level, not the mean rate, 12864: the devices at 1000 KiB/s, a quarter of the
+ * group's mean, stood just above the share by their upper quantile and stand just under it by
+ * their mean. q=0.6: 13285; q=0.6, k=2, c=1/3 and such falls learnt among the first 20 values,
+ * 12321). */
 static uint64_t golden_lcg = 12345;
 static uint32_t golden_rnd(void)
 {
